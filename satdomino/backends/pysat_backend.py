@@ -1,0 +1,90 @@
+"""Every python-sat solver. Time limits run the solver in a forked child that is killed."""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections.abc import Sequence
+
+from pysat.solvers import Solver, SolverNames
+
+from ..encode import CNF
+from ..errors import BackendError
+from .base import Backend, Result
+
+# canonical names whose native library imports on this machine
+_SKIP = {"ergo"}  # a stub without a real solver behind it in some builds
+
+
+def solver_names() -> list[str]:
+    names = []
+    for name in vars(SolverNames):
+        if name.startswith("_") or name in _SKIP:
+            continue
+        try:
+            Solver(name=name).delete()
+        except Exception:  # not built into this wheel
+            continue
+        names.append(name)
+    return names
+
+
+def _run(name: str, cnf: CNF, assumptions: Sequence[int]) -> tuple[str, list[int]]:
+    with Solver(name=name, bootstrap_with=cnf.clauses) as s:
+        for lits, k in cnf.atmosts:
+            s.add_atmost(lits, k)
+        if s.solve(assumptions=list(assumptions)):
+            return "sat", [x for x in s.get_model() or [] if x > 0]
+        return "unsat", []
+
+
+def _child(conn, name: str, cnf: CNF, assumptions: Sequence[int]) -> None:
+    try:
+        conn.send(_run(name, cnf, assumptions))
+    except BaseException as e:  # report, never hang the parent
+        conn.send(("error", repr(e)))
+    finally:
+        conn.close()
+
+
+class PysatBackend(Backend):
+    def __init__(self, name: str) -> None:
+        try:
+            with Solver(name=name) as s:
+                native = bool(s.supports_atmost())
+        except Exception as e:
+            raise BackendError(f"python-sat solver {name!r} is not available here ({e})") from None
+        super().__init__(name=name, takes="cnf", native_card=native,
+                         summary=f"python-sat {name}")
+
+    def solve(self, formula, assumptions=(), time_limit=None) -> Result:
+        assert isinstance(formula, CNF)
+        if formula.atmosts and not self.native_card:
+            raise BackendError(f"backend {self.name} has no native cardinality constraints; "
+                               "use minicard, gluecard3, gluecard4 or z3, or a clausal encoding")
+        t0 = time.perf_counter()
+        if time_limit is None:
+            status, true = _run(self.name, formula, assumptions)
+            return Result(status, frozenset(true), time.perf_counter() - t0)
+        return self._solve_in_child(formula, assumptions, time_limit, t0)
+
+    def _solve_in_child(self, cnf, assumptions, time_limit, t0) -> Result:
+        ctx = multiprocessing.get_context("fork")
+        recv, send = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_child, args=(send, self.name, cnf, assumptions), daemon=True)
+        proc.start()
+        send.close()
+        try:
+            if not recv.poll(max(time_limit, 0.0)):
+                return Result("unknown", seconds=time.perf_counter() - t0, note="time limit")
+            status, payload = recv.recv()
+        except EOFError:
+            return Result("unknown", seconds=time.perf_counter() - t0, note="solver process died")
+        finally:
+            if proc.is_alive():
+                proc.kill()
+            proc.join()
+            recv.close()
+        if status == "error":
+            raise BackendError(f"solver {self.name} failed: {payload}")
+        return Result(status, frozenset(payload), time.perf_counter() - t0)

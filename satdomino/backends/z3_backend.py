@@ -1,0 +1,94 @@
+"""Z3 twice: on the lowered CNF (``z3``) and on native formulas from the Model (``z3-smt``)."""
+
+from __future__ import annotations
+
+import time
+
+from ..encode import CNF
+from ..model import PB, AtMostOne, Card, Clause, Define, ExactlyOne, Model
+from .base import Backend, Result
+
+
+def _z3():
+    import z3  # imported on demand: it is slow to load and most runs do not need it
+
+    return z3
+
+
+def model_to_z3(model: Model):
+    """The Model as Z3 Boolean formulas with native cardinality / PB terms (PbEq, AtMost, ...)."""
+    z3 = _z3()
+    xs = [None] + [z3.Bool(f"x{i}") for i in range(1, model.num_vars + 1)]
+
+    def lit(v: int):
+        return xs[v] if v > 0 else z3.Not(xs[-v])
+
+    out = []
+    for c in model.constraints:
+        match c:
+            case Clause(lits):
+                out.append(z3.Or([lit(x) for x in lits]))
+            case AtMostOne(lits):
+                out.append(z3.AtMost(*[lit(x) for x in lits], 1))
+            case ExactlyOne(lits):
+                out.append(z3.PbEq([(lit(x), 1) for x in lits], 1))
+            case Card(lits, op, bound):
+                ls = [lit(x) for x in lits]
+                if op == "<=":
+                    out.append(z3.AtMost(*ls, bound) if ls else z3.BoolVal(bound >= 0))
+                elif op == ">=":
+                    out.append(z3.AtLeast(*ls, bound) if ls else z3.BoolVal(bound <= 0))
+                else:
+                    out.append(z3.PbEq([(x, 1) for x in ls], bound) if ls else z3.BoolVal(bound == 0))
+            case PB(terms, op, bound):
+                ws = [(lit(x), w) for w, x in terms]
+                if not ws:
+                    total_ok = (0 <= bound) if op == "<=" else (0 >= bound) if op == ">=" else bound == 0
+                    out.append(z3.BoolVal(total_ok))
+                else:
+                    make = {"<=": z3.PbLe, ">=": z3.PbGe, "==": z3.PbEq}[op]
+                    out.append(make(ws, bound))
+            case Define(var, kind, lits):
+                inner = z3.Or if kind == "or" else z3.And
+                out.append(xs[var] == inner([lit(x) for x in lits]))
+    return xs, out
+
+
+class Z3Backend(Backend):
+    """``z3`` reads the CNF (clauses, plus native at-most-k if given); ``z3-smt`` the Model."""
+
+    def __init__(self, smt: bool) -> None:
+        super().__init__(name="z3-smt" if smt else "z3", takes="model" if smt else "cnf",
+                         native_card=True,
+                         summary="Z3 on native formulas" if smt else "Z3 on the CNF")
+
+    def solve(self, formula, assumptions=(), time_limit=None) -> Result:
+        z3 = _z3()
+        t0 = time.perf_counter()
+        s = z3.Solver()
+        if time_limit is not None:
+            s.set("timeout", max(1, int(time_limit * 1000)))
+        if isinstance(formula, Model):
+            xs, fs = model_to_z3(formula)
+            s.add(fs)
+            top = formula.num_vars
+        else:
+            assert isinstance(formula, CNF)
+            top = formula.num_vars
+            xs = [None] + [z3.Bool(f"x{i}") for i in range(1, top + 1)]
+
+            def lit(v: int):
+                return xs[v] if v > 0 else z3.Not(xs[-v])
+
+            s.add([z3.Or([lit(x) for x in c]) for c in formula.clauses])
+            s.add([z3.AtMost(*[lit(x) for x in ls], k) for ls, k in formula.atmosts])
+        answer = s.check([xs[a] if a > 0 else z3.Not(xs[-a]) for a in assumptions])
+        seconds = time.perf_counter() - t0
+        if answer == z3.sat:
+            m = s.model()
+            true = frozenset(i for i in range(1, top + 1)
+                             if z3.is_true(m.eval(xs[i], model_completion=True)))
+            return Result("sat", true, seconds)
+        if answer == z3.unsat:
+            return Result("unsat", seconds=seconds)
+        return Result("unknown", seconds=seconds, note=s.reason_unknown())

@@ -1,0 +1,105 @@
+"""Lowering a Model to CNF with one chosen encoding per constraint kind."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from pysat.formula import IDPool
+
+from ..model import PB, AtMostOne, Card, Clause, Define, ExactlyOne, Model
+from . import amo as _amo  # noqa: F401  (fills the registry)
+from . import card as _card  # noqa: F401
+from . import pb as _pb  # noqa: F401
+from .registry import CNF, KINDS, REGISTRY, Encoder, Sink, get, trivial_card
+
+__all__ = ["CNF", "Encodings", "KINDS", "REGISTRY", "Encoder", "lower", "names"]
+
+
+@dataclass(frozen=True)
+class Encodings:
+    """One encoding name per constraint kind."""
+
+    amo: str = "ladder"
+    card: str = "totalizer"
+    pb: str = "best"
+
+    def __post_init__(self) -> None:
+        for kind in KINDS:
+            get(kind, getattr(self, kind))  # fail early on unknown names
+
+    def as_dict(self) -> dict[str, str]:
+        return asdict(self)
+
+    @property
+    def native(self) -> bool:
+        return any(get(kind, getattr(self, kind)).native for kind in KINDS)
+
+
+def names(kind: str) -> list[str]:
+    return list(REGISTRY[kind])
+
+
+def lower(model: Model, encodings: Encodings = Encodings()) -> CNF:
+    """The CNF of ``model``: ids 1..model.num_vars unchanged, auxiliaries above, one pool."""
+    pool = IDPool(start_from=model.num_vars + 1)
+    cnf = CNF(num_vars=model.num_vars, model_vars=model.num_vars)
+    out = Sink(cnf, pool)
+    amo = get("amo", encodings.amo).encode
+    card = get("card", encodings.card).encode
+    pb = get("pb", encodings.pb).encode
+    for c in model.constraints:
+        match c:
+            case Clause(lits):
+                out.clause(list(lits))
+            case AtMostOne(lits):
+                if len(lits) > 1:
+                    amo(list(lits), out)
+            case ExactlyOne(lits):
+                out.clause(list(lits))
+                if len(lits) > 1:
+                    amo(list(lits), out)
+            case Card(lits, op, bound):
+                _lower_card(list(lits), op, bound, out, card)
+            case PB(terms, op, bound):
+                _lower_pb(terms, op, bound, out, pb, card)
+            case Define(var, "or", lits):
+                out.clause([-var, *lits])
+                for x in lits:
+                    out.clause([-x, var])
+            case Define(var, "and", lits):
+                out.clause([var, *(-x for x in lits)])
+                for x in lits:
+                    out.clause([-var, x])
+    cnf.num_vars = max(pool.top, model.num_vars)
+    return cnf
+
+
+def _lower_card(lits: list[int], op: str, bound: int, out: Sink, card) -> None:
+    verdict = trivial_card(len(lits), op, bound)
+    if verdict == "false":
+        out.false()
+    elif verdict is None:
+        if bound == 0 or (op != "<=" and bound == len(lits)):
+            # forced values: all false (sum <= 0) or all true (sum >= n)
+            for x in lits:
+                out.clause([-x] if bound == 0 else [x])
+        else:
+            card(lits, op, bound, out)
+
+
+def _lower_pb(terms, op: str, bound: int, out: Sink, pb, card) -> None:
+    # negative weights: w*x = w - (-w)*(not x), so flip the literal and move w to the bound
+    norm: list[tuple[int, int]] = []
+    for w, x in terms:
+        if w < 0:
+            norm.append((-w, -x))
+            bound -= w
+        else:
+            norm.append((w, x))
+    total = sum(w for w, _ in norm)
+    if (op == "<=" and bound >= total) or (op == ">=" and bound <= 0):
+        return
+    if bound < 0 and op != ">=" or (bound > total and op != "<="):
+        out.false()
+        return
+    pb(norm, op, bound, out)

@@ -1,0 +1,24 @@
+"""The one exception type users can cause, and its few specialisations."""
+
+
+class SatDominoError(Exception):
+    """A problem the user can fix: bad input, unknown name, impossible request.
+
+    The CLI prints ``str(error)`` on one line and exits with status 2.
+    """
+
+
+class PuzzleFormatError(SatDominoError):
+    """Input text that is not a valid puzzle."""
+
+
+class UnknownNameError(SatDominoError):
+    """An encoding, backend, model or puzzle kind that does not exist."""
+
+
+class BackendError(SatDominoError):
+    """A solver that cannot be used as asked (missing binary, no native cardinality, ...)."""
+
+
+class VerificationError(Exception):
+    """A decoded layout broke the puzzle's rules: a bug in a model or encoding, never user error."""

@@ -1,0 +1,168 @@
+"""The model IR: named Boolean variables and high-level constraints over them.
+
+Variables are numbered 1..n in creation order, so a literal is a non-zero int (negative =
+negated), exactly as in DIMACS and python-sat. Lowering to CNF (``satdomino.encode``) allocates
+auxiliary variables above n from one shared pool, so ids 1..n keep their meaning in every CNF,
+Z3 formula and solver model built from this Model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+Op = Literal["<=", ">=", "=="]
+OPS: tuple[Op, ...] = ("<=", ">=", "==")
+
+
+@dataclass(frozen=True)
+class Clause:
+    lits: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class AtMostOne:
+    lits: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ExactlyOne:
+    lits: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Card:
+    """sum(lits) op bound."""
+
+    lits: tuple[int, ...]
+    op: Op
+    bound: int
+
+
+@dataclass(frozen=True)
+class PB:
+    """sum(weight * lit) op bound, weights are non-zero ints."""
+
+    terms: tuple[tuple[int, int], ...]  # (weight, literal)
+    op: Op
+    bound: int
+
+
+@dataclass(frozen=True)
+class Define:
+    """var <-> OR(lits) (kind "or") or var <-> AND(lits) (kind "and")."""
+
+    var: int
+    kind: Literal["or", "and"]
+    lits: tuple[int, ...]
+
+
+Constraint = Clause | AtMostOne | ExactlyOne | Card | PB | Define
+
+
+def holds(constraint: Constraint, value: dict[int, bool] | Sequence[bool]) -> bool:
+    """Evaluate one constraint under a full assignment (``value[var]``): the IR's semantics."""
+
+    def lit(x: int) -> bool:
+        return value[x] if x > 0 else not value[-x]
+
+    match constraint:
+        case Clause(lits):
+            return any(lit(x) for x in lits)
+        case AtMostOne(lits):
+            return sum(lit(x) for x in lits) <= 1
+        case ExactlyOne(lits):
+            return sum(lit(x) for x in lits) == 1
+        case Card(lits, op, bound):
+            return compare(sum(lit(x) for x in lits), op, bound)
+        case PB(terms, op, bound):
+            return compare(sum(w for w, x in terms if lit(x)), op, bound)
+        case Define(var, kind, lits):
+            inner = any(lit(x) for x in lits) if kind == "or" else all(lit(x) for x in lits)
+            return value[var] == inner
+    raise TypeError(f"not a constraint: {constraint!r}")
+
+
+def compare(total: int, op: Op, bound: int) -> bool:
+    return total <= bound if op == "<=" else total >= bound if op == ">=" else total == bound
+
+
+class Model:
+    """A named set of Boolean variables and constraints built by one puzzle family.
+
+    ``projection`` lists the variables a decoder reads (the puzzle's own placement variables);
+    uniqueness and counting are over these.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._ids: dict[Hashable, int] = {}
+        self._names: list[Hashable] = [None]  # index 0 unused: ids start at 1
+        self.constraints: list[Constraint] = []
+        self.projection: list[int] = []
+
+    # variables -------------------------------------------------------------------------------
+    def var(self, key: Hashable) -> int:
+        """The id of the variable named ``key``, created on first use."""
+        vid = self._ids.get(key)
+        if vid is None:
+            vid = len(self._names)
+            self._ids[key] = vid
+            self._names.append(key)
+        return vid
+
+    def has(self, key: Hashable) -> bool:
+        return key in self._ids
+
+    def key(self, vid: int) -> Hashable:
+        return self._names[abs(vid)]
+
+    def items(self) -> Iterable[tuple[Hashable, int]]:
+        return self._ids.items()
+
+    @property
+    def num_vars(self) -> int:
+        return len(self._names) - 1
+
+    # constraints ----------------------------------------------------------------------------
+    def _lits(self, lits: Iterable[int]) -> tuple[int, ...]:
+        out = tuple(lits)
+        for x in out:
+            if x == 0 or abs(x) > self.num_vars:
+                raise ValueError(f"literal {x} is not a variable of model {self.name!r}")
+        return out
+
+    def add_clause(self, lits: Iterable[int]) -> None:
+        self.constraints.append(Clause(self._lits(lits)))
+
+    def at_most_one(self, lits: Iterable[int]) -> None:
+        self.constraints.append(AtMostOne(self._lits(lits)))
+
+    def exactly_one(self, lits: Iterable[int]) -> None:
+        self.constraints.append(ExactlyOne(self._lits(lits)))
+
+    def card(self, lits: Iterable[int], op: Op, bound: int) -> None:
+        if op not in OPS:
+            raise ValueError(f"unknown comparison {op!r}")
+        self.constraints.append(Card(self._lits(lits), op, bound))
+
+    def pb(self, terms: Iterable[tuple[int, int]], op: Op, bound: int) -> None:
+        """sum(w * x for w, x in terms) op bound."""
+        if op not in OPS:
+            raise ValueError(f"unknown comparison {op!r}")
+        pairs = tuple((int(w), x) for w, x in terms if w != 0)
+        self._lits(x for _, x in pairs)
+        self.constraints.append(PB(pairs, op, bound))
+
+    def define_or(self, var: int, lits: Iterable[int]) -> None:
+        self.constraints.append(Define(self._lits([var])[0], "or", self._lits(lits)))
+
+    def define_and(self, var: int, lits: Iterable[int]) -> None:
+        self.constraints.append(Define(self._lits([var])[0], "and", self._lits(lits)))
+
+    def satisfied_by(self, value: dict[int, bool] | Sequence[bool]) -> bool:
+        return all(holds(c, value) for c in self.constraints)
+
+    def __repr__(self) -> str:
+        return f"Model({self.name!r}, {self.num_vars} vars, {len(self.constraints)} constraints)"

@@ -1,0 +1,72 @@
+"""Puzzle families. Each is one module; this registry lists them for detection and the CLI."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import PuzzleFormatError, UnknownNameError
+from ..model import Model
+from . import dominosa
+
+
+@dataclass(frozen=True)
+class Family:
+    """What the pipeline needs from a puzzle family, as plain functions."""
+
+    kind: str
+    sniff: Callable[[str], bool]  # does this text look like one of ours?
+    parse: Callable[[str], list[tuple[str | None, Any]]]  # (part name, puzzle) pairs
+    models: dict[str, Callable[[Any], Model]]
+    decode: Callable[[Any, Model, frozenset[int]], Any]
+    verify: Callable[[Any, Any], list[str]]  # problems; empty means valid
+    solution_json: Callable[[Any, Any], dict]
+    render_text: Callable[[Any, Any], str]
+    render_svg: Callable[[Any, Any], str]
+    suffixes: tuple[str, ...]  # files picked up when a folder is given
+
+    @property
+    def default_model(self) -> str:
+        return next(iter(self.models))
+
+    def model(self, name: str | None) -> Callable[[Any], Model]:
+        name = name or self.default_model
+        if name not in self.models:
+            raise UnknownNameError(
+                f"unknown model {name!r} for {self.kind}; choose from {', '.join(self.models)}")
+        return self.models[name]
+
+
+def _dominosa_family() -> Family:
+    from ..render import svg, text
+
+    return Family(
+        kind="dominosa",
+        sniff=dominosa.sniff,
+        parse=dominosa.parse,
+        models=dominosa.MODELS,
+        decode=dominosa.decode,
+        verify=dominosa.verify,
+        solution_json=dominosa.solution_json,
+        render_text=lambda p, s: text.dominosa_text(p, s),
+        render_svg=lambda p, s: svg.draw_board(dominosa.labels(p), s.pairs if s else (),
+                                               title=f"Dominosa double-{p.n}"),
+        suffixes=(".txt", ".dominosa", ".json", ".jsonl", ".tsv"),
+    )
+
+
+FAMILIES: dict[str, Family] = {"dominosa": _dominosa_family()}
+
+
+def family(kind: str) -> Family:
+    if kind not in FAMILIES:
+        raise UnknownNameError(f"unknown puzzle kind {kind!r}; choose from {', '.join(FAMILIES)}")
+    return FAMILIES[kind]
+
+
+def detect(text: str) -> Family:
+    for fam in FAMILIES.values():
+        if fam.sniff(text):
+            return fam
+    raise PuzzleFormatError("cannot tell what puzzle this is (use --kind to say)")

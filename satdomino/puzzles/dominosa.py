@@ -1,0 +1,372 @@
+"""Dominosa (Simon Tatham; Helmut Simonis's "Dominoes"): a full double-N domino set hidden in a
+grid of numbers with N+1 rows and N+2 columns. Find where each domino lies, each exactly once.
+
+Formats read: Tatham game ids (``6:3120...``, numbers >= 10 as ``[12]``, one or more per file,
+optionally ``name<TAB>id`` per line), a plain number grid optionally preceded by a ``rows cols``
+line, and JSON objects or JSON lines with a ``problem`` (grid text) or ``game_id`` field and an
+optional ``name``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from ..errors import PuzzleFormatError
+from ..model import Model
+
+Cell = tuple[int, int]
+Pair = tuple[Cell, Cell]
+
+GAME_ID = re.compile(r"^(\d+)(?:[a-z][a-z0-9]*)?:((?:\d|\[\d+\])+)$")
+_TOKEN = re.compile(r"\[(\d+)\]|(\d)")
+
+
+@dataclass(frozen=True)
+class Dominosa:
+    grid: tuple[tuple[int, ...], ...]
+
+    def __post_init__(self) -> None:
+        _validate(self.grid)
+
+    @property
+    def n(self) -> int:
+        """The highest number: the set is double-n."""
+        return len(self.grid) - 1
+
+    @property
+    def rows(self) -> int:
+        return len(self.grid)
+
+    @property
+    def cols(self) -> int:
+        return len(self.grid[0])
+
+    def at(self, cell: Cell) -> int:
+        return self.grid[cell[0]][cell[1]]
+
+    def cells(self) -> list[Cell]:
+        return [(r, c) for r in range(self.rows) for c in range(self.cols)]
+
+    def edges(self) -> list[Pair]:
+        """Adjacent cell pairs (first cell above or left of the second), row-major."""
+        out = []
+        for r in range(self.rows):
+            for c in range(self.cols):
+                if c + 1 < self.cols:
+                    out.append(((r, c), (r, c + 1)))
+                if r + 1 < self.rows:
+                    out.append(((r, c), (r + 1, c)))
+        return out
+
+    def game_id(self) -> str:
+        return f"{self.n}:" + "".join(str(v) if v < 10 else f"[{v}]" for row in self.grid for v in row)
+
+    def grid_text(self) -> str:
+        width = len(str(self.n))
+        lines = [f"{self.rows} {self.cols}"]
+        lines += [" ".join(str(v).rjust(width) for v in row) for row in self.grid]
+        return "\n".join(lines) + "\n"
+
+
+def dominoes(n: int) -> list[tuple[int, int]]:
+    """The double-n set, a <= b."""
+    return [(a, b) for a in range(n + 1) for b in range(a, n + 1)]
+
+
+def _validate(grid: tuple[tuple[int, ...], ...]) -> None:
+    if not grid or not grid[0]:
+        raise PuzzleFormatError("empty grid")
+    cols = len(grid[0])
+    for r, row in enumerate(grid):
+        if len(row) != cols:
+            raise PuzzleFormatError(
+                f"ragged grid: row {r + 1} has {len(row)} numbers, row 1 has {cols}")
+    rows = len(grid)
+    n = rows - 1
+    if cols != rows + 1:
+        raise PuzzleFormatError(
+            f"a {rows}x{cols} grid fits no domino set: a double-N set needs N+1 rows and N+2 "
+            f"columns (for {rows} rows: {rows + 1} columns)")
+    for r, row in enumerate(grid):
+        for c, v in enumerate(row):
+            if not 0 <= v <= n:
+                raise PuzzleFormatError(
+                    f"number {v} at row {r + 1}, column {c + 1} is outside 0..{n} "
+                    f"(a {rows}x{cols} grid holds the double-{n} set)")
+    counts = Counter(v for row in grid for v in row)
+    for v in range(n + 1):
+        if counts[v] != n + 2:
+            raise PuzzleFormatError(
+                f"number {v} appears {counts[v]} times; the double-{n} set shows each number "
+                f"{n + 2} times")
+
+
+# parsing ------------------------------------------------------------------------------------------
+
+def parse_game_id(text: str) -> Dominosa:
+    m = GAME_ID.match(text.strip())
+    if not m:
+        raise PuzzleFormatError(f"not a Dominosa game id: {text.strip()[:40]!r}")
+    n = int(m.group(1))
+    values = [int(a or b) for a, b in _TOKEN.findall(m.group(2))]
+    need = (n + 1) * (n + 2)
+    if len(values) != need:
+        raise PuzzleFormatError(
+            f"game id for N={n} needs {need} numbers ({n + 1}x{n + 2}), it has {len(values)}")
+    cols = n + 2
+    return Dominosa(tuple(tuple(values[r * cols:(r + 1) * cols]) for r in range(n + 1)))
+
+
+def parse_grid(text: str) -> Dominosa:
+    rows = [line.split() for line in text.strip().splitlines() if line.strip()]
+    if not rows:
+        raise PuzzleFormatError("empty grid")
+    try:
+        grid = [[int(t) for t in row] for row in rows]
+    except ValueError:
+        bad = next(t for row in rows for t in row if not t.lstrip("-").isdigit())
+        raise PuzzleFormatError(f"not a number in the grid: {bad[:20]!r}") from None
+    if len(grid) > 1 and len(grid[0]) == 2:
+        # a "rows cols" header: no grid of two or more rows has only two columns
+        (h, w), grid = grid[0], grid[1:]
+        if len(grid) != h or any(len(row) != w for row in grid):
+            widths = sorted({len(row) for row in grid})
+            raise PuzzleFormatError(f"header says {h}x{w}, the grid has {len(grid)} rows of "
+                                    f"{'/'.join(map(str, widths))} numbers")
+    return Dominosa(tuple(tuple(row) for row in grid))
+
+
+def _from_json(obj: object, where: str) -> tuple[str | None, Dominosa]:
+    if not isinstance(obj, dict):
+        raise PuzzleFormatError(f"{where}: expected a JSON object")
+    name = obj.get("name")
+    if "problem" in obj:
+        return name, parse_grid(str(obj["problem"]))
+    if "game_id" in obj:
+        return name, parse_game_id(str(obj["game_id"]))
+    if "grid" in obj and isinstance(obj["grid"], list):
+        try:
+            grid = tuple(tuple(int(v) for v in row) for row in obj["grid"])
+        except (TypeError, ValueError):
+            raise PuzzleFormatError(f"{where}: 'grid' must be a list of rows of numbers") from None
+        return name, Dominosa(grid)
+    raise PuzzleFormatError(f"{where}: a Dominosa object needs 'problem', 'game_id' or 'grid'")
+
+
+def _id_lines(text: str) -> list[tuple[str | None, str]] | None:
+    """(name, game id) per line if the text is a list of game ids, else None."""
+    out: list[tuple[str | None, str]] = []
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    for i, line in enumerate(lines):
+        fields = line.split()
+        ids = [f for f in fields if GAME_ID.match(f) or re.match(r"^\d+:", f)]
+        if not ids:
+            if i == 0 and len(lines) > 1:  # a header row (as in a TSV)
+                continue
+            return None
+        name = fields[0] if fields[0] != ids[0] else None
+        out.append((name, ids[0]))
+    return out or None
+
+
+def parse(text: str) -> list[tuple[str | None, Dominosa]]:
+    """Every puzzle in ``text`` with its name (None for a single unnamed puzzle)."""
+    stripped = text.strip()
+    if not stripped:
+        raise PuzzleFormatError("empty input")
+    if stripped.startswith(("{", "[")):
+        return _parse_json(stripped)
+    ids = _id_lines(stripped)
+    if ids is not None:
+        if len(ids) == 1 and ids[0][0] is None:
+            return [(None, parse_game_id(ids[0][1]))]
+        return [(name or f"#{i + 1}", parse_game_id(gid)) for i, (name, gid) in enumerate(ids)]
+    return [(None, parse_grid(stripped))]
+
+
+def _parse_json(text: str) -> list[tuple[str | None, Dominosa]]:
+    try:
+        data = json.loads(text)
+        objs = data if isinstance(data, list) else [data]
+    except json.JSONDecodeError:
+        objs = []
+        for i, line in enumerate(text.splitlines()):
+            if line.strip():
+                try:
+                    objs.append(json.loads(line))
+                except json.JSONDecodeError as e:
+                    raise PuzzleFormatError(f"line {i + 1}: invalid JSON ({e.msg})") from None
+    out = [_from_json(o, f"puzzle {i + 1}") for i, o in enumerate(objs)]
+    if len(out) == 1:
+        return out
+    return [(name or f"#{i + 1}", p) for i, (name, p) in enumerate(out)]
+
+
+def sniff(text: str) -> bool:
+    head = text.lstrip()[:4096]
+    if head.startswith(("{", "[")):
+        return any(k in head for k in ('"problem"', '"game_id"', '"grid"'))
+    first = next((ln for ln in head.splitlines() if ln.strip()), "")
+    if any(re.match(r"^\d+[a-z0-9]*:", f) for f in first.split()):
+        return True
+    return _id_lines(head) is not None or all(
+        re.fullmatch(r"[\d\s]+", ln) for ln in head.splitlines() if ln.strip())
+
+
+# models --------------------------------------------------------------------------------------------
+
+def _domino_of(p: Dominosa, e: Pair) -> tuple[int, int]:
+    a, b = p.at(e[0]), p.at(e[1])
+    return (a, b) if a <= b else (b, a)
+
+
+def build_placement(p: Dominosa) -> Model:
+    """One variable per adjacent pair of cells (which domino it is follows from the numbers);
+    every cell covered exactly once, every domino of the set placed exactly once."""
+    m = Model("placement")
+    by_cell: dict[Cell, list[int]] = {c: [] for c in p.cells()}
+    by_domino: dict[tuple[int, int], list[int]] = {d: [] for d in dominoes(p.n)}
+    for e in p.edges():
+        x = m.var(("place", _domino_of(p, e), e))
+        by_cell[e[0]].append(x)
+        by_cell[e[1]].append(x)
+        by_domino[_domino_of(p, e)].append(x)
+    m.projection = list(range(1, m.num_vars + 1))
+    for lits in by_cell.values():
+        m.exactly_one(lits)
+    for lits in by_domino.values():
+        m.exactly_one(lits)
+    return m
+
+
+def build_counted(p: Dominosa) -> Model:
+    """``placement`` plus implied counts: the number of dominoes placed (a cardinality
+    constraint) and, per number v, the halves showing v (a pseudo-Boolean constraint with
+    weight 2 on v-v placements): both as the solver sees them through --card and --pb."""
+    m = build_placement(p)
+    m.name = "counted"
+    edge_vars = [(e, m.var(("place", _domino_of(p, e), e))) for e in p.edges()]
+    m.card([x for _, x in edge_vars], "==", len(dominoes(p.n)))
+    for v in range(p.n + 1):
+        terms = [((p.at(e[0]) == v) + (p.at(e[1]) == v), x) for e, x in edge_vars]
+        m.pb([(w, x) for w, x in terms if w], "==", p.n + 2)
+    return m
+
+
+MODELS = {"placement": build_placement, "counted": build_counted}
+
+
+# solutions ----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DominosaSolution:
+    pairs: tuple[Pair, ...]  # sorted; each pair with its first cell above/left of the second
+
+    def layout(self, rows: int, cols: int) -> list[str]:
+        """Tatham's per-cell letters: L/R halves of a horizontal domino, T/B of a vertical one."""
+        grid = [["?"] * cols for _ in range(rows)]
+        for (r1, c1), (r2, c2) in self.pairs:
+            if r1 == r2:
+                grid[r1][c1], grid[r2][c2] = "L", "R"
+            else:
+                grid[r1][c1], grid[r2][c2] = "T", "B"
+        return ["".join(row) for row in grid]
+
+
+def decode(p: Dominosa, model: Model, true_vars: frozenset[int]) -> DominosaSolution:
+    pairs = [model.key(x)[2] for x in model.projection if x in true_vars]
+    return DominosaSolution(tuple(sorted(pairs)))
+
+
+def from_layout(layout: list[str]) -> DominosaSolution:
+    """A solution from Tatham's letters (used to check published answers)."""
+    pairs = []
+    for r, row in enumerate(layout):
+        for c, ch in enumerate(row):
+            if ch == "L":
+                pairs.append(((r, c), (r, c + 1)))
+            elif ch == "T":
+                pairs.append(((r, c), (r + 1, c)))
+            elif ch not in "RB":
+                raise PuzzleFormatError(f"layout letter {ch!r} at row {r + 1} is not L, R, T or B")
+    return DominosaSolution(tuple(sorted(pairs)))
+
+
+def verify(p: Dominosa, sol: DominosaSolution) -> list[str]:
+    """Everything wrong with ``sol`` under the puzzle's rules (empty: it is a solution).
+    Plain Python over cells and numbers; it knows nothing of variables or encodings."""
+    problems = []
+    covered: Counter[Cell] = Counter()
+    used: Counter[tuple[int, int]] = Counter()
+    for a, b in sol.pairs:
+        if not all(0 <= r < p.rows and 0 <= c < p.cols for r, c in (a, b)):
+            problems.append(f"domino {a}-{b} lies off the board")
+            continue
+        if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
+            problems.append(f"cells {a} and {b} are not neighbours")
+        covered.update([a, b])
+        x, y = p.at(a), p.at(b)
+        used[(min(x, y), max(x, y))] += 1
+    for cell in p.cells():
+        if covered[cell] != 1:
+            problems.append(f"cell {cell} is covered {covered[cell]} times")
+    for d in dominoes(p.n):
+        if used[d] != 1:
+            problems.append(f"domino {d[0]}-{d[1]} is placed {used[d]} times")
+    return problems
+
+
+def solution_json(p: Dominosa, sol: DominosaSolution) -> dict:
+    items = []
+    for a, b in sol.pairs:
+        if p.at(a) > p.at(b):
+            a, b = b, a
+        items.append({"pips": [p.at(a), p.at(b)], "cells": [list(a), list(b)]})
+    items.sort(key=lambda d: (d["pips"], d["cells"]))
+    return {"layout": sol.layout(p.rows, p.cols), "dominoes": items}
+
+
+def labels(p: Dominosa) -> dict[Cell, str]:
+    return {cell: str(p.at(cell)) for cell in p.cells()}
+
+
+# generation ---------------------------------------------------------------------------------------
+
+def random_tiling(rows: int, cols: int, rng: random.Random, sweeps: int = 20) -> list[Pair]:
+    """A random domino tiling: start from horizontal rows (cols is even) and rotate random
+    2x2 blocks holding two parallel dominoes, ``sweeps`` x cells times."""
+    if cols % 2:
+        raise ValueError("this tiling start needs an even number of columns")
+    partner: dict[Cell, Cell] = {}
+    for r in range(rows):
+        for c in range(0, cols, 2):
+            partner[(r, c)], partner[(r, c + 1)] = (r, c + 1), (r, c)
+    for _ in range(sweeps * rows * cols):
+        r, c = rng.randrange(rows - 1), rng.randrange(cols - 1)
+        a, b, d, e = (r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)
+        if partner[a] == b and partner[d] == e:  # two horizontals -> two verticals
+            partner[a], partner[d], partner[b], partner[e] = d, a, e, b
+        elif partner[a] == d and partner[b] == e:  # two verticals -> two horizontals
+            partner[a], partner[b], partner[d], partner[e] = b, a, e, d
+    return sorted({tuple(sorted((x, y))) for x, y in partner.items()})  # type: ignore[misc]
+
+
+def planted(n: int, seed: int) -> tuple[Dominosa, DominosaSolution]:
+    """A random board with a known solution: random tiling, random domino on each tile, random
+    orientation. Satisfiable by construction; usually not unique for larger n."""
+    if n < 0:
+        raise PuzzleFormatError("N must be at least 0")
+    rng = random.Random(seed)
+    tiles = random_tiling(n + 1, n + 2, rng)
+    dset = dominoes(n)
+    rng.shuffle(dset)
+    grid = [[0] * (n + 2) for _ in range(n + 1)]
+    for (a, b), (x, y) in zip(tiles, dset):
+        if rng.random() < 0.5:
+            x, y = y, x
+        grid[a[0]][a[1]], grid[b[0]][b[1]] = x, y
+    return Dominosa(tuple(map(tuple, grid))), DominosaSolution(tuple(sorted(tiles)))

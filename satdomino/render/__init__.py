@@ -1,0 +1,1 @@
+"""Text and SVG drawings of boards and domino layouts."""

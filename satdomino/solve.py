@@ -1,0 +1,92 @@
+"""The pipeline: puzzle -> model -> (CNF | Z3) -> backend -> decode -> verify."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .analysis import blocking_clause
+from .backends import DEFAULT_BACKEND, Backend, Result, Status, get_backend
+from .encode import CNF, Encodings, lower
+from .errors import BackendError, VerificationError
+from .model import Model
+from .puzzles import Family
+
+
+@dataclass
+class Outcome:
+    status: Status
+    solution: Any = None
+    unique: bool | None = None
+    other: Any = None  # a second, different solution when not unique
+    stats: dict = field(default_factory=dict)
+
+
+def solve(puzzle: Any, family: Family, *, model: str | None = None,
+          backend: str | Backend = DEFAULT_BACKEND, encodings: Encodings = Encodings(),
+          timeout: float | None = None, unique: bool = False) -> Outcome:
+    """Solve one puzzle; with ``unique``, also decide whether its solution is the only one.
+
+    Every solution returned has passed ``family.verify``; one that does not raises
+    VerificationError (a bug in a model or encoding, never shown as an answer).
+    """
+    engine = get_backend(backend) if isinstance(backend, str) else backend
+    t0 = time.perf_counter()
+    m = family.model(model)(puzzle)
+    formula: CNF | Model
+    if engine.takes == "model":
+        formula = m
+        n_vars, n_clauses = m.num_vars, len(m.constraints)
+    else:
+        if encodings.native and not engine.native_card:
+            raise BackendError(f"backend {engine.name} has no native cardinality constraints; "
+                               "use minicard, gluecard3, gluecard4 or z3, or a clausal encoding")
+        formula = lower(m, encodings)
+        n_vars, n_clauses = formula.num_vars, len(formula.clauses) + len(formula.atmosts)
+    encode_seconds = time.perf_counter() - t0
+    deadline = None if timeout is None else time.perf_counter() + timeout
+
+    def remaining() -> float | None:
+        return None if deadline is None else max(0.0, deadline - time.perf_counter())
+
+    first = engine.solve(formula, time_limit=remaining())
+    solve_seconds = first.seconds
+    out = Outcome(first.status)
+    if first.status == "sat":
+        out.solution = _checked(puzzle, family, m, first)
+        if unique:
+            block = blocking_clause(m.projection, first.true_vars)
+            _add_clause(formula, block)
+            second = engine.solve(formula, time_limit=remaining())
+            solve_seconds += second.seconds
+            if second.status == "sat":
+                out.unique = False
+                out.other = _checked(puzzle, family, m, second)
+            elif second.status == "unsat":
+                out.unique = True
+    out.stats = {
+        "variables": n_vars,
+        "clauses": n_clauses,
+        "encode_seconds": round(encode_seconds, 6),
+        "solve_seconds": round(solve_seconds, 6),
+        "backend": engine.name,
+        "encodings": encodings.as_dict() if engine.takes == "cnf" else {"z3": "native"},
+        "model": m.name,
+    }
+    return out
+
+
+def _add_clause(formula: CNF | Model, clause: list[int]) -> None:
+    if isinstance(formula, Model):
+        formula.add_clause(clause)
+    else:
+        formula.clauses.append(clause)
+
+
+def _checked(puzzle: Any, family: Family, m: Model, result: Result) -> Any:
+    solution = family.decode(puzzle, m, result.true_vars)
+    problems = family.verify(puzzle, solution)
+    if problems:
+        raise VerificationError(f"decoded {family.kind} layout breaks the rules: {problems[:3]}")
+    return solution
