@@ -337,14 +337,20 @@ def labels(p: Dominosa) -> dict[Cell, str]:
 # generation ---------------------------------------------------------------------------------------
 
 def random_tiling(rows: int, cols: int, rng: random.Random, sweeps: int = 20) -> list[Pair]:
-    """A random domino tiling: start from horizontal rows (cols is even) and rotate random
-    2x2 blocks holding two parallel dominoes, ``sweeps`` x cells times."""
-    if cols % 2:
-        raise ValueError("this tiling start needs an even number of columns")
+    """A random domino tiling: start from all-horizontal (or, with an odd number of columns,
+    all-vertical) dominoes and rotate random 2x2 blocks holding two parallel dominoes,
+    ``sweeps`` x cells times."""
+    if rows * cols % 2:
+        raise ValueError("an odd number of cells has no domino tiling")
     partner: dict[Cell, Cell] = {}
     for r in range(rows):
-        for c in range(0, cols, 2):
-            partner[(r, c)], partner[(r, c + 1)] = (r, c + 1), (r, c)
+        for c in range(cols):
+            if cols % 2 == 0:
+                partner[(r, c)] = (r, c + 1) if c % 2 == 0 else (r, c - 1)
+            else:
+                partner[(r, c)] = (r + 1, c) if r % 2 == 0 else (r - 1, c)
+    if rows < 2 or cols < 2:
+        sweeps = 0
     for _ in range(sweeps * rows * cols):
         r, c = rng.randrange(rows - 1), rng.randrange(cols - 1)
         a, b, d, e = (r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)

@@ -53,10 +53,10 @@ def dominosa_text(p, sol) -> str:
     if sol:
         data = solution_json(p, sol)
         parts.append("layout:\n" + "\n".join(f"  {row}" for row in data["layout"]) + "\n")
-        items = [f"{a}-{b} {tuple(c1)}{tuple(c2)}" for (a, b), (c1, c2) in
+        items = [f"{a}-{b} ({c1[0]},{c1[1]})({c2[0]},{c2[1]})" for (a, b), (c1, c2) in
                  ((d["pips"], d["cells"]) for d in data["dominoes"])]
         per_line = 4
-        lines = ["  " + "   ".join(f"{s:<18}" for s in items[i:i + per_line]).rstrip()
+        lines = ["  " + "   ".join(f"{s:<16}" for s in items[i:i + per_line]).rstrip()
                  for i in range(0, len(items), per_line)]
         parts.append("dominoes (pips: cells):\n" + "\n".join(lines) + "\n")
     return "\n".join(parts)

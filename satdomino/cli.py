@@ -1,0 +1,282 @@
+"""The ``satdomino`` command: a thin layer over the library.
+
+Exit status: 0 every puzzle answered, 1 some puzzle has no solution, 2 bad input or usage,
+3 some answer unknown (time limit), 4 internal error (a layout failed verification: a bug).
+When several apply, the highest of 2, 3, 1 in that order of precedence wins.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .backends import DEFAULT_BACKEND, available_backends, get_backend
+from .encode import KINDS, REGISTRY, Encodings
+from .errors import SatDominoError, VerificationError
+from .puzzles import FAMILIES, Family, detect, family
+from .solve import Outcome, solve
+
+
+class UsageError(SatDominoError):
+    pass
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2 (argparse prints usage too)
+        raise UsageError(message)
+
+
+def build_parser() -> Parser:
+    p = Parser(prog="satdomino", description="Domino puzzles as SAT and SMT.")
+    p.add_argument("--version", action="version", version=f"satdomino {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
+
+    s = sub.add_parser("solve", help="solve puzzles from files, folders or - (stdin)")
+    s.add_argument("files", nargs="+", metavar="FILE")
+    s.add_argument("--kind", choices=sorted(FAMILIES), help="puzzle kind (default: detected)")
+    s.add_argument("--model", help="model of the puzzle family (default: its first)")
+    s.add_argument("--backend", default=DEFAULT_BACKEND,
+                   help=f"solver (default {DEFAULT_BACKEND}); see 'satdomino encodings'")
+    defaults = Encodings()
+    for kind in KINDS:
+        s.add_argument(f"--{kind}", default=getattr(defaults, kind), metavar="E",
+                       help=f"{kind} encoding (default {getattr(defaults, kind)})")
+    s.add_argument("--timeout", type=float, metavar="S", help="seconds per puzzle")
+    s.add_argument("--unique", action="store_true", help="also decide uniqueness")
+    s.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
+    s.add_argument("--svg", metavar="FILE", help="draw board and solution (FILE-2.svg, ... for more)")
+
+    e = sub.add_parser("encodings", help="list encodings and backends available here")
+    e.add_argument("--json", action="store_true")
+
+    g = sub.add_parser("generate", help="make a puzzle with a planted solution")
+    g.add_argument("kind", choices=["dominosa"])
+    g.add_argument("--n", type=int, required=True, help="highest number (double-N set)")
+    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--format", choices=["id", "grid"], default="id")
+    g.add_argument("-o", "--output", metavar="FILE")
+    return p
+
+
+# input ---------------------------------------------------------------------------------------------
+
+@dataclass
+class Item:
+    file: str
+    name: str | None
+    family: Family | None
+    puzzle: Any = None
+    error: str | None = None
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        data = sys.stdin.buffer.read()
+    else:
+        try:
+            data = Path(path).read_bytes()
+        except FileNotFoundError:
+            raise SatDominoError("no such file") from None
+        except IsADirectoryError:
+            raise SatDominoError("is a directory") from None
+        except OSError as e:
+            raise SatDominoError(e.strerror or str(e)) from None
+    if b"\0" in data:
+        raise SatDominoError("not a text file (binary data)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SatDominoError("not a text file (not UTF-8)") from None
+
+
+def _expand(paths: list[str], kind: str | None) -> Iterator[str]:
+    suffixes = {s for f in FAMILIES.values() if kind in (None, f.kind) for s in f.suffixes}
+    for path in paths:
+        if path != "-" and os.path.isdir(path):
+            found = sorted(str(p) for p in Path(path).rglob("*")
+                           if p.is_file() and p.suffix in suffixes
+                           and not any(part.startswith(".") for part in p.parts[len(Path(path).parts):]))
+            yield from found
+        else:
+            yield path
+
+
+def load(paths: list[str], kind: str | None) -> list[Item]:
+    items: list[Item] = []
+    for path in _expand(paths, kind):
+        fam = None
+        try:
+            text = _read(path)
+            fam = family(kind) if kind else detect(text)
+            items += [Item(path, name, fam, puz) for name, puz in fam.parse(text)]
+        except SatDominoError as e:
+            items.append(Item(path, None, fam, error=str(e)))
+    return items
+
+
+# output ------------------------------------------------------------------------------------------
+
+def _record(item: Item, out: Outcome | None) -> dict:
+    rec: dict[str, Any] = {"file": item.file, "puzzle": item.name,
+                           "kind": item.family.kind if item.family else None}
+    if out is None:
+        rec.update(status="error", error=item.error, solution=None, unique=None, stats=None)
+        return rec
+    assert item.family is not None
+    sol = item.family.solution_json(item.puzzle, out.solution) if out.solution else None
+    rec.update(status=out.status, solution=sol, unique=out.unique, stats=out.stats)
+    return rec
+
+
+def _text(item: Item, out: Outcome, asked_unique: bool) -> str:
+    label = item.file + (f" [{item.name}]" if item.name else "")
+    verdict = {"sat": "solved", "unsat": "no solution", "unknown": "unknown (time limit)"}[
+        out.status]
+    if out.unique is not None:
+        verdict += ", unique" if out.unique else ", NOT unique"
+    elif out.status == "sat" and asked_unique:
+        verdict += ", uniqueness unknown (time limit)"
+    st = out.stats
+    head = f"== {label}: {verdict}  ({st['backend']}, {st['variables']} vars, " \
+           f"{st['clauses']} clauses, {st['solve_seconds']:.3f} s)"
+    assert item.family is not None
+    body = item.family.render_text(item.puzzle, out.solution) if out.status == "sat" else ""
+    return head + "\n" + body
+
+
+def _write_atomic(path: str, content: str) -> None:
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".",
+                               prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(content)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _svg_path(base: str, index: int, total: int) -> str:
+    if total == 1:
+        return base
+    p = Path(base)
+    return str(p.with_name(f"{p.stem}-{index}{p.suffix or '.svg'}"))
+
+
+# commands ----------------------------------------------------------------------------------------
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    encodings = Encodings(amo=args.amo, card=args.card, pb=args.pb)
+    engine = get_backend(args.backend)
+    if engine.takes == "cnf" and encodings.native and not engine.native_card:
+        raise UsageError(f"backend {engine.name} has no native cardinality constraints; use "
+                         "minicard, gluecard3, gluecard4 or z3, or a clausal encoding")
+    if args.timeout is not None and not args.timeout > 0:
+        raise UsageError("--timeout must be a positive number of seconds")
+    if args.svg and not Path(args.svg).parent.exists():
+        raise UsageError(f"--svg: folder {Path(args.svg).parent} does not exist")
+    if args.model and args.kind:
+        family(args.kind).model(args.model)  # an unknown model is a usage error up front
+    items = load(args.files, args.kind)
+    statuses: set[str] = set()
+    svgs = [it for it in items if it.error is None]
+    for item in items:
+        out = None
+        if item.error is None:
+            assert item.family is not None
+            try:
+                out = solve(item.puzzle, item.family, model=args.model, backend=engine,
+                            encodings=encodings, timeout=args.timeout, unique=args.unique)
+            except SatDominoError as e:
+                item.error = str(e)
+        if out is None:
+            statuses.add("error")
+            if args.json:
+                print(json.dumps(_record(item, None)), flush=True)
+            else:
+                where = item.file + (f" [{item.name}]" if item.name else "")
+                print(f"satdomino: {where}: {item.error}", file=sys.stderr, flush=True)
+            continue
+        statuses.add(out.status)
+        if args.unique and out.status == "sat" and out.unique is None:
+            statuses.add("unknown")  # uniqueness was asked and the time ran out
+        if args.json:
+            print(json.dumps(_record(item, out)), flush=True)
+        else:
+            print(_text(item, out, args.unique), flush=True)
+        if args.svg:
+            assert item.family is not None
+            path = _svg_path(args.svg, svgs.index(item) + 1, len(svgs))
+            _write_atomic(path, item.family.render_svg(item.puzzle, out.solution))
+    if "error" in statuses:
+        return 2
+    if "unknown" in statuses:
+        return 3
+    if "unsat" in statuses:
+        return 1
+    return 0
+
+
+def cmd_encodings(args: argparse.Namespace) -> int:
+    backends = available_backends()
+    if args.json:
+        data = {kind: list(REGISTRY[kind]) for kind in KINDS}
+        data["backends"] = backends
+        print(json.dumps(data))
+        return 0
+    for kind in KINDS:
+        print(f"{kind} (--{kind}):")
+        for enc in REGISTRY[kind].values():
+            print(f"  {enc.name:<15} {enc.summary}")
+    print("backends (--backend):")
+    for name in backends:
+        print(f"  {name}")
+    print("  external:CMD    any DIMACS solver printing 's SATISFIABLE' / 'v ... 0'")
+    return 0
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    from .puzzles import dominosa
+
+    if not 0 <= args.n <= 200:
+        raise UsageError("--n must be between 0 and 200")
+    puzzle, _ = dominosa.planted(args.n, args.seed)
+    text = puzzle.game_id() + "\n" if args.format == "id" else puzzle.grid_text()
+    if args.output:
+        _write_atomic(args.output, text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+COMMANDS = {"solve": cmd_solve, "encodings": cmd_encodings, "generate": cmd_generate}
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return COMMANDS[args.command](args)
+    except SatDominoError as e:
+        print(f"satdomino: error: {e}", file=sys.stderr)
+        return 2
+    except VerificationError as e:
+        print(f"satdomino: internal error: {e}", file=sys.stderr)
+        return 4
+    except KeyboardInterrupt:
+        print("satdomino: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,148 @@
+"""The CLI contract: JSON lines, exit codes, one-line errors, stdin, folders, SVG, time limits."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from satdomino.cli import main
+from satdomino.puzzles import dominosa as D
+
+from .conftest import EXAMPLES, need_binary
+
+DOUBLE6 = str(EXAMPLES / "dominosa" / "double6.txt")
+KEYS = {"file", "puzzle", "kind", "status", "solution", "unique", "stats"}
+
+
+def run(capsys, *argv: str) -> tuple[int, list[dict], str]:
+    code = main(list(argv))
+    cap = capsys.readouterr()
+    lines = [json.loads(x) for x in cap.out.splitlines()] if "--json" in argv else []
+    return code, lines, cap.err
+
+
+def test_json_line_contract(capsys) -> None:
+    code, [rec], err = run(capsys, "solve", DOUBLE6, "--json", "--unique")
+    assert code == 0 and err == ""
+    assert set(rec) == KEYS
+    assert rec["file"] == DOUBLE6 and rec["puzzle"] is None and rec["kind"] == "dominosa"
+    assert rec["status"] == "sat" and rec["unique"] is True
+    board = D.parse(Path(DOUBLE6).read_text())[0][1]
+    sol = rec["solution"]
+    assert len(sol["layout"]) == board.rows and all(len(r) == board.cols for r in sol["layout"])
+    assert len(sol["dominoes"]) == 28
+    pairs = tuple(sorted(tuple(sorted(map(tuple, d["cells"]))) for d in sol["dominoes"]))
+    assert D.verify(board, D.DominosaSolution(pairs)) == []
+    assert D.from_layout(sol["layout"]) == D.DominosaSolution(pairs)
+    for d in sol["dominoes"]:
+        assert [board.at(tuple(c)) for c in d["cells"]] == d["pips"]
+    st = rec["stats"]
+    assert {"variables", "clauses", "encode_seconds", "solve_seconds", "backend",
+            "encodings"} <= set(st)
+    assert st["backend"] == "cadical195" and st["encodings"]["amo"] == "ladder"
+
+
+def test_folders_stdin_and_errors_keep_going(capsys, tmp_path, monkeypatch) -> None:
+    (tmp_path / "bad.txt").write_text("1 2 3\n4 5\n")
+    (tmp_path / "good.txt").write_text(D.planted(3, 1)[0].game_id())
+    (tmp_path / "junk.txt").write_bytes(b"\x00\x01\x02binary")
+    code, recs, _ = run(capsys, "solve", str(tmp_path), str(tmp_path / "missing.txt"), "--json")
+    assert code == 2
+    by_file = {Path(r["file"]).name: r for r in recs}
+    assert by_file["good.txt"]["status"] == "sat"
+    assert by_file["bad.txt"]["status"] == "error" and "ragged" in by_file["bad.txt"]["error"]
+    assert "binary" in by_file["junk.txt"]["error"]
+    assert by_file["missing.txt"]["error"] == "no such file"
+
+
+def test_stdin_and_real_console_script() -> None:
+    exe = Path(sys.executable).with_name("satdomino")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "satdomino.cli"]
+    gid = D.planted(4, 9)[0].game_id()
+    p = subprocess.run([*cmd, "solve", "-", "--json"], input=gid, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["file"] == "-"
+    p = subprocess.run([*cmd, "solve", "-"], input="\x00junk", capture_output=True, text=True)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
+
+
+def test_unsat_exit_1(capsys, tmp_path) -> None:
+    f = tmp_path / "u.txt"
+    f.write_text("3 4\n0 2 1 0\n1 2 0 2\n2 0 1 1\n")  # brute force: no solution
+    code, [rec], _ = run(capsys, "solve", str(f), "--json", "--unique")
+    assert code == 1 and rec["status"] == "unsat" and rec["solution"] is None
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["solve", DOUBLE6, "--amo", "nope"], "unknown amo encoding 'nope'"),
+    (["solve", DOUBLE6, "--backend", "nope"], "unknown backend 'nope'"),
+    (["solve", DOUBLE6, "--amo", "native"], "no native cardinality"),
+    (["solve", DOUBLE6, "--backend", "external:/no/such/solver"], "not found"),
+    (["solve", DOUBLE6, "--kind", "dominosa", "--model", "x"], "unknown model 'x'"),
+    (["solve", DOUBLE6, "--timeout", "-1"], "--timeout must be positive"),
+    (["frobnicate"], "invalid choice"),
+    (["solve"], "required"),
+])
+def test_usage_errors_are_one_line_exit_2(capsys, argv, message) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert err.count("\n") == 1 and message.split("must")[0] in err, err
+
+
+def test_svg_files(capsys, tmp_path) -> None:
+    out = tmp_path / "d.svg"
+    code, _, _ = run(capsys, "solve", DOUBLE6, str(EXAMPLES / "dominosa" / "double3-grid.txt"),
+                     "--svg", str(out))
+    assert code == 0
+    for name in ("d-1.svg", "d-2.svg"):
+        root = ET.parse(tmp_path / name).getroot()
+        rects = [e for e in root.iter() if e.tag.endswith("rect") and e.get("rx")]
+        assert rects, "dominoes are drawn as rounded rectangles"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d-1.svg", "d-2.svg"]
+
+
+def test_text_output_draws_layout(capsys) -> None:
+    code = main(["solve", DOUBLE6, "--unique"])
+    text = capsys.readouterr().out
+    assert code == 0 and "solved, unique" in text
+    assert "layout:" in text and "dominoes (pips: cells):" in text and "+---+" in text
+
+
+def test_encodings_json(capsys) -> None:
+    code, _, _ = run(capsys, "encodings")
+    assert code == 0
+    main(["encodings", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == {"amo", "card", "pb", "backends"}
+    assert {"pairwise", "ladder", "bitwise", "commander", "product", "native"} <= set(data["amo"])
+    assert {"mtotalizer", "kmtotalizer", "pkd-totalizer", "pkd-sortnetwrk"} <= set(data["card"])
+    assert {"bdd", "adder", "mixedradix", "best"} <= set(data["pb"])
+    assert {"cadical195", "kissat404", "glucose4", "z3", "z3-smt"} <= set(data["backends"])
+
+
+# time limits really stop the solver -------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def hard_board(tmp_path_factory) -> str:
+    """A planted double-60 board: about 10 s for CaDiCaL, far beyond the limits below."""
+    path = tmp_path_factory.mktemp("hard") / "n60.txt"
+    path.write_text(D.planted(60, seed=2)[0].game_id())
+    return str(path)
+
+
+@pytest.mark.parametrize("backend", ["cadical195", "lingeling", "z3", "external:cadical"])
+def test_timeout_reports_unknown_exit_3(capsys, hard_board, backend) -> None:
+    if backend.startswith("external:"):
+        need_binary(backend.split(":")[1])
+    t0 = time.perf_counter()
+    code, [rec], _ = run(capsys, "solve", hard_board, "--json", "--timeout", "0.3",
+                         "--backend", backend)
+    elapsed = time.perf_counter() - t0
+    assert code == 3 and rec["status"] == "unknown" and rec["solution"] is None
+    assert elapsed < 8, f"time limit 0.3 s but the call took {elapsed:.1f} s"

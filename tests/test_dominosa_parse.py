@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+import pytest
+
+from satdomino.errors import PuzzleFormatError
+from satdomino.puzzles import detect
+from satdomino.puzzles import dominosa as D
+
+TINY = "2:221200101201"  # a double-2 board (Kirkby), 3x4
+
+
+def test_game_id_roundtrip_and_shape() -> None:
+    p = D.parse_game_id(TINY)
+    assert (p.n, p.rows, p.cols) == (2, 3, 4)
+    assert p.grid[0] == (2, 2, 1, 2)
+    assert p.game_id() == TINY
+
+
+def test_bracketed_numbers_above_nine() -> None:
+    board, _ = D.planted(12, seed=5)
+    gid = board.game_id()
+    assert "[12]" in gid and "[10]" in gid
+    assert D.parse_game_id(gid) == board
+    assert D.parse(gid) == [(None, board)]
+
+
+def test_grid_with_and_without_header() -> None:
+    board, _ = D.planted(5, seed=1)
+    text = board.grid_text()
+    assert text.splitlines()[0] == "6 7"
+    assert D.parse(text) == [(None, board)]
+    body = "\n".join(text.splitlines()[1:])
+    assert D.parse(body) == [(None, board)]
+
+
+def test_json_lines_and_id_lists_give_named_parts() -> None:
+    a, _ = D.planted(3, seed=1)
+    b, _ = D.planted(4, seed=2)
+    jsonl = (f'{{"name": "one", "problem": "{a.grid_text().strip()}"}}\n'.replace("\n", "\\n", 
+             a.grid_text().strip().count("\n")) +
+             f'{{"name": "two", "game_id": "{b.game_id()}"}}\n')
+    assert D.parse(jsonl) == [("one", a), ("two", b)]
+    tsv = f"name\tgame_id\tnote\nfirst\t{a.game_id()}\tx\nsecond\t{b.game_id()}\ty\n"
+    assert D.parse(tsv) == [("first", a), ("second", b)]
+    assert D.parse(f"{a.game_id()}\n{b.game_id()}\n") == [("#1", a), ("#2", b)]
+
+
+def test_detection() -> None:
+    assert detect(TINY).kind == "dominosa"
+    assert detect("3 4\n2 2 1 2\n0 0 1 0\n1 2 0 1\n").kind == "dominosa"
+    with pytest.raises(PuzzleFormatError):
+        detect("hello world\n")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "empty"),
+    ("   \n\n", "empty"),
+    ("2 2 1 2\n0 0 1\n1 2 0 1\n", "ragged grid: row 2 has 3 numbers"),
+    ("2 2 1 2\n0 0 1 0\n1 2 0 7\n", "number 7 at row 3, column 4 is outside 0..2"),
+    ("2 2 1 2\n0 0 1 0\n1 2 0 2\n", "number 1 appears 3 times"),
+    ("2 2 1 2 1\n0 0 1 0 0\n1 2 0 2 2\n", "a 3x5 grid fits no domino set"),
+    ("2:22120010120", "needs 12 numbers"),
+    ("3 4\n2 2 1 2\n0 0 1 0\n", "header says 3x4"),
+    ("2 2 x 2\n0 0 1 0\n1 2 0 1\n", "not a number"),
+    ('{"name": "a"}', "needs 'problem', 'game_id' or 'grid'"),
+    ('{"problem": "1 2"}\n{oops\n', "invalid JSON"),
+])
+def test_bad_input_has_a_clear_message(text: str, message: str) -> None:
+    with pytest.raises(PuzzleFormatError, match=message.replace("(", r"\(")):
+        D.parse(text)

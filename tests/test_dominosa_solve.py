@@ -1,0 +1,116 @@
+"""Encodings x backends against an independent brute-force solver on many small boards."""
+
+from __future__ import annotations
+
+import random
+import shutil
+
+import pytest
+
+from satdomino import Encodings, family, solve
+from satdomino.encode import REGISTRY
+from satdomino.puzzles import dominosa as D
+
+from .bruteforce import solutions
+
+FAM = family("dominosa")
+
+
+def random_numbering(n: int, rng: random.Random) -> D.Dominosa:
+    """Numbers shuffled over the grid: right counts, often no solution, sometimes many."""
+    values = [v for v in range(n + 1) for _ in range(n + 2)]
+    rng.shuffle(values)
+    cols = n + 2
+    return D.Dominosa(tuple(tuple(values[r * cols:(r + 1) * cols]) for r in range(n + 1)))
+
+
+def boards(count: int, seed: int) -> list[D.Dominosa]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        n = rng.randint(1, 4)
+        out.append(D.planted(n, rng.randrange(10**6))[0] if i % 2 else random_numbering(n, rng))
+    return out
+
+
+BOARDS = boards(40, seed=2026)
+TRUTH = [solutions(b.grid, limit=2) for b in BOARDS]
+
+
+def test_boards_cover_all_cases() -> None:
+    kinds = {min(len(t), 2) for t in TRUTH}
+    assert kinds == {0, 1, 2}, "the random sample should hold unsat, unique and ambiguous boards"
+
+
+def check(board: D.Dominosa, truth: list, **kw) -> None:
+    out = solve(board, FAM, unique=True, **kw)
+    if not truth:
+        assert out.status == "unsat" and out.solution is None
+        return
+    assert out.status == "sat"
+    assert D.verify(board, out.solution) == []
+    assert frozenset(out.solution.pairs) in truth or len(truth) == 2
+    assert out.unique == (len(truth) == 1)
+    if not out.unique:
+        assert out.other is not None and out.other != out.solution
+        assert D.verify(board, out.other) == []
+
+
+@pytest.mark.parametrize("amo", [e for e in REGISTRY["amo"] if e != "native"])
+def test_every_amo_encoding_on_cadical(amo: str) -> None:
+    for board, truth in zip(BOARDS, TRUTH):
+        check(board, truth, encodings=Encodings(amo=amo))
+
+
+@pytest.mark.parametrize("card", [e for e in REGISTRY["card"] if e != "native"])
+def test_every_card_encoding_in_counted_model(card: str) -> None:
+    for board, truth in zip(BOARDS[:16], TRUTH[:16]):
+        check(board, truth, model="counted", encodings=Encodings(card=card))
+
+
+@pytest.mark.parametrize("pb", list(REGISTRY["pb"]))
+def test_every_pb_encoding_in_counted_model(pb: str) -> None:
+    for board, truth in zip(BOARDS[:16], TRUTH[:16]):
+        check(board, truth, model="counted", encodings=Encodings(pb=pb))
+
+
+PYSAT_BACKENDS = ["cadical195", "cadical153", "kissat404", "glucose4", "minisat22", "lingeling",
+                  "maplechrono", "mergesat3"]
+
+
+@pytest.mark.parametrize("backend", [*PYSAT_BACKENDS, "z3", "z3-smt"])
+@pytest.mark.parametrize("model", ["placement", "counted"])
+def test_backends(backend: str, model: str) -> None:
+    for board, truth in zip(BOARDS[:14], TRUTH[:14]):
+        check(board, truth, backend=backend, model=model)
+
+
+@pytest.mark.parametrize("backend", ["minicard", "gluecard3", "gluecard4", "z3"])
+def test_native_cardinality(backend: str) -> None:
+    for board, truth in zip(BOARDS[:14], TRUTH[:14]):
+        check(board, truth, backend=backend, model="counted",
+              encodings=Encodings(amo="native", card="native"))
+
+
+@pytest.mark.parametrize("binary", ["cadical", "picosat"])
+def test_external_binaries(binary: str) -> None:
+    if shutil.which(binary) is None:
+        pytest.skip(f"{binary} is not installed")
+    for board, truth in zip(BOARDS[:10], TRUTH[:10]):
+        check(board, truth, backend=f"external:{binary}")
+
+
+def test_verify_rejects_broken_layouts() -> None:
+    board, sol = D.planted(4, seed=3)
+    assert D.verify(board, sol) == []
+    pairs = list(sol.pairs)
+    assert D.verify(board, D.DominosaSolution(tuple(pairs[1:])))  # a domino missing
+    (a, b), (c, d) = pairs[0], pairs[1]
+    assert D.verify(board, D.DominosaSolution(tuple([(a, d), (c, b), *pairs[2:]])))  # not adjacent
+    assert D.verify(board, D.DominosaSolution(tuple([pairs[0], *pairs])))  # overlap
+
+
+def test_planted_boards_are_solutions() -> None:
+    for n in range(0, 12):
+        board, sol = D.planted(n, seed=n)
+        assert D.verify(board, sol) == []

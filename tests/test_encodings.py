@@ -1,0 +1,106 @@
+"""Every encoding allows exactly the input assignments its constraint allows.
+
+For each input assignment we ask whether the clauses can be extended (auxiliaries are
+existentially quantified): the clauses' meaning, not what one solver happened to return.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from pysat.solvers import Solver
+
+from satdomino.encode import REGISTRY, Encodings, lower
+from satdomino.model import Model, compare
+
+
+def allowed_assignments(model: Model, encodings: Encodings, n: int) -> set[tuple[bool, ...]]:
+    cnf = lower(model, encodings)
+    solver = "minicard" if cnf.atmosts else "minisat22"
+    ok = set()
+    with Solver(name=solver, bootstrap_with=cnf.clauses) as s:
+        for lits, k in cnf.atmosts:
+            s.add_atmost(lits, k)
+        for bits in itertools.product([False, True], repeat=n):
+            if s.solve(assumptions=[i + 1 if b else -(i + 1) for i, b in enumerate(bits)]):
+                ok.add(bits)
+    return ok
+
+
+def fresh(n: int) -> tuple[Model, list[int]]:
+    m = Model("t")
+    return m, [m.var(i) for i in range(n)]
+
+
+@pytest.mark.parametrize("name", list(REGISTRY["amo"]))
+@pytest.mark.parametrize("exactly", [False, True])
+def test_amo_and_exactly_one(name: str, exactly: bool) -> None:
+    for n in range(0, 9):
+        m, xs = fresh(n)
+        (m.exactly_one if exactly else m.at_most_one)(xs)
+        got = allowed_assignments(m, Encodings(amo=name), n)
+        want = {bits for bits in itertools.product([False, True], repeat=n)
+                if (sum(bits) == 1 if exactly else sum(bits) <= 1)}
+        assert got == want, (name, n)
+
+
+@pytest.mark.parametrize("name", list(REGISTRY["card"]))
+def test_cardinality(name: str) -> None:
+    for n in range(0, 6):
+        for op in ("<=", ">=", "=="):
+            for bound in range(-1, n + 2):
+                m, xs = fresh(n)
+                # mixed polarity: the encoders must handle negated literals
+                lits = [x if x % 3 else -x for x in xs]
+                m.card(lits, op, bound)
+                got = allowed_assignments(m, Encodings(card=name), n)
+                want = {bits for bits in itertools.product([False, True], repeat=n)
+                        if compare(sum(b if x > 0 else not b for b, x in zip(bits, lits)),
+                                   op, bound)}
+                assert got == want, (name, n, op, bound)
+
+
+@pytest.mark.parametrize("name", list(REGISTRY["pb"]))
+def test_pseudo_boolean(name: str) -> None:
+    rng = random.Random(7)
+    for _ in range(60):
+        n = rng.randint(1, 5)
+        m, xs = fresh(n)
+        terms = [(rng.choice([-3, -2, -1, 1, 2, 3, 5]), x if rng.random() < 0.7 else -x)
+                 for x in xs]
+        op = rng.choice(["<=", ">=", "=="])
+        total = sum(abs(w) for w, _ in terms)
+        bound = rng.randint(-total - 1, total + 1)
+        m.pb(terms, op, bound)
+        got = allowed_assignments(m, Encodings(pb=name), n)
+        want = set()
+        for bits in itertools.product([False, True], repeat=n):
+            value = sum(w for w, x in terms if (bits[abs(x) - 1] if x > 0 else not bits[abs(x) - 1]))
+            if compare(value, op, bound):
+                want.add(bits)
+        assert got == want, (name, terms, op, bound)
+
+
+def test_definitions_and_clauses() -> None:
+    m, (a, b, c, d) = fresh(4)
+    m.define_or(a, [b, -c])
+    m.define_and(d, [b, c])
+    m.add_clause([a, d])
+    got = allowed_assignments(m, Encodings(), 4)
+    want = {bits for bits in itertools.product([False, True], repeat=4)
+            if m.satisfied_by([None, *bits])}
+    assert got == want and 0 < len(want) < 16
+
+
+def test_model_variables_keep_their_ids_and_pool_is_shared() -> None:
+    m, xs = fresh(6)
+    m.exactly_one(xs)
+    m.card(xs, "<=", 2)
+    m.pb([(2, xs[0]), (3, xs[1]), (1, xs[2])], ">=", 2)
+    cnf = lower(m, Encodings(amo="commander", card="seqcounter", pb="bdd"))
+    assert cnf.model_vars == 6
+    used = {abs(x) for cl in cnf.clauses for x in cl}
+    assert max(used) <= cnf.num_vars
+    assert set(range(1, 7)) <= used  # model ids appear unchanged
