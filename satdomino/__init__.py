@@ -17,7 +17,20 @@ from .solve import Outcome, solve
 __version__ = "0.1.0"
 
 __all__ = [
-    "CNF", "DEFAULT_BACKEND", "Encodings", "FAMILIES", "Model", "Outcome", "SatDominoError",
-    "VerificationError", "available_backends", "detect", "dominosa", "family", "get_backend",
-    "lower", "solve", "__version__",
+    "CNF",
+    "DEFAULT_BACKEND",
+    "FAMILIES",
+    "Encodings",
+    "Model",
+    "Outcome",
+    "SatDominoError",
+    "VerificationError",
+    "__version__",
+    "available_backends",
+    "detect",
+    "dominosa",
+    "family",
+    "get_backend",
+    "lower",
+    "solve",
 ]

@@ -52,7 +52,8 @@ def build_parser() -> Parser:
     s.add_argument("--timeout", type=float, metavar="S", help="seconds per puzzle")
     s.add_argument("--unique", action="store_true", help="also decide uniqueness")
     s.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
-    s.add_argument("--svg", metavar="FILE", help="draw board and solution (FILE-2.svg, ... for more)")
+    s.add_argument("--svg", metavar="FILE",
+                   help="draw board and solution (FILE-1.svg, FILE-2.svg, ... for several)")
 
     e = sub.add_parser("encodings", help="list encodings and backends available here")
     e.add_argument("--json", action="store_true")
@@ -66,7 +67,7 @@ def build_parser() -> Parser:
     return p
 
 
-# input ---------------------------------------------------------------------------------------------
+# input -------------------------------------------------------------------------------------------
 
 @dataclass
 class Item:
@@ -97,14 +98,17 @@ def _read(path: str) -> str:
         raise SatDominoError("not a text file (not UTF-8)") from None
 
 
+def _hidden(path: Path, root: Path) -> bool:
+    return any(part.startswith(".") for part in path.relative_to(root).parts)
+
+
 def _expand(paths: list[str], kind: str | None) -> Iterator[str]:
     suffixes = {s for f in FAMILIES.values() if kind in (None, f.kind) for s in f.suffixes}
     for path in paths:
         if path != "-" and os.path.isdir(path):
-            found = sorted(str(p) for p in Path(path).rglob("*")
-                           if p.is_file() and p.suffix in suffixes
-                           and not any(part.startswith(".") for part in p.parts[len(Path(path).parts):]))
-            yield from found
+            root = Path(path)
+            yield from sorted(str(p) for p in root.rglob("*")
+                              if p.is_file() and p.suffix in suffixes and not _hidden(p, root))
         else:
             yield path
 

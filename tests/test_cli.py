@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from satdomino.cli import main
+from satdomino.encode import Encodings
 from satdomino.puzzles import dominosa as D
 
 from .conftest import EXAMPLES, need_binary
@@ -45,7 +46,7 @@ def test_json_line_contract(capsys) -> None:
     st = rec["stats"]
     assert {"variables", "clauses", "encode_seconds", "solve_seconds", "backend",
             "encodings"} <= set(st)
-    assert st["backend"] == "cadical195" and st["encodings"]["amo"] == "ladder"
+    assert st["backend"] == "cadical195" and st["encodings"] == Encodings().as_dict()
 
 
 def test_folders_stdin_and_errors_keep_going(capsys, tmp_path, monkeypatch) -> None:

@@ -36,7 +36,7 @@ def test_grid_with_and_without_header() -> None:
 def test_json_lines_and_id_lists_give_named_parts() -> None:
     a, _ = D.planted(3, seed=1)
     b, _ = D.planted(4, seed=2)
-    jsonl = (f'{{"name": "one", "problem": "{a.grid_text().strip()}"}}\n'.replace("\n", "\\n", 
+    jsonl = (f'{{"name": "one", "problem": "{a.grid_text().strip()}"}}\n'.replace("\n", "\\n",
              a.grid_text().strip().count("\n")) +
              f'{{"name": "two", "game_id": "{b.game_id()}"}}\n')
     assert D.parse(jsonl) == [("one", a), ("two", b)]

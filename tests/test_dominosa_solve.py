@@ -58,19 +58,19 @@ def check(board: D.Dominosa, truth: list, **kw) -> None:
 
 @pytest.mark.parametrize("amo", [e for e in REGISTRY["amo"] if e != "native"])
 def test_every_amo_encoding_on_cadical(amo: str) -> None:
-    for board, truth in zip(BOARDS, TRUTH):
+    for board, truth in zip(BOARDS, TRUTH, strict=True):
         check(board, truth, encodings=Encodings(amo=amo))
 
 
 @pytest.mark.parametrize("card", [e for e in REGISTRY["card"] if e != "native"])
 def test_every_card_encoding_in_counted_model(card: str) -> None:
-    for board, truth in zip(BOARDS[:16], TRUTH[:16]):
+    for board, truth in zip(BOARDS[:16], TRUTH[:16], strict=True):
         check(board, truth, model="counted", encodings=Encodings(card=card))
 
 
 @pytest.mark.parametrize("pb", list(REGISTRY["pb"]))
 def test_every_pb_encoding_in_counted_model(pb: str) -> None:
-    for board, truth in zip(BOARDS[:16], TRUTH[:16]):
+    for board, truth in zip(BOARDS[:16], TRUTH[:16], strict=True):
         check(board, truth, model="counted", encodings=Encodings(pb=pb))
 
 
@@ -81,13 +81,13 @@ PYSAT_BACKENDS = ["cadical195", "cadical153", "kissat404", "glucose4", "minisat2
 @pytest.mark.parametrize("backend", [*PYSAT_BACKENDS, "z3", "z3-smt"])
 @pytest.mark.parametrize("model", ["placement", "counted"])
 def test_backends(backend: str, model: str) -> None:
-    for board, truth in zip(BOARDS[:14], TRUTH[:14]):
+    for board, truth in zip(BOARDS[:14], TRUTH[:14], strict=True):
         check(board, truth, backend=backend, model=model)
 
 
 @pytest.mark.parametrize("backend", ["minicard", "gluecard3", "gluecard4", "z3"])
 def test_native_cardinality(backend: str) -> None:
-    for board, truth in zip(BOARDS[:14], TRUTH[:14]):
+    for board, truth in zip(BOARDS[:14], TRUTH[:14], strict=True):
         check(board, truth, backend=backend, model="counted",
               encodings=Encodings(amo="native", card="native"))
 
@@ -96,7 +96,7 @@ def test_native_cardinality(backend: str) -> None:
 def test_external_binaries(binary: str) -> None:
     if shutil.which(binary) is None:
         pytest.skip(f"{binary} is not installed")
-    for board, truth in zip(BOARDS[:10], TRUTH[:10]):
+    for board, truth in zip(BOARDS[:10], TRUTH[:10], strict=True):
         check(board, truth, backend=f"external:{binary}")
 
 
@@ -106,11 +106,11 @@ def test_verify_rejects_broken_layouts() -> None:
     pairs = list(sol.pairs)
     assert D.verify(board, D.DominosaSolution(tuple(pairs[1:])))  # a domino missing
     (a, b), (c, d) = pairs[0], pairs[1]
-    assert D.verify(board, D.DominosaSolution(tuple([(a, d), (c, b), *pairs[2:]])))  # not adjacent
-    assert D.verify(board, D.DominosaSolution(tuple([pairs[0], *pairs])))  # overlap
+    assert D.verify(board, D.DominosaSolution(((a, d), (c, b), *pairs[2:])))  # not adjacent
+    assert D.verify(board, D.DominosaSolution((pairs[0], *pairs)))  # overlap
 
 
 def test_planted_boards_are_solutions() -> None:
-    for n in range(0, 12):
+    for n in range(12):
         board, sol = D.planted(n, seed=n)
         assert D.verify(board, sol) == []

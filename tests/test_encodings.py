@@ -37,7 +37,7 @@ def fresh(n: int) -> tuple[Model, list[int]]:
 @pytest.mark.parametrize("name", list(REGISTRY["amo"]))
 @pytest.mark.parametrize("exactly", [False, True])
 def test_amo_and_exactly_one(name: str, exactly: bool) -> None:
-    for n in range(0, 9):
+    for n in range(9):
         m, xs = fresh(n)
         (m.exactly_one if exactly else m.at_most_one)(xs)
         got = allowed_assignments(m, Encodings(amo=name), n)
@@ -48,7 +48,7 @@ def test_amo_and_exactly_one(name: str, exactly: bool) -> None:
 
 @pytest.mark.parametrize("name", list(REGISTRY["card"]))
 def test_cardinality(name: str) -> None:
-    for n in range(0, 6):
+    for n in range(6):
         for op in ("<=", ">=", "=="):
             for bound in range(-1, n + 2):
                 m, xs = fresh(n)
@@ -57,7 +57,7 @@ def test_cardinality(name: str) -> None:
                 m.card(lits, op, bound)
                 got = allowed_assignments(m, Encodings(card=name), n)
                 want = {bits for bits in itertools.product([False, True], repeat=n)
-                        if compare(sum(b if x > 0 else not b for b, x in zip(bits, lits)),
+                        if compare(sum(b == (x > 0) for b, x in zip(bits, lits, strict=True)),
                                    op, bound)}
                 assert got == want, (name, n, op, bound)
 
@@ -77,7 +77,7 @@ def test_pseudo_boolean(name: str) -> None:
         got = allowed_assignments(m, Encodings(pb=name), n)
         want = set()
         for bits in itertools.product([False, True], repeat=n):
-            value = sum(w for w, x in terms if (bits[abs(x) - 1] if x > 0 else not bits[abs(x) - 1]))
+            value = sum(w for w, x in terms if bits[abs(x) - 1] == (x > 0))
             if compare(value, op, bound):
                 want.add(bits)
         assert got == want, (name, terms, op, bound)

@@ -8,7 +8,7 @@ from .external import ExternalBackend, found_binaries
 from .pysat_backend import PysatBackend, solver_names
 from .z3_backend import Z3Backend
 
-__all__ = ["Backend", "Result", "Status", "get_backend", "available_backends", "DEFAULT_BACKEND"]
+__all__ = ["DEFAULT_BACKEND", "Backend", "Result", "Status", "available_backends", "get_backend"]
 
 DEFAULT_BACKEND = "cadical195"
 

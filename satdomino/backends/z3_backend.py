@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from ..encode import CNF
-from ..model import PB, AtMostOne, Card, Clause, Define, ExactlyOne, Model
+from ..model import PB, AtMostOne, Card, Clause, Define, ExactlyOne, Model, compare
 from .base import Backend, Result
 
 
@@ -33,25 +33,23 @@ def model_to_z3(model: Model):
             case ExactlyOne(lits):
                 out.append(z3.PbEq([(lit(x), 1) for x in lits], 1))
             case Card(lits, op, bound):
-                ls = [lit(x) for x in lits]
-                if op == "<=":
-                    out.append(z3.AtMost(*ls, bound) if ls else z3.BoolVal(bound >= 0))
-                elif op == ">=":
-                    out.append(z3.AtLeast(*ls, bound) if ls else z3.BoolVal(bound <= 0))
-                else:
-                    out.append(z3.PbEq([(x, 1) for x in ls], bound) if ls else z3.BoolVal(bound == 0))
+                out.append(_linear(z3, [(lit(x), 1) for x in lits], op, bound))
             case PB(terms, op, bound):
-                ws = [(lit(x), w) for w, x in terms]
-                if not ws:
-                    total_ok = (0 <= bound) if op == "<=" else (0 >= bound) if op == ">=" else bound == 0
-                    out.append(z3.BoolVal(total_ok))
-                else:
-                    make = {"<=": z3.PbLe, ">=": z3.PbGe, "==": z3.PbEq}[op]
-                    out.append(make(ws, bound))
+                out.append(_linear(z3, [(lit(x), w) for w, x in terms], op, bound))
             case Define(var, kind, lits):
                 inner = z3.Or if kind == "or" else z3.And
                 out.append(xs[var] == inner([lit(x) for x in lits]))
     return xs, out
+
+
+def _linear(z3, terms: list, op: str, bound: int):
+    """sum(w * x) op bound as Z3's native AtMost / AtLeast / PbLe / PbGe / PbEq."""
+    if not terms:
+        return z3.BoolVal(compare(0, op, bound))
+    if all(w == 1 for _, w in terms) and op != "==":
+        make = z3.AtMost if op == "<=" else z3.AtLeast
+        return make(*[x for x, _ in terms], bound)
+    return {"<=": z3.PbLe, ">=": z3.PbGe, "==": z3.PbEq}[op](terms, bound)
 
 
 class Z3Backend(Backend):

@@ -12,14 +12,14 @@ from . import card as _card  # noqa: F401
 from . import pb as _pb  # noqa: F401
 from .registry import CNF, KINDS, REGISTRY, Encoder, Sink, get, trivial_card
 
-__all__ = ["CNF", "Encodings", "KINDS", "REGISTRY", "Encoder", "lower", "names"]
+__all__ = ["CNF", "KINDS", "REGISTRY", "Encoder", "Encodings", "lower", "names"]
 
 
 @dataclass(frozen=True)
 class Encodings:
     """One encoding name per constraint kind."""
 
-    amo: str = "ladder"
+    amo: str = "seqcounter"
     card: str = "totalizer"
     pb: str = "best"
 

@@ -23,7 +23,7 @@ for _name, _code, _summary in [
     ("seqcounter", EncType.seqcounter, "weighted sequential counter (Holldobler et al.)"),
     ("sortnetwrk", EncType.sortnetwrk, "sorting networks over the weights' digits"),
     ("adder", EncType.adder, "binary adder circuit (Warners; Een & Sorensson)"),
-    ("binmerge", EncType.binmerge, "binary merge / watchdog with sorting networks (Manthey et al.)"),
+    ("binmerge", EncType.binmerge, "watchdog with sorting networks (Manthey et al.)"),
     ("watchdog", EncType.watchdog, "global polynomial watchdog (Bailleux et al. 2009)"),
     ("totalizer", EncType.totalizer, "generalized totalizer (Joshi et al. 2015)"),
     ("mixedradix", EncType.mixedradix, "mixed-radix decomposition (Bofill et al.)"),

@@ -76,7 +76,8 @@ class Encoder:
 REGISTRY: dict[str, dict[str, Encoder]] = {kind: {} for kind in KINDS}
 
 
-def register(kind: str, name: str, summary: str, *, native: bool = False) -> Callable[[Encode], Encode]:
+def register(kind: str, name: str, summary: str, *,
+             native: bool = False) -> Callable[[Encode], Encode]:
     def wrap(fn: Encode) -> Encode:
         REGISTRY[kind][name] = Encoder(kind, name, summary, fn, native)
         return fn

@@ -8,9 +8,11 @@ from ..encode import CNF
 from ..errors import BackendError
 
 
-def dimacs_lines(cnf: CNF, comments: Iterable[str] = (), extra: Iterable[list[int]] = ()) -> Iterator[str]:
+def dimacs_lines(cnf: CNF, comments: Iterable[str] = (),
+                 extra: Iterable[list[int]] = ()) -> Iterator[str]:
     if cnf.atmosts:
-        raise BackendError("DIMACS has no native cardinality constraints; choose a clausal encoding")
+        raise BackendError("DIMACS has no native cardinality constraints; "
+                           "choose a clausal encoding")
     extra = list(extra)
     for line in comments:
         yield f"c {line}".rstrip() + "\n"

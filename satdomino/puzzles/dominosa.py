@@ -63,7 +63,8 @@ class Dominosa:
         return out
 
     def game_id(self) -> str:
-        return f"{self.n}:" + "".join(str(v) if v < 10 else f"[{v}]" for row in self.grid for v in row)
+        numbers = (str(v) if v < 10 else f"[{v}]" for row in self.grid for v in row)
+        return f"{self.n}:" + "".join(numbers)
 
     def grid_text(self) -> str:
         width = len(str(self.n))
@@ -105,7 +106,7 @@ def _validate(grid: tuple[tuple[int, ...], ...]) -> None:
                 f"{n + 2} times")
 
 
-# parsing ------------------------------------------------------------------------------------------
+# parsing -----------------------------------------------------------------------------------------
 
 def parse_game_id(text: str) -> Dominosa:
     m = GAME_ID.match(text.strip())
@@ -217,7 +218,7 @@ def sniff(text: str) -> bool:
         re.fullmatch(r"[\d\s]+", ln) for ln in head.splitlines() if ln.strip())
 
 
-# models --------------------------------------------------------------------------------------------
+# models ------------------------------------------------------------------------------------------
 
 def _domino_of(p: Dominosa, e: Pair) -> tuple[int, int]:
     a, b = p.at(e[0]), p.at(e[1])
@@ -260,7 +261,7 @@ def build_counted(p: Dominosa) -> Model:
 MODELS = {"placement": build_placement, "counted": build_counted}
 
 
-# solutions ----------------------------------------------------------------------------------------
+# solutions ---------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class DominosaSolution:
@@ -334,7 +335,7 @@ def labels(p: Dominosa) -> dict[Cell, str]:
     return {cell: str(p.at(cell)) for cell in p.cells()}
 
 
-# generation ---------------------------------------------------------------------------------------
+# generation --------------------------------------------------------------------------------------
 
 def random_tiling(rows: int, cols: int, rng: random.Random, sweeps: int = 20) -> list[Pair]:
     """A random domino tiling: start from all-horizontal (or, with an odd number of columns,
@@ -371,7 +372,7 @@ def planted(n: int, seed: int) -> tuple[Dominosa, DominosaSolution]:
     dset = dominoes(n)
     rng.shuffle(dset)
     grid = [[0] * (n + 2) for _ in range(n + 1)]
-    for (a, b), (x, y) in zip(tiles, dset):
+    for (a, b), (x, y) in zip(tiles, dset, strict=True):
         if rng.random() < 0.5:
             x, y = y, x
         grid[a[0]][a[1]], grid[b[0]][b[1]] = x, y
