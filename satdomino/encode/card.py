@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pysat.card import CardEnc, EncType
 from pysat.pb import EncType as PBType
-from pysat.pb import PBEnc
 
+from .pb import pb_encoder
 from .registry import Sink, register
 
 
@@ -20,9 +20,10 @@ def _pysat(encoding: int):
 
 
 def _pindakaas(encoding: int):
+    weighted = pb_encoder(encoding)
+
     def encode(lits: list[int], op: str, bound: int, out: Sink) -> None:
-        method = {"<=": PBEnc.leq, ">=": PBEnc.geq, "==": PBEnc.equals}[op]
-        out.clauses(method(lits, [1] * len(lits), bound, vpool=out.pool, encoding=encoding).clauses)
+        weighted([(1, x) for x in lits], op, bound, out)
 
     return encode
 

@@ -7,7 +7,9 @@ from pysat.pb import EncType, PBEnc
 from .registry import Sink, register
 
 
-def _pindakaas(encoding: int):
+def pb_encoder(encoding: int):
+    """The pindakaas encoder ``encoding`` (a ``pysat.pb.EncType``) as a registry function."""
+
     def encode(terms: list[tuple[int, int]], op: str, bound: int, out: Sink) -> None:
         method = {"<=": PBEnc.leq, ">=": PBEnc.geq, "==": PBEnc.equals}[op]
         lits = [x for _, x in terms]
@@ -28,4 +30,4 @@ for _name, _code, _summary in [
     ("totalizer", EncType.totalizer, "generalized totalizer (Joshi et al. 2015)"),
     ("mixedradix", EncType.mixedradix, "mixed-radix decomposition (Bofill et al.)"),
 ]:
-    register("pb", _name, _summary)(_pindakaas(_code))
+    register("pb", _name, _summary)(pb_encoder(_code))
