@@ -11,7 +11,6 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +20,7 @@ from . import __version__
 from .backends import DEFAULT_BACKEND, available_backends, get_backend
 from .encode import KINDS, REGISTRY, Encodings
 from .errors import SatDominoError, VerificationError
+from .fileio import atomic_text
 from .puzzles import FAMILIES, Family, detect, family
 from .solve import Outcome, solve
 
@@ -157,16 +157,8 @@ def _text(item: Item, out: Outcome, asked_unique: bool) -> str:
 
 
 def _write_atomic(path: str, content: str) -> None:
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".",
-                               prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(content)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_text(path) as f:
+        f.write(content)
 
 
 def _svg_path(base: str, index: int, total: int) -> str:

@@ -1,0 +1,44 @@
+"""Atomic file writing: a file appears whole or not at all, with normal permissions."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO
+
+OPENERS: dict[str, Callable[..., IO]] = {".xz": lzma.open, ".gz": gzip.open, ".bz2": bz2.open}
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+@contextmanager
+def atomic_text(path: str | Path, compress: bool = False) -> Iterator[IO[str]]:
+    """Open a temporary file beside ``path`` for text; on success rename it over ``path``.
+    With ``compress``, the suffix (.xz, .gz, .bz2) picks the compression."""
+    target = Path(path)
+    opener = OPENERS.get(target.suffix, open) if compress else open
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        with opener(tmp, "wt") as f:
+            yield f
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def open_text(path: str | Path) -> IO[str]:
+    """Read a possibly compressed text file (by suffix)."""
+    return OPENERS.get(Path(path).suffix, open)(path, "rt")
