@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from satdomino.backends import Backend, Result, get_backend
 from satdomino.cli import main
 from satdomino.encode import Encodings
 from satdomino.puzzles import dominosa as D
@@ -137,7 +138,8 @@ def hard_board(tmp_path_factory) -> str:
     return str(path)
 
 
-@pytest.mark.parametrize("backend", ["cadical195", "lingeling", "z3", "external:cadical"])
+@pytest.mark.parametrize("backend", ["cadical195", "lingeling", "z3", "z3-smt",
+                                     "external:cadical"])
 def test_timeout_reports_unknown_exit_3(capsys, hard_board, backend) -> None:
     if backend.startswith("external:"):
         need_binary(backend.split(":")[1])
@@ -147,3 +149,27 @@ def test_timeout_reports_unknown_exit_3(capsys, hard_board, backend) -> None:
     elapsed = time.perf_counter() - t0
     assert code == 3 and rec["status"] == "unknown" and rec["solution"] is None
     assert elapsed < 8, f"time limit 0.3 s but the call took {elapsed:.1f} s"
+
+
+class SlowSecondCall(Backend):
+    """A real solver for the first call; the uniqueness call runs out of time."""
+
+    def __init__(self) -> None:
+        super().__init__(name="fake")
+        self.inner = get_backend("cadical195")
+        self.calls = 0
+
+    def solve(self, formula, assumptions=(), time_limit=None) -> Result:
+        self.calls += 1
+        if self.calls == 1:
+            return self.inner.solve(formula, assumptions, time_limit)
+        return Result("unknown", note="time limit")
+
+
+def test_uniqueness_cut_short_is_exit_3(capsys, monkeypatch) -> None:
+    monkeypatch.setattr("satdomino.cli.get_backend", lambda name: SlowSecondCall())
+    code, [rec], _ = run(capsys, "solve", DOUBLE6, "--json", "--unique")
+    assert code == 3
+    assert rec["status"] == "sat" and rec["unique"] is None and rec["solution"] is not None
+    code = main(["solve", DOUBLE6, "--unique"])
+    assert code == 3 and "uniqueness unknown" in capsys.readouterr().out

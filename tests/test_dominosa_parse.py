@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from satdomino.errors import PuzzleFormatError
 from satdomino.puzzles import detect
@@ -68,3 +70,13 @@ def test_detection() -> None:
 def test_bad_input_has_a_clear_message(text: str, message: str) -> None:
     with pytest.raises(PuzzleFormatError, match=message.replace("(", r"\(")):
         D.parse(text)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(0, 14), seed=st.integers(0, 10**6))
+def test_every_format_round_trips(n: int, seed: int) -> None:
+    board, sol = D.planted(n, seed)
+    assert D.verify(board, sol) == []
+    assert D.parse(board.game_id()) == [(None, board)]
+    assert D.parse(board.grid_text()) == [(None, board)]
+    assert D.from_layout(sol.layout(board.rows, board.cols)) == sol
