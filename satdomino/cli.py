@@ -184,7 +184,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         family(args.kind).model(args.model)  # an unknown model is a usage error up front
     items = load(args.files, args.kind)
     statuses: set[str] = set()
-    svgs = [it for it in items if it.error is None]
+    drawable = sum(it.error is None for it in items)  # puzzles that may get an SVG
+    drawn = 0
     for item in items:
         out = None
         if item.error is None:
@@ -211,7 +212,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
             print(_text(item, out, args.unique), flush=True)
         if args.svg:
             assert item.family is not None
-            path = _svg_path(args.svg, svgs.index(item) + 1, len(svgs))
+            drawn += 1
+            path = _svg_path(args.svg, drawn, drawable)
             _write_atomic(path, item.family.render_svg(item.puzzle, out.solution))
     if "error" in statuses:
         return 2

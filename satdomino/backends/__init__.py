@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import BackendError, UnknownNameError
+from ..errors import UnknownNameError
 from .base import Backend, Result, Status
 from .external import ExternalBackend, found_binaries
 from .pysat_backend import PysatBackend, solver_names
@@ -24,10 +24,7 @@ def get_backend(name: str) -> Backend:
                       if not key.startswith("_") and name in aliases), None)
     if canonical is None:
         raise UnknownNameError(f"unknown backend {name!r}; see 'satdomino encodings' for the list")
-    try:
-        return PysatBackend(canonical)
-    except BackendError:
-        raise
+    return PysatBackend(canonical)
 
 
 def available_backends() -> list[str]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 from ..encode import CNF
@@ -28,7 +28,6 @@ class Backend:
     takes: Literal["cnf", "model"] = "cnf"
     native_card: bool = False  # accepts CNF.atmosts
     summary: str = ""
-    extra: dict = field(default_factory=dict)
 
     def solve(self, formula: CNF | Model, assumptions: Sequence[int] = (),
               time_limit: float | None = None) -> Result:
