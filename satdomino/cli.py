@@ -1,8 +1,8 @@
 """The ``satdomino`` command: a thin layer over the library.
 
 Exit status: 0 every puzzle answered, 1 some puzzle has no solution, 2 bad input or usage,
-3 some answer unknown (time limit), 4 internal error (a layout failed verification: a bug).
-When several apply, the highest of 2, 3, 1 in that order of precedence wins.
+3 some answer unknown (time limit), 4 internal error (a layout failed verification: a bug or
+a wrong solver). When several apply, 4 wins over 2, 2 over 3, and 3 over 1.
 """
 
 from __future__ import annotations
@@ -20,13 +20,16 @@ from . import __version__
 from .backends import DEFAULT_BACKEND, available_backends, get_backend
 from .encode import KINDS, REGISTRY, Encodings
 from .errors import SatDominoError, VerificationError
-from .fileio import atomic_text
+from .fileio import atomic_text, output_path
 from .puzzles import FAMILIES, Family, detect, family
 from .solve import Outcome, solve
 
 
 class UsageError(SatDominoError):
     pass
+
+
+MAX_TIMEOUT = 1e6  # seconds; larger values overflow the waits of the process layer
 
 
 class Parser(argparse.ArgumentParser):
@@ -93,7 +96,7 @@ def _read(path: str) -> str:
     if b"\0" in data:
         raise SatDominoError("not a text file (binary data)")
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")  # a byte-order mark is not part of the puzzle
     except UnicodeDecodeError:
         raise SatDominoError("not a text file (not UTF-8)") from None
 
@@ -102,25 +105,39 @@ def _hidden(path: Path, root: Path) -> bool:
     return any(part.startswith(".") for part in path.relative_to(root).parts)
 
 
-def _expand(paths: list[str], kind: str | None) -> Iterator[str]:
+def _expand(paths: list[str], kind: str | None) -> Iterator[tuple[str, str | None]]:
+    """(path, error) for every file to read; a folder without puzzle files is an error."""
     suffixes = {s for f in FAMILIES.values() if kind in (None, f.kind) for s in f.suffixes}
     for path in paths:
         if path != "-" and os.path.isdir(path):
             root = Path(path)
-            yield from sorted(str(p) for p in root.rglob("*")
-                              if p.is_file() and p.suffix in suffixes and not _hidden(p, root))
+            found = sorted(str(p) for p in root.rglob("*")
+                           if p.is_file() and p.suffix.lower() in suffixes
+                           and not _hidden(p, root))
+            if not found:
+                looked = ", ".join(sorted(suffixes))
+                yield path, f"no puzzle files in this folder (looked for {looked})"
+            for p in found:
+                yield p, None
         else:
-            yield path
+            yield path, None
 
 
 def load(paths: list[str], kind: str | None) -> list[Item]:
     items: list[Item] = []
-    for path in _expand(paths, kind):
+    for path, problem in _expand(paths, kind):
+        if problem:
+            items.append(Item(path, None, None, error=problem))
+            continue
         fam = None
         try:
             text = _read(path)
             fam = family(kind) if kind else detect(text)
-            items += [Item(path, name, fam, puz) for name, puz in fam.parse(text)]
+            for name, part in fam.parse(text):
+                if isinstance(part, SatDominoError):
+                    items.append(Item(path, name, fam, error=str(part)))
+                else:
+                    items.append(Item(path, name, fam, part))
         except SatDominoError as e:
             items.append(Item(path, None, fam, error=str(e)))
     return items
@@ -176,10 +193,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if engine.takes == "cnf" and encodings.native and not engine.native_card:
         raise UsageError(f"backend {engine.name} has no native cardinality constraints; use "
                          "minicard, gluecard3, gluecard4 or z3, or a clausal encoding")
-    if args.timeout is not None and not args.timeout > 0:
-        raise UsageError("--timeout must be a positive number of seconds")
-    if args.svg and not Path(args.svg).parent.exists():
-        raise UsageError(f"--svg: folder {Path(args.svg).parent} does not exist")
+    if args.timeout is not None and not 0 < args.timeout <= MAX_TIMEOUT:
+        raise UsageError(f"--timeout must be a positive number of seconds, at most {MAX_TIMEOUT:.0f}")
+    if args.svg is not None:
+        output_path(args.svg, "--svg")
     if args.model and args.kind:
         family(args.kind).model(args.model)  # an unknown model is a usage error up front
     items = load(args.files, args.kind)
@@ -195,13 +212,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
                             encodings=encodings, timeout=args.timeout, unique=args.unique)
             except SatDominoError as e:
                 item.error = str(e)
+            except VerificationError as e:  # a bug or a lying solver: never shown as an answer
+                item.error = f"internal error: {e}"
+                statuses.add("internal")
         if out is None:
             statuses.add("error")
-            if args.json:
-                print(json.dumps(_record(item, None)), flush=True)
-            else:
-                where = item.file + (f" [{item.name}]" if item.name else "")
-                print(f"satdomino: {where}: {item.error}", file=sys.stderr, flush=True)
+            _report_error(item, args.json)
             continue
         statuses.add(out.status)
         if args.unique and out.status == "sat" and out.unique is None:
@@ -210,18 +226,27 @@ def cmd_solve(args: argparse.Namespace) -> int:
             print(json.dumps(_record(item, out)), flush=True)
         else:
             print(_text(item, out, args.unique), flush=True)
-        if args.svg:
+        if args.svg is not None:
             assert item.family is not None
             drawn += 1
-            path = _svg_path(args.svg, drawn, drawable)
-            _write_atomic(path, item.family.render_svg(item.puzzle, out.solution))
-    if "error" in statuses:
-        return 2
-    if "unknown" in statuses:
-        return 3
-    if "unsat" in statuses:
-        return 1
+            try:
+                _write_atomic(_svg_path(args.svg, drawn, drawable),
+                              item.family.render_svg(item.puzzle, out.solution))
+            except SatDominoError as e:
+                statuses.add("error")
+                print(f"satdomino: {e}", file=sys.stderr, flush=True)
+    for status, code in (("internal", 4), ("error", 2), ("unknown", 3), ("unsat", 1)):
+        if status in statuses:
+            return code
     return 0
+
+
+def _report_error(item: Item, as_json: bool) -> None:
+    """One line on stderr always; with --json also the error record on stdout."""
+    where = item.file + (f" [{item.name}]" if item.name else "")
+    print(f"satdomino: {where}: {item.error}", file=sys.stderr, flush=True)
+    if as_json:
+        print(json.dumps(_record(item, None)), flush=True)
 
 
 def cmd_encodings(args: argparse.Namespace) -> int:
@@ -247,6 +272,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
     if not 0 <= args.n <= 200:
         raise UsageError("--n must be between 0 and 200")
+    if args.output is not None:
+        output_path(args.output, "-o")
     puzzle, _ = dominosa.planted(args.n, args.seed)
     text = puzzle.game_id() + "\n" if args.format == "id" else puzzle.grid_text()
     if args.output:

@@ -33,6 +33,8 @@ def solve(puzzle: Any, family: Family, *, model: str | None = None,
     """
     engine = get_backend(backend) if isinstance(backend, str) else backend
     t0 = time.perf_counter()
+    # the time limit covers the whole puzzle: the solver gets what building left of it
+    deadline = None if timeout is None else t0 + timeout
     m = family.model(model)(puzzle)
     formula: CNF | Model
     if engine.takes == "model":
@@ -45,7 +47,6 @@ def solve(puzzle: Any, family: Family, *, model: str | None = None,
         formula = lower(m, encodings)
         n_vars, n_clauses = formula.num_vars, len(formula.clauses) + len(formula.atmosts)
     encode_seconds = time.perf_counter() - t0
-    deadline = None if timeout is None else time.perf_counter() + timeout
 
     def remaining() -> float | None:
         return None if deadline is None else max(0.0, deadline - time.perf_counter())
@@ -88,5 +89,6 @@ def _checked(puzzle: Any, family: Family, m: Model, result: Result) -> Any:
     solution = family.decode(puzzle, m, result.true_vars)
     problems = family.verify(puzzle, solution)
     if problems:
-        raise VerificationError(f"decoded {family.kind} layout breaks the rules: {problems[:3]}")
+        raise VerificationError(f"a {family.kind} layout decoded from the solver's answer breaks "
+                                f"the rules: {'; '.join(problems[:3])}")
     return solution

@@ -173,3 +173,65 @@ def test_uniqueness_cut_short_is_exit_3(capsys, monkeypatch) -> None:
     assert rec["status"] == "sat" and rec["unique"] is None and rec["solution"] is not None
     code = main(["solve", DOUBLE6, "--unique"])
     assert code == 3 and "uniqueness unknown" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("value", ["inf", "1e400", "1e7", "nan", "0"])
+def test_timeout_values_out_of_range(capsys, value) -> None:
+    code, _, err = run(capsys, "solve", DOUBLE6, "--timeout", value)
+    assert code == 2 and "--timeout must be a positive number" in err
+
+
+def test_output_targets(capsys, tmp_path) -> None:
+    (tmp_path / "folder").mkdir()
+    for target, message in [(tmp_path / "folder", "not a regular file"),
+                            (Path("/dev/null"), "not a regular file"),
+                            (tmp_path / "missing" / "x.svg", "does not exist")]:
+        code, _, err = run(capsys, "solve", DOUBLE6, "--svg", str(target))
+        assert code == 2 and message in err and err.count("\n") == 1
+    assert Path("/dev/null").is_char_device()
+    real = tmp_path / "real.svg"
+    real.write_text("old")
+    (tmp_path / "link.svg").symlink_to(real)
+    assert run(capsys, "solve", DOUBLE6, "--svg", str(tmp_path / "link.svg"))[0] == 0
+    assert (tmp_path / "link.svg").is_symlink() and real.read_text().startswith("<svg")
+    code, _, err = run(capsys, "generate", "dominosa", "--n", "3", "-o", str(tmp_path / "no/x"))
+    assert code == 2 and "does not exist" in err
+
+
+def test_folder_without_puzzles_and_bom(capsys, tmp_path) -> None:
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "notes.md").write_text("# not a puzzle")
+    code, [a, b], err = run(capsys, "solve", str(tmp_path / "empty"), str(tmp_path), "--json")
+    assert code == 2 and a["status"] == b["status"] == "error"
+    assert "no puzzle files" in a["error"] and err.count("\n") == 2  # stderr gets each line too
+    bom = tmp_path / "BOM.TXT"
+    bom.write_bytes(b"\xef\xbb\xbf" + Path(DOUBLE6).read_bytes())
+    code, [rec], _ = run(capsys, "solve", str(tmp_path), "--json")
+    assert code == 0 and rec["status"] == "sat"
+
+
+def test_one_bad_part_does_not_sink_the_file(capsys, tmp_path) -> None:
+    good = D.planted(3, 1)[0].game_id()
+    f = tmp_path / "set.tsv"
+    f.write_text(f"name\tid\nfirst one\t{good}\nbroken\t3:0123\nlast\t{good}\n")
+    code, recs, _ = run(capsys, "solve", str(f), "--json")
+    assert code == 2
+    assert [(r["puzzle"], r["status"]) for r in recs] == [
+        ("first one", "sat"), ("broken", "error"), ("last", "sat")]
+
+
+@pytest.mark.parametrize("script, code, message", [
+    ('echo "s SATISFIABLE"; echo "v 1 2 3 0"; exit 10', 4, "internal error"),
+    ('echo "s SATISFIABLE"; echo "v 1 x 0"; exit 10', 2, "bad 'v' line"),
+    ("exit 1", 2, "gave no answer"),
+])
+def test_misbehaving_external_solver(capsys, tmp_path, script, code, message) -> None:
+    solver = tmp_path / "solver"
+    solver.write_text(f"#!/bin/sh\n{script}\n")
+    solver.chmod(0o755)
+    grid = str(EXAMPLES / "dominosa" / "double3-grid.txt")
+    got, recs, err = run(capsys, "solve", DOUBLE6, grid, "--json", "--backend",
+                         f"external:{solver}")
+    assert got == code and len(recs) == 2  # every puzzle still gets its line
+    assert all(r["status"] == "error" and message in r["error"] for r in recs)
+    assert err.count("\n") == 2 and "Traceback" not in err

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -64,11 +66,23 @@ def test_detection() -> None:
     ("2:22120010120", "needs 12 numbers"),
     ("3 4\n2 2 1 2\n0 0 1 0\n", "header says 3x4"),
     ("2 2 x 2\n0 0 1 0\n1 2 0 1\n", "not a number"),
-    ('{"name": "a"}', "needs 'problem', 'game_id' or 'grid'"),
-    ('{"problem": "1 2"}\n{oops\n', "invalid JSON"),
+    ('{"name": "a"}', "needs 'problem' (grid text), 'game_id' (text) or 'grid' (rows)"),
+    ('{"game_id": "0:00"}\n{oops\n', "#2: line 2: invalid JSON"),
+    ("1" * 5000 + " 0\n0 0 0\n", "not a number in range"),
+    ("1" * 5000 + ":0", "not a number in range"),
+    ("3:[" + "9" * 5000 + "]", "not a number in range"),
+    ("1000:00", "N=1000 is too large"),
+    ('{"grid": [[' + "9" * 5000 + "]]}", "invalid JSON"),
+    ('{"grid": [[0.5, 0.2]]}', "'grid' must be a list of rows of whole numbers"),
+    ('{"grid": [[true, false]]}', "'grid' must be a list of rows of whole numbers"),
+    ('{"name": 5, "game_id": "0:00"}', "'name' must be a string"),
+    ("[" * 100000, "invalid JSON"),
+    ("[]", "no puzzles in this file"),
+    ("0 -1 0\n1 1 -1\n", "number -1 at row 1, column 2 is outside 0..1"),
+    ("0 1\n2 3 4\n5\n", "ragged grid"),
 ])
 def test_bad_input_has_a_clear_message(text: str, message: str) -> None:
-    with pytest.raises(PuzzleFormatError, match=message.replace("(", r"\(")):
+    with pytest.raises(PuzzleFormatError, match=re.escape(message)):
         D.parse(text)
 
 
@@ -80,3 +94,20 @@ def test_every_format_round_trips(n: int, seed: int) -> None:
     assert D.parse(board.game_id()) == [(None, board)]
     assert D.parse(board.grid_text()) == [(None, board)]
     assert D.from_layout(sol.layout(board.rows, board.cols)) == sol
+
+
+def test_each_part_of_a_collection_stands_alone() -> None:
+    good, _ = D.planted(3, seed=1)
+    text = (f"name\tgame_id\nmy puzzle\t{good.game_id()}\nshort one\t3:0123\n"
+            f"third\t{good.game_id()}\n")
+    parts = D.parse_parts(text)
+    assert [name for name, _ in parts] == ["my puzzle", "short one", "third"]
+    assert parts[0][1] == good and parts[2][1] == good
+    assert isinstance(parts[1][1], PuzzleFormatError) and "needs 20 numbers" in str(parts[1][1])
+    with pytest.raises(PuzzleFormatError, match="^short one: game id for N=3"):
+        D.parse(text)
+    jsonl = f'{{"game_id": "{good.game_id()}"}}\n{{broken\n{{"name": "x", "game_id": "1:0"}}\n'
+    parts = D.parse_parts(jsonl)
+    assert [n for n, _ in parts] == ["#1", "#2", "x"]
+    assert parts[0][1] == good
+    assert "line 2: invalid JSON" in str(parts[1][1]) and "needs 6 numbers" in str(parts[2][1])

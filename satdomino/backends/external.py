@@ -57,7 +57,11 @@ class ExternalBackend(Backend):
             if line.startswith("s "):
                 status = line[2:].strip()
             elif line.startswith("v "):
-                true.update(int(t) for t in line[2:].split() if int(t) > 0)
+                try:
+                    true.update(v for v in map(int, line[2:].split()) if v > 0)
+                except ValueError:
+                    raise BackendError(f"{self.argv[0]} printed a bad 'v' line: "
+                                       f"{line[:80]!r}") from None
         if status == "SATISFIABLE" or (status is None and code == 10 and true):
             return Result("sat", frozenset(true), seconds)
         if status == "UNSATISFIABLE" or (status is None and code == 20):

@@ -1,8 +1,8 @@
-"""Every python-sat solver. Time limits run the solver in a forked child that is killed."""
+"""Every python-sat solver. With a time limit the solver runs in a forked child that is killed
+(python-sat's own interrupt is not honoured by every solver)."""
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 from collections.abc import Sequence
 
@@ -11,6 +11,7 @@ from pysat.solvers import Solver, SolverNames
 from ..encode import CNF
 from ..errors import BackendError
 from .base import Backend, Result
+from .child import run_limited
 
 # canonical names whose native library imports on this machine
 _SKIP = {"ergo"}  # a stub without a real solver behind it in some builds
@@ -38,15 +39,6 @@ def _run(name: str, cnf: CNF, assumptions: Sequence[int]) -> tuple[str, list[int
         return "unsat", []
 
 
-def _child(conn, name: str, cnf: CNF, assumptions: Sequence[int]) -> None:
-    try:
-        conn.send(_run(name, cnf, assumptions))
-    except BaseException as e:  # report, never hang the parent
-        conn.send(("error", repr(e)))
-    finally:
-        conn.close()
-
-
 class PysatBackend(Backend):
     def __init__(self, name: str) -> None:
         try:
@@ -66,25 +58,4 @@ class PysatBackend(Backend):
         if time_limit is None:
             status, true = _run(self.name, formula, assumptions)
             return Result(status, frozenset(true), time.perf_counter() - t0)
-        return self._solve_in_child(formula, assumptions, time_limit, t0)
-
-    def _solve_in_child(self, cnf, assumptions, time_limit, t0) -> Result:
-        ctx = multiprocessing.get_context("fork")
-        recv, send = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_child, args=(send, self.name, cnf, assumptions), daemon=True)
-        proc.start()
-        send.close()
-        try:
-            if not recv.poll(max(time_limit, 0.0)):
-                return Result("unknown", seconds=time.perf_counter() - t0, note="time limit")
-            status, payload = recv.recv()
-        except EOFError:
-            return Result("unknown", seconds=time.perf_counter() - t0, note="solver process died")
-        finally:
-            if proc.is_alive():
-                proc.kill()
-            proc.join()
-            recv.close()
-        if status == "error":
-            raise BackendError(f"solver {self.name} failed: {payload}")
-        return Result(status, frozenset(payload), time.perf_counter() - t0)
+        return run_limited(self.name, _run, (self.name, formula, assumptions), time_limit)

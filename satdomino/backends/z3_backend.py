@@ -7,6 +7,7 @@ import time
 from ..encode import CNF
 from ..model import PB, AtMostOne, Card, Clause, Define, ExactlyOne, Model, compare
 from .base import Backend, Result
+from .child import run_limited
 
 
 def _z3():
@@ -61,32 +62,34 @@ class Z3Backend(Backend):
                          summary="Z3 on native formulas" if smt else "Z3 on the CNF")
 
     def solve(self, formula, assumptions=(), time_limit=None) -> Result:
-        z3 = _z3()
         t0 = time.perf_counter()
-        s = z3.Solver()
-        if time_limit is not None:
-            s.set("timeout", max(1, int(time_limit * 1000)))
-        if isinstance(formula, Model):
-            xs, fs = model_to_z3(formula)
-            s.add(fs)
-            top = formula.num_vars
-        else:
-            assert isinstance(formula, CNF)
-            top = formula.num_vars
-            xs = [None] + [z3.Bool(f"x{i}") for i in range(1, top + 1)]
+        if time_limit is None:
+            status, true = _check(formula, assumptions, None)
+            return Result(status, frozenset(true), time.perf_counter() - t0)
+        # building the formulas in Python can itself take long: the whole call runs in a
+        # forked child that is killed at the limit (Z3's own timeout is set too)
+        return run_limited(self.name, _check, (formula, assumptions, time_limit), time_limit)
 
-            def lit(v: int):
-                return xs[v] if v > 0 else z3.Not(xs[-v])
 
-            s.add([z3.Or([lit(x) for x in c]) for c in formula.clauses])
-            s.add([z3.AtMost(*[lit(x) for x in ls], k) for ls, k in formula.atmosts])
-        answer = s.check([xs[a] if a > 0 else z3.Not(xs[-a]) for a in assumptions])
-        seconds = time.perf_counter() - t0
-        if answer == z3.sat:
-            m = s.model()
-            true = frozenset(i for i in range(1, top + 1)
-                             if z3.is_true(m.eval(xs[i], model_completion=True)))
-            return Result("sat", true, seconds)
-        if answer == z3.unsat:
-            return Result("unsat", seconds=seconds)
-        return Result("unknown", seconds=seconds, note=s.reason_unknown())
+def _check(formula: CNF | Model, assumptions, time_limit: float | None) -> tuple[str, list[int]]:
+    z3 = _z3()
+    s = z3.Solver()
+    if time_limit is not None:
+        s.set("timeout", max(1, int(time_limit * 1000)))
+    if isinstance(formula, Model):
+        xs, fs = model_to_z3(formula)
+        s.add(fs)
+    else:
+        xs = [None] + [z3.Bool(f"x{i}") for i in range(1, formula.num_vars + 1)]
+
+        def lit(v: int):
+            return xs[v] if v > 0 else z3.Not(xs[-v])
+
+        s.add([z3.Or([lit(x) for x in c]) for c in formula.clauses])
+        s.add([z3.AtMost(*[lit(x) for x in ls], k) for ls, k in formula.atmosts])
+    answer = s.check([xs[a] if a > 0 else z3.Not(xs[-a]) for a in assumptions])
+    if answer == z3.sat:
+        m = s.model()
+        return "sat", [i for i in range(1, len(xs))
+                       if z3.is_true(m.eval(xs[i], model_completion=True))]
+    return ("unsat" if answer == z3.unsat else "unknown"), []

@@ -17,7 +17,8 @@ class Family:
 
     kind: str
     sniff: Callable[[str], bool]  # does this text look like one of ours?
-    parse: Callable[[str], list[tuple[str | None, Any]]]  # (part name, puzzle) pairs
+    # (part name, puzzle or the PuzzleFormatError of that part), each part parsed on its own
+    parse: Callable[[str], list[tuple[str | None, Any]]]
     models: dict[str, Callable[[Any], Model]]
     decode: Callable[[Any, Model, frozenset[int]], Any]
     verify: Callable[[Any, Any], list[str]]  # problems; empty means valid
@@ -44,7 +45,7 @@ def _dominosa_family() -> Family:
     return Family(
         kind="dominosa",
         sniff=dominosa.sniff,
-        parse=dominosa.parse,
+        parse=dominosa.parse_parts,
         models=dominosa.MODELS,
         decode=dominosa.decode,
         verify=dominosa.verify,

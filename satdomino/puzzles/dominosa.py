@@ -108,12 +108,26 @@ def _validate(grid: tuple[tuple[int, ...], ...]) -> None:
 
 # parsing -----------------------------------------------------------------------------------------
 
+MAX_N = 999  # far beyond any board a solver can take; bounds the numbers we read
+
+Parsed = list[tuple[str | None, "Dominosa | PuzzleFormatError"]]
+
+
+def _number(token: str) -> int:
+    if not re.fullmatch(r"-?\d{1,6}", token):
+        shown = token if len(token) <= 12 else token[:12] + "..."
+        raise PuzzleFormatError(f"not a number in range: {shown!r}")
+    return int(token)
+
+
 def parse_game_id(text: str) -> Dominosa:
     m = GAME_ID.match(text.strip())
     if not m:
         raise PuzzleFormatError(f"not a Dominosa game id: {text.strip()[:40]!r}")
-    n = int(m.group(1))
-    values = [int(a or b) for a, b in _TOKEN.findall(m.group(2))]
+    n = _number(m.group(1))
+    if n > MAX_N:
+        raise PuzzleFormatError(f"N={n} is too large (at most {MAX_N})")
+    values = [_number(a or b) for a, b in _TOKEN.findall(m.group(2))]
     need = (n + 1) * (n + 2)
     if len(values) != need:
         raise PuzzleFormatError(
@@ -123,39 +137,43 @@ def parse_game_id(text: str) -> Dominosa:
 
 
 def parse_grid(text: str) -> Dominosa:
-    rows = [line.split() for line in text.strip().splitlines() if line.strip()]
-    if not rows:
+    grid = [[_number(t) for t in line.split()] for line in text.strip().splitlines()
+            if line.strip()]
+    if not grid:
         raise PuzzleFormatError("empty grid")
-    try:
-        grid = [[int(t) for t in row] for row in rows]
-    except ValueError:
-        bad = next(t for row in rows for t in row if not t.lstrip("-").isdigit())
-        raise PuzzleFormatError(f"not a number in the grid: {bad[:20]!r}") from None
     if len(grid) > 1 and len(grid[0]) == 2:
         # a "rows cols" header: no grid of two or more rows has only two columns
         (h, w), grid = grid[0], grid[1:]
-        if len(grid) != h or any(len(row) != w for row in grid):
-            widths = sorted({len(row) for row in grid})
-            raise PuzzleFormatError(f"header says {h}x{w}, the grid has {len(grid)} rows of "
-                                    f"{'/'.join(map(str, widths))} numbers")
+        widths = {len(row) for row in grid}
+        if len(widths) == 1 and (len(grid), len(grid[0])) != (h, w):
+            raise PuzzleFormatError(
+                f"header says {h}x{w}, the grid below it is {len(grid)}x{len(grid[0])}")
     return Dominosa(tuple(tuple(row) for row in grid))
 
 
-def _from_json(obj: object, where: str) -> tuple[str | None, Dominosa]:
+def _from_json(obj: object) -> tuple[str | None, Dominosa]:
     if not isinstance(obj, dict):
-        raise PuzzleFormatError(f"{where}: expected a JSON object")
+        raise PuzzleFormatError("expected a JSON object")
     name = obj.get("name")
-    if "problem" in obj:
-        return name, parse_grid(str(obj["problem"]))
-    if "game_id" in obj:
-        return name, parse_game_id(str(obj["game_id"]))
-    if "grid" in obj and isinstance(obj["grid"], list):
-        try:
-            grid = tuple(tuple(int(v) for v in row) for row in obj["grid"])
-        except (TypeError, ValueError):
-            raise PuzzleFormatError(f"{where}: 'grid' must be a list of rows of numbers") from None
-        return name, Dominosa(grid)
-    raise PuzzleFormatError(f"{where}: a Dominosa object needs 'problem', 'game_id' or 'grid'")
+    if name is not None and not isinstance(name, str):
+        raise PuzzleFormatError("'name' must be a string")
+    if isinstance(obj.get("problem"), str):
+        return name, parse_grid(obj["problem"])
+    if isinstance(obj.get("game_id"), str):
+        return name, parse_game_id(obj["game_id"])
+    grid = obj.get("grid")
+    if isinstance(grid, list):
+        if not all(isinstance(row, list) and all(type(v) is int for v in row) for row in grid):
+            raise PuzzleFormatError("'grid' must be a list of rows of whole numbers")
+        if any(abs(v) > 10**6 for row in grid for v in row):
+            raise PuzzleFormatError("a number in 'grid' is out of range")
+        return name, Dominosa(tuple(tuple(row) for row in grid))
+    raise PuzzleFormatError(
+        "a Dominosa object needs 'problem' (grid text), 'game_id' (text) or 'grid' (rows)")
+
+
+def _fields(line: str) -> list[str]:
+    return [f.strip() for f in line.split("\t")] if "\t" in line else line.split()
 
 
 def _id_lines(text: str) -> list[tuple[str | None, str]] | None:
@@ -163,8 +181,8 @@ def _id_lines(text: str) -> list[tuple[str | None, str]] | None:
     out: list[tuple[str | None, str]] = []
     lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
     for i, line in enumerate(lines):
-        fields = line.split()
-        ids = [f for f in fields if GAME_ID.match(f) or re.match(r"^\d+:", f)]
+        fields = _fields(line)
+        ids = [f for f in fields if re.match(r"^\d+[a-z0-9]*:", f)]
         if not ids:
             if i == 0 and len(lines) > 1:  # a header row (as in a TSV)
                 continue
@@ -174,37 +192,71 @@ def _id_lines(text: str) -> list[tuple[str | None, str]] | None:
     return out or None
 
 
-def parse(text: str) -> list[tuple[str | None, Dominosa]]:
-    """Every puzzle in ``text`` with its name (None for a single unnamed puzzle)."""
+def _attempt(name: str | None, make) -> tuple[str | None, Dominosa | PuzzleFormatError]:
+    try:
+        return name, make()
+    except PuzzleFormatError as e:
+        return name, e
+    except (ValueError, RecursionError, OverflowError) as e:  # a backstop for odd input
+        return name, PuzzleFormatError(f"malformed input ({type(e).__name__})")
+
+
+def parse_parts(text: str) -> Parsed:
+    """Every puzzle in ``text`` with its name, each parsed on its own: a part that is bad is
+    returned as its PuzzleFormatError, so the good ones still count. A single unnamed puzzle
+    has the name None; parts of a collection are named by the file or ``#k``."""
     stripped = text.strip()
     if not stripped:
         raise PuzzleFormatError("empty input")
     if stripped.startswith(("{", "[")):
-        return _parse_json(stripped)
+        return _json_parts(stripped)
     ids = _id_lines(stripped)
-    if ids is not None:
-        if len(ids) == 1 and ids[0][0] is None:
-            return [(None, parse_game_id(ids[0][1]))]
-        return [(name or f"#{i + 1}", parse_game_id(gid)) for i, (name, gid) in enumerate(ids)]
-    return [(None, parse_grid(stripped))]
+    if ids is None:
+        return [_attempt(None, lambda: parse_grid(stripped))]
+    if len(ids) == 1 and ids[0][0] is None:
+        return [_attempt(None, lambda: parse_game_id(ids[0][1]))]
+    return [_attempt(name or f"#{i + 1}", lambda g=gid: parse_game_id(g))
+            for i, (name, gid) in enumerate(ids)]
 
 
-def _parse_json(text: str) -> list[tuple[str | None, Dominosa]]:
+def _json_parts(text: str) -> Parsed:
     try:
         data = json.loads(text)
-        objs = data if isinstance(data, list) else [data]
-    except json.JSONDecodeError:
-        objs = []
+        docs: list = data if isinstance(data, list) else [data]
+        where = [f"#{i + 1}" for i in range(len(docs))]
+    except (ValueError, RecursionError):  # JSON lines, or broken JSON
+        docs, where = [], []
         for i, line in enumerate(text.splitlines()):
             if line.strip():
                 try:
-                    objs.append(json.loads(line))
-                except json.JSONDecodeError as e:
-                    raise PuzzleFormatError(f"line {i + 1}: invalid JSON ({e.msg})") from None
-    out = [_from_json(o, f"puzzle {i + 1}") for i, o in enumerate(objs)]
-    if len(out) == 1:
-        return out
-    return [(name or f"#{i + 1}", p) for i, (name, p) in enumerate(out)]
+                    docs.append(json.loads(line))
+                except (ValueError, RecursionError) as e:
+                    msg = e.msg if isinstance(e, json.JSONDecodeError) else type(e).__name__
+                    docs.append(PuzzleFormatError(f"line {i + 1}: invalid JSON ({msg})"))
+                where.append(f"#{len(docs)}")
+    if not docs:
+        raise PuzzleFormatError("no puzzles in this file")
+    single = len(docs) == 1
+    out: Parsed = []
+    for doc, label in zip(docs, where, strict=True):
+        if isinstance(doc, PuzzleFormatError):
+            out.append((None if single else label, doc))
+            continue
+        name = doc.get("name") if isinstance(doc, dict) else None
+        name = name if isinstance(name, str) else None
+        part = _attempt(None, lambda d=doc: _from_json(d)[1])[1]
+        out.append((name if single else name or label, part))
+    return out
+
+
+def parse(text: str) -> list[tuple[str | None, Dominosa]]:
+    """Every puzzle in ``text``; raises the first bad part's error, naming the part."""
+    out = []
+    for name, part in parse_parts(text):
+        if isinstance(part, PuzzleFormatError):
+            raise PuzzleFormatError(f"{name}: {part}" if name else str(part))
+        out.append((name, part))
+    return out
 
 
 def sniff(text: str) -> bool:
@@ -212,10 +264,10 @@ def sniff(text: str) -> bool:
     if head.startswith(("{", "[")):
         return any(k in head for k in ('"problem"', '"game_id"', '"grid"'))
     first = next((ln for ln in head.splitlines() if ln.strip()), "")
-    if any(re.match(r"^\d+[a-z0-9]*:", f) for f in first.split()):
+    if any(re.match(r"^\d+[a-z0-9]*:", f) for f in _fields(first)):
         return True
     return _id_lines(head) is not None or all(
-        re.fullmatch(r"[\d\s]+", ln) for ln in head.splitlines() if ln.strip())
+        re.fullmatch(r"[-\d\s]+", ln) for ln in head.splitlines() if ln.strip())
 
 
 # models ------------------------------------------------------------------------------------------

@@ -1,0 +1,47 @@
+"""Run a solver call in a forked child so a time limit can really stop it (kill the child)."""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import BackendError
+from .base import Result
+
+
+def _child(conn, fn: Callable[..., Any], args: tuple) -> None:
+    try:
+        conn.send(("ok", fn(*args)))
+    except BaseException as e:  # report every failure; never leave the parent waiting
+        conn.send(("error", f"{type(e).__name__}: {e}"))
+    finally:
+        conn.close()
+
+
+def run_limited(name: str, fn: Callable[..., tuple[str, list[int]]], args: tuple,
+                time_limit: float) -> Result:
+    """``fn(*args) -> (status, true_vars)`` in a forked child, killed after ``time_limit``."""
+    t0 = time.perf_counter()
+    ctx = multiprocessing.get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child, args=(send, fn, args), daemon=True)
+    proc.start()
+    send.close()
+    try:
+        if not recv.poll(max(time_limit, 0.0)):
+            return Result("unknown", seconds=time.perf_counter() - t0, note="time limit")
+        kind, payload = recv.recv()
+    except EOFError:
+        proc.join(1)
+        raise BackendError(f"{name}: the solver process died (exit {proc.exitcode})") from None
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+        recv.close()
+    if kind == "error":
+        raise BackendError(f"{name} failed: {payload}")
+    status, true = payload
+    return Result(status, frozenset(true), time.perf_counter() - t0)
