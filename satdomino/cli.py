@@ -29,6 +29,7 @@ class UsageError(SatDominoError):
     pass
 
 
+KIND_HELP = {"amo": "at-most-one / exactly-one", "card": "cardinality", "pb": "pseudo-Boolean"}
 MAX_TIMEOUT = 1e6  # seconds; larger values overflow the waits of the process layer
 
 
@@ -43,16 +44,18 @@ def build_parser() -> Parser:
     sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     s = sub.add_parser("solve", help="solve puzzles from files, folders or - (stdin)")
-    s.add_argument("files", nargs="+", metavar="FILE")
+    s.add_argument("files", nargs="+", metavar="FILE",
+                   help="puzzle files, folders, or - for standard input")
     s.add_argument("--kind", choices=sorted(FAMILIES), help="puzzle kind (default: detected)")
-    s.add_argument("--model", help="model of the puzzle family (default: its first)")
+    s.add_argument("--model", help="model of the puzzle family (dominosa: placement, counted)")
     s.add_argument("--backend", default=DEFAULT_BACKEND,
                    help=f"solver (default {DEFAULT_BACKEND}); see 'satdomino encodings'")
     defaults = Encodings()
     for kind in KINDS:
         s.add_argument(f"--{kind}", default=getattr(defaults, kind), metavar="E",
-                       help=f"{kind} encoding (default {getattr(defaults, kind)})")
-    s.add_argument("--timeout", type=float, metavar="S", help="seconds per puzzle")
+                       help=f"{KIND_HELP[kind]} encoding (default {getattr(defaults, kind)})")
+    s.add_argument("--timeout", type=float, metavar="S",
+                   help="seconds per puzzle; the solver is stopped and the answer is unknown")
     s.add_argument("--unique", action="store_true", help="also decide uniqueness")
     s.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
     s.add_argument("--svg", metavar="FILE",
@@ -194,7 +197,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         raise UsageError(f"backend {engine.name} has no native cardinality constraints; use "
                          "minicard, gluecard3, gluecard4 or z3, or a clausal encoding")
     if args.timeout is not None and not 0 < args.timeout <= MAX_TIMEOUT:
-        raise UsageError(f"--timeout must be a positive number of seconds, at most {MAX_TIMEOUT:.0f}")
+        raise UsageError("--timeout must be a positive number of seconds, "
+                         f"at most {MAX_TIMEOUT:.0f}")
     if args.svg is not None:
         output_path(args.svg, "--svg")
     if args.model and args.kind:

@@ -48,7 +48,7 @@ def build(sample: Sample):
     cnf = lower(model, sample.encodings)
     extra = []
     if sample.block_planted:
-        true = frozenset(model.var(("place", D._domino_of(board, e), e)) for e in planted.pairs)
+        true = frozenset(model.var(D.place_key(board, e)) for e in planted.pairs)
         extra = [blocking_clause(model.projection, true)]
     return board, cnf, extra
 

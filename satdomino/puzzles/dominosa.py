@@ -272,9 +272,14 @@ def sniff(text: str) -> bool:
 
 # models ------------------------------------------------------------------------------------------
 
-def _domino_of(p: Dominosa, e: Pair) -> tuple[int, int]:
+def domino_of(p: Dominosa, e: Pair) -> tuple[int, int]:
     a, b = p.at(e[0]), p.at(e[1])
     return (a, b) if a <= b else (b, a)
+
+
+def place_key(p: Dominosa, e: Pair) -> tuple:
+    """The name of the variable "a domino lies on the cells of e"."""
+    return ("place", domino_of(p, e), e)
 
 
 def build_placement(p: Dominosa) -> Model:
@@ -284,10 +289,10 @@ def build_placement(p: Dominosa) -> Model:
     by_cell: dict[Cell, list[int]] = {c: [] for c in p.cells()}
     by_domino: dict[tuple[int, int], list[int]] = {d: [] for d in dominoes(p.n)}
     for e in p.edges():
-        x = m.var(("place", _domino_of(p, e), e))
+        x = m.var(place_key(p, e))
         by_cell[e[0]].append(x)
         by_cell[e[1]].append(x)
-        by_domino[_domino_of(p, e)].append(x)
+        by_domino[domino_of(p, e)].append(x)
     m.projection = list(range(1, m.num_vars + 1))
     for lits in by_cell.values():
         m.exactly_one(lits)
@@ -302,7 +307,7 @@ def build_counted(p: Dominosa) -> Model:
     weight 2 on v-v placements): both as the solver sees them through --card and --pb."""
     m = build_placement(p)
     m.name = "counted"
-    edge_vars = [(e, m.var(("place", _domino_of(p, e), e))) for e in p.edges()]
+    edge_vars = [(e, m.var(place_key(p, e))) for e in p.edges()]
     m.card([x for _, x in edge_vars], "==", len(dominoes(p.n)))
     for v in range(p.n + 1):
         terms = [((p.at(e[0]) == v) + (p.at(e[1]) == v), x) for e, x in edge_vars]
