@@ -22,6 +22,7 @@ from .encode import KINDS, REGISTRY, Encodings
 from .errors import SatDominoError, VerificationError
 from .fileio import atomic_text, output_path
 from .puzzles import FAMILIES, Family, detect, family
+from .puzzles.pips import Skipped
 from .solve import Outcome, solve
 
 
@@ -47,7 +48,10 @@ def build_parser() -> Parser:
     s.add_argument("files", nargs="+", metavar="FILE",
                    help="puzzle files, folders, or - for standard input")
     s.add_argument("--kind", choices=sorted(FAMILIES), help="puzzle kind (default: detected)")
-    s.add_argument("--model", help="model of the puzzle family (dominosa: placement, counted)")
+    s.add_argument("--model", help="model of the puzzle family (dominosa: placement, counted; "
+                   "pips: placement)")
+    s.add_argument("--puzzle", metavar="NAME",
+                   help="only the part of each file with this name (easy, medium, hard, ...)")
     s.add_argument("--backend", default=DEFAULT_BACKEND,
                    help=f"solver (default {DEFAULT_BACKEND}); see 'satdomino encodings'")
     defaults = Encodings()
@@ -126,7 +130,7 @@ def _expand(paths: list[str], kind: str | None) -> Iterator[tuple[str, str | Non
             yield path, None
 
 
-def load(paths: list[str], kind: str | None) -> list[Item]:
+def load(paths: list[str], kind: str | None, puzzle: str | None = None) -> list[Item]:
     items: list[Item] = []
     for path, problem in _expand(paths, kind):
         if problem:
@@ -136,8 +140,18 @@ def load(paths: list[str], kind: str | None) -> list[Item]:
         try:
             text = _read(path)
             fam = family(kind) if kind else detect(text)
-            for name, part in fam.parse(text):
-                if isinstance(part, SatDominoError):
+            parts = fam.parse(text)
+            if puzzle is not None:
+                names = [str(name) for name, _ in parts]
+                parts = [(name, part) for name, part in parts if name == puzzle]
+                if not parts:
+                    raise SatDominoError(f"no puzzle named {puzzle!r} here "
+                                         f"(there are: {', '.join(names) or 'none'})")
+            for name, part in parts:
+                if isinstance(part, Skipped):
+                    print(f"satdomino: {path} [{name}]: skipped: {part.reason}",
+                          file=sys.stderr, flush=True)
+                elif isinstance(part, SatDominoError):
                     items.append(Item(path, name, fam, error=str(part)))
                 else:
                     items.append(Item(path, name, fam, part))
@@ -203,7 +217,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         output_path(args.svg, "--svg")
     if args.model and args.kind:
         family(args.kind).model(args.model)  # an unknown model is a usage error up front
-    items = load(args.files, args.kind)
+    items = load(args.files, args.kind, args.puzzle)
     statuses: set[str] = set()
     drawable = sum(it.error is None for it in items)  # puzzles that may get an SVG
     drawn = 0

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import PuzzleFormatError, UnknownNameError
 from ..model import Model
-from . import dominosa
+from . import dominosa, pips
 
 
 @dataclass(frozen=True)
@@ -39,25 +39,18 @@ class Family:
         return self.models[name]
 
 
-def _dominosa_family() -> Family:
-    from ..render import svg, text
-
-    return Family(
-        kind="dominosa",
-        sniff=dominosa.sniff,
-        parse=dominosa.parse_parts,
-        models=dominosa.MODELS,
-        decode=dominosa.decode,
-        verify=dominosa.verify,
-        solution_json=dominosa.solution_json,
-        render_text=lambda p, s: text.dominosa_text(p, s),
-        render_svg=lambda p, s: svg.draw_board(dominosa.labels(p), s.pairs if s else (),
-                                               title=f"Dominosa double-{p.n}"),
-        suffixes=(".txt", ".dominosa", ".json", ".jsonl", ".tsv"),
-    )
+def _family(kind: str, module, suffixes: tuple[str, ...]) -> Family:
+    return Family(kind=kind, sniff=module.sniff, parse=module.parse_parts, models=module.MODELS,
+                  decode=module.decode, verify=module.verify,
+                  solution_json=module.solution_json, render_text=module.render_text,
+                  render_svg=module.render_svg, suffixes=suffixes)
 
 
-FAMILIES: dict[str, Family] = {"dominosa": _dominosa_family()}
+# JSON formats are sniffed in this order: Pips (dominoes / regions / links) before Dominosa
+FAMILIES: dict[str, Family] = {
+    "pips": _family("pips", pips, (".json",)),
+    "dominosa": _family("dominosa", dominosa, (".txt", ".dominosa", ".json", ".jsonl", ".tsv")),
+}
 
 
 def family(kind: str) -> Family:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ..errors import PuzzleFormatError
 from ..model import Model
+from ..render import svg, text
 
 Cell = tuple[int, int]
 Pair = tuple[Cell, Cell]
@@ -390,6 +391,25 @@ def solution_json(p: Dominosa, sol: DominosaSolution) -> dict:
 
 def labels(p: Dominosa) -> dict[Cell, str]:
     return {cell: str(p.at(cell)) for cell in p.cells()}
+
+
+def render_text(p: Dominosa, sol: DominosaSolution | None) -> str:
+    """The board with domino outlines, Tatham's letters and the list of dominoes."""
+    parts = [text.draw_board(labels(p), sol.pairs if sol else ())]
+    if sol:
+        data = solution_json(p, sol)
+        parts.append("layout:\n" + "\n".join(f"  {row}" for row in data["layout"]) + "\n")
+        items = [f"{a}-{b} ({c1[0]},{c1[1]})({c2[0]},{c2[1]})" for (a, b), (c1, c2) in
+                 ((d["pips"], d["cells"]) for d in data["dominoes"])]
+        per_line = 4
+        lines = ["  " + "   ".join(f"{s:<16}" for s in items[i:i + per_line]).rstrip()
+                 for i in range(0, len(items), per_line)]
+        parts.append("dominoes (pips: cells):\n" + "\n".join(lines) + "\n")
+    return "\n".join(parts)
+
+
+def render_svg(p: Dominosa, sol: DominosaSolution | None) -> str:
+    return svg.draw_board(labels(p), sol.pairs if sol else (), title=f"Dominosa double-{p.n}")
 
 
 # generation --------------------------------------------------------------------------------------

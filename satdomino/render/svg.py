@@ -11,7 +11,11 @@ MARGIN = 20
 
 
 def draw_board(labels: dict[Cell, str], pairs: Iterable[tuple[Cell, Cell]] = (),
-               title: str = "") -> str:
+               title: str = "", fills: dict[Cell, str] | None = None,
+               tags: dict[Cell, str] | None = None) -> str:
+    """Cells with labels; ``fills`` colours cells (regions), ``tags`` writes a small note in a
+    cell's corner (a region's rule), ``pairs`` draws dominoes as rounded outlines."""
+    fills = fills or {}
     rows = 1 + max(r for r, _ in labels)
     cols = 1 + max(c for _, c in labels)
     top = MARGIN + (24 if title else 0)
@@ -22,15 +26,16 @@ def draw_board(labels: dict[Cell, str], pairs: Iterable[tuple[Cell, Cell]] = (),
     if title:
         out.append(f'<text x="{MARGIN}" y="{MARGIN + 8}" font-size="16">{escape(title)}</text>')
     for (r, c) in labels:
+        fill = fills.get((r, c), "#f4f1ea")
         out.append(f'<rect x="{MARGIN + c * SIZE}" y="{top + r * SIZE}" width="{SIZE}" '
-                   f'height="{SIZE}" fill="#f4f1ea" stroke="#c9c2b3" stroke-width="1"/>')
+                   f'height="{SIZE}" fill="{fill}" stroke="#c9c2b3" stroke-width="1"/>')
     for a, b in pairs:
         r0, c0 = min(a[0], b[0]), min(a[1], b[1])
         dr, dc = abs(a[0] - b[0]), abs(a[1] - b[1])
         x, y = MARGIN + c0 * SIZE + 3, top + r0 * SIZE + 3
         out.append(f'<rect x="{x}" y="{y}" width="{(dc + 1) * SIZE - 6}" '
-                   f'height="{(dr + 1) * SIZE - 6}" rx="7" fill="#fffdf8" stroke="#222" '
-                   f'stroke-width="2.5"/>')
+                   f'height="{(dr + 1) * SIZE - 6}" rx="7" fill="#fffdf8" fill-opacity="0.55" '
+                   f'stroke="#222" stroke-width="2.5"/>')
         # the dividing line between the two halves
         if dc:
             lx = MARGIN + (c0 + 1) * SIZE
@@ -43,5 +48,48 @@ def draw_board(labels: dict[Cell, str], pairs: Iterable[tuple[Cell, Cell]] = (),
     for (r, c), label in labels.items():
         out.append(f'<text x="{MARGIN + c * SIZE + SIZE / 2}" y="{top + r * SIZE + SIZE / 2 + 6}" '
                    f'font-size="17" text-anchor="middle">{escape(label)}</text>')
+    for (r, c), tag in (tags or {}).items():
+        out.append(f'<text x="{MARGIN + c * SIZE + 4}" y="{top + r * SIZE + 11}" font-size="10" '
+                   f'fill="#553">{escape(tag)}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+PALETTE = ("#f6c8c8", "#c8e0f6", "#d2f0c8", "#f6e6b4", "#e0ccf0", "#c8f0e8", "#f0d2b4",
+           "#dcdcdc", "#f0c8e6", "#e6f0b4")
+
+
+def draw_graph(labels: dict, pairs: Iterable[tuple] = (), edges: Iterable[tuple] = (),
+               title: str = "", fills: dict | None = None) -> str:
+    """Any graph: nodes on a circle, links as thin lines, dominoes as thick ones."""
+    import math
+
+    nodes = sorted(labels)
+    radius = max(80, 22 * len(nodes) / math.pi)
+    cx = cy = MARGIN + radius + 20
+    top = 24 if title else 0
+    pos = {u: (cx + radius * math.cos(2 * math.pi * i / len(nodes)),
+               top + cy + radius * math.sin(2 * math.pi * i / len(nodes)))
+           for i, u in enumerate(nodes)}
+    size = 2 * cx
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size:.0f}" '
+           f'height="{size + top:.0f}" font-family="sans-serif">',
+           f'<rect width="{size:.0f}" height="{size + top:.0f}" fill="white"/>']
+    if title:
+        out.append(f'<text x="{MARGIN}" y="{MARGIN + 8}" font-size="16">{escape(title)}</text>')
+    for u, v in edges:
+        (x1, y1), (x2, y2) = pos[u], pos[v]
+        out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                   f'stroke="#bbb" stroke-width="1"/>')
+    for u, v in pairs:
+        (x1, y1), (x2, y2) = pos[u], pos[v]
+        out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                   f'stroke="#222" stroke-width="7" stroke-linecap="round"/>')
+    for u in nodes:
+        x, y = pos[u]
+        fill = (fills or {}).get(u, "#f4f1ea")
+        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="15" fill="{fill}" stroke="#555"/>')
+        out.append(f'<text x="{x:.1f}" y="{y + 5:.1f}" font-size="13" '
+                   f'text-anchor="middle">{escape(labels[u])}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"

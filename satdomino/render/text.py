@@ -12,16 +12,22 @@ def draw_board(labels: dict[Cell, str], pairs: Iterable[tuple[Cell, Cell]] = ())
 
     Works for any set of cells (holes are left blank), so irregular boards draw too.
     """
-    partner: dict[Cell, Cell] = {}
+    groups: dict[Cell, object] = {}
     for a, b in pairs:
-        partner[a], partner[b] = b, a
+        groups[a] = groups[b] = (a, b)
+    return draw_groups(labels, groups)
+
+
+def draw_groups(labels: dict[Cell, str], groups: dict[Cell, object]) -> str:
+    """Cells with their labels; walls between cells of different groups (dominoes, regions)."""
     rows = 1 + max(r for r, _ in labels)
     cols = 1 + max(c for _, c in labels)
     width = max(len(s) for s in labels.values()) + 2
 
     def wall(a: Cell, b: Cell) -> bool:
         ina, inb = a in labels, b in labels
-        return (ina or inb) and not (ina and inb and partner.get(a) == b)
+        same = ina and inb and a in groups and groups.get(a) == groups.get(b)
+        return (ina or inb) and not same
 
     out = []
     for r in range(rows + 1):
@@ -44,19 +50,3 @@ def draw_board(labels: dict[Cell, str], pairs: Iterable[tuple[Cell, Cell]] = ())
                 line.append(labels.get((r, c), "").center(width))
         out.append("".join(line).rstrip())
     return "\n".join(out) + "\n"
-
-
-def dominosa_text(p, sol) -> str:
-    from ..puzzles.dominosa import labels, solution_json
-
-    parts = [draw_board(labels(p), sol.pairs if sol else ())]
-    if sol:
-        data = solution_json(p, sol)
-        parts.append("layout:\n" + "\n".join(f"  {row}" for row in data["layout"]) + "\n")
-        items = [f"{a}-{b} ({c1[0]},{c1[1]})({c2[0]},{c2[1]})" for (a, b), (c1, c2) in
-                 ((d["pips"], d["cells"]) for d in data["dominoes"])]
-        per_line = 4
-        lines = ["  " + "   ".join(f"{s:<16}" for s in items[i:i + per_line]).rstrip()
-                 for i in range(0, len(items), per_line)]
-        parts.append("dominoes (pips: cells):\n" + "\n".join(lines) + "\n")
-    return "\n".join(parts)

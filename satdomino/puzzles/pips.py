@@ -1,0 +1,499 @@
+"""Pips (The New York Times, 2025): cover a board exactly with a given multiset of dominoes so
+that every region's rule holds: sum == k, sum < k, sum > k, all equal, all different, or none.
+
+The engine works on any adjacency graph; the NYT grid is one case of it. Formats read:
+- NYT day files (``easy`` / ``medium`` / ``hard``; withdrawn null puzzles are skipped),
+- single NYT puzzle objects (``dominoes``, ``regions`` and optionally ``solution``),
+- the graph form: ``{"dominoes": [[2,4],...], "links": {"a": ["b","l"], ...},
+  "constraints": [{"type": "sum", "nodes": ["f","g"], "target": 11}, ...]}``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Hashable
+from dataclasses import dataclass
+
+from ..errors import PuzzleFormatError
+from ..model import Model
+from ..render import svg, text
+
+Node = Hashable  # (row, col) on grids, a name in the graph form
+RULES = ("empty", "sum", "less", "greater", "equals", "unequal")
+TARGETED = ("sum", "less", "greater")
+PARTS = ("easy", "medium", "hard")
+MAX_PIPS = 99
+
+
+@dataclass(frozen=True)
+class Region:
+    rule: str
+    nodes: tuple[Node, ...]
+    target: int | None = None
+
+    def label(self) -> str:
+        return {"sum": f"{self.target}", "less": f"<{self.target}", "greater": f">{self.target}",
+                "equals": "=", "unequal": "≠", "empty": ""}[self.rule]
+
+
+@dataclass(frozen=True)
+class Pips:
+    nodes: tuple[Node, ...]
+    edges: tuple[tuple[Node, Node], ...]  # undirected, each once
+    dominoes: tuple[tuple[int, int], ...]  # as given, in input order
+    regions: tuple[Region, ...]
+    grid: bool  # nodes are (row, col) cells
+    official: tuple[tuple[Node, Node], ...] | None = None  # published solution, if given
+
+    def neighbours(self) -> dict[Node, list[Node]]:
+        adj: dict[Node, list[Node]] = {u: [] for u in self.nodes}
+        for u, v in self.edges:
+            adj[u].append(v)
+            adj[v].append(u)
+        return adj
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A part of a file that is deliberately not a puzzle (a withdrawn NYT placeholder)."""
+
+    reason: str
+
+
+# parsing -----------------------------------------------------------------------------------------
+
+def _int(value: object, what: str, lo: int = -10**6, hi: int = 10**6) -> int:
+    if type(value) is not int or not lo <= value <= hi:
+        raise PuzzleFormatError(f"{what} must be a whole number in {lo}..{hi}, not {value!r}"[:160])
+    return value
+
+
+def _dominoes(raw: object) -> tuple[tuple[int, int], ...]:
+    if not isinstance(raw, list) or not raw:
+        raise PuzzleFormatError("'dominoes' must be a non-empty list of [a, b] pairs")
+    out = []
+    for i, d in enumerate(raw):
+        if not isinstance(d, list) or len(d) != 2:
+            raise PuzzleFormatError(f"domino {i + 1} must be a pair [a, b], not {d!r}"[:120])
+        out.append((_int(d[0], f"domino {i + 1}", 0, MAX_PIPS),
+                    _int(d[1], f"domino {i + 1}", 0, MAX_PIPS)))
+    return tuple(out)
+
+
+def _cell(raw: object, what: str) -> tuple[int, int]:
+    if not isinstance(raw, list) or len(raw) != 2:
+        raise PuzzleFormatError(f"{what}: a cell must be [row, col], not {raw!r}"[:120])
+    return (_int(raw[0], f"{what} row", 0, 999), _int(raw[1], f"{what} column", 0, 999))
+
+
+def _region(raw: object, i: int, key: str, node) -> Region:
+    if not isinstance(raw, dict):
+        raise PuzzleFormatError(f"region {i + 1} must be an object")
+    rule = raw.get("type")
+    if rule not in RULES:
+        raise PuzzleFormatError(f"region {i + 1}: unknown type {rule!r}; "
+                                f"known: {', '.join(RULES)}"[:160])
+    target = None
+    if rule in TARGETED:
+        if "target" not in raw:
+            raise PuzzleFormatError(f"region {i + 1} ({rule}) has no target")
+        target = _int(raw["target"], f"region {i + 1} target")
+    nodes = raw.get(key)
+    if not isinstance(nodes, list) or not nodes:
+        raise PuzzleFormatError(f"region {i + 1} needs a non-empty '{key}' list")
+    cells = tuple(node(x, f"region {i + 1}") for x in nodes)
+    if len(set(cells)) != len(cells):
+        raise PuzzleFormatError(f"region {i + 1} lists a cell twice")
+    return Region(rule, cells, target)
+
+
+def _check_regions(regions: tuple[Region, ...], board: set) -> None:
+    owner: dict = {}
+    for i, r in enumerate(regions):
+        for u in r.nodes:
+            if u not in board:
+                raise PuzzleFormatError(f"region {i + 1}: {_show(u)} is not on the board")
+            if u in owner:
+                raise PuzzleFormatError(
+                    f"regions {owner[u] + 1} and {i + 1} overlap at {_show(u)}")
+            owner[u] = i
+
+
+def _show(u: Node) -> str:
+    return f"({u[0]},{u[1]})" if isinstance(u, tuple) else repr(u)
+
+
+def _finish(nodes, edges, dominoes, regions, grid, official) -> Pips:
+    if len(nodes) != 2 * len(dominoes):
+        raise PuzzleFormatError(f"the board has {len(nodes)} cells but the {len(dominoes)} "
+                                f"dominoes cover {2 * len(dominoes)}")
+    if official is not None:
+        covered = Counter(u for pair in official for u in pair)
+        if len(official) != len(dominoes) or any(covered[u] != 1 for u in nodes) \
+                or set(covered) - set(nodes):
+            raise PuzzleFormatError("the given solution does not cover the board once, "
+                                    "one domino per entry")
+    return Pips(tuple(nodes), tuple(edges), dominoes, regions, grid, official)
+
+
+def from_nyt(obj: dict) -> Pips:
+    dominoes = _dominoes(obj.get("dominoes"))
+    raw = obj.get("regions")
+    if not isinstance(raw, list) or not raw:
+        raise PuzzleFormatError("'regions' must be a non-empty list")
+    regions = tuple(_region(r, i, "indices", _cell) for i, r in enumerate(raw))
+    cells = sorted({u for r in regions for u in r.nodes})
+    _check_regions(regions, set(cells))
+    board = set(cells)
+    edges = [((r, c), (r2, c2)) for r, c in cells for r2, c2 in ((r, c + 1), (r + 1, c))
+             if (r2, c2) in board]
+    official = None
+    if obj.get("solution") is not None:
+        sol = obj["solution"]
+        if not isinstance(sol, list):
+            raise PuzzleFormatError("'solution' must be a list of [[r, c], [r, c]] pairs")
+        if not all(isinstance(pair, list) and len(pair) == 2 for pair in sol):
+            raise PuzzleFormatError("'solution' must be a list of [[r, c], [r, c]] pairs")
+        official = tuple((_cell(a, "solution"), _cell(b, "solution")) for a, b in sol)
+        for u in (x for pair in official for x in pair):
+            if u not in board:
+                raise PuzzleFormatError(f"the solution covers {_show(u)}, outside every region")
+    return _finish(cells, edges, dominoes, regions, True, official)
+
+
+def from_graph(obj: dict) -> Pips:
+    dominoes = _dominoes(obj.get("dominoes"))
+    links = obj.get("links")
+    if not isinstance(links, dict) or not links:
+        raise PuzzleFormatError("'links' must map each node to its neighbours")
+    nodes = sorted(str(k) for k in links)
+    edges: set[tuple[str, str]] = set()
+    for u, vs in links.items():
+        if not isinstance(vs, list):
+            raise PuzzleFormatError(f"links of {u!r} must be a list of node names")
+        for v in vs:
+            if not isinstance(v, str) or v not in links:
+                raise PuzzleFormatError(f"{u!r} links to {v!r}, which is not a node")
+            if v == u:
+                raise PuzzleFormatError(f"{u!r} links to itself")
+            edges.add((min(u, v), max(u, v)))
+
+    def node(x: object, what: str) -> str:
+        if not isinstance(x, str) or x not in links:
+            raise PuzzleFormatError(f"{what}: {x!r} is not a node"[:120])
+        return x
+
+    raw = obj.get("constraints", [])
+    if not isinstance(raw, list):
+        raise PuzzleFormatError("'constraints' must be a list")
+    regions = tuple(_region(r, i, "nodes", node) for i, r in enumerate(raw))
+    _check_regions(regions, set(nodes))
+    return _finish(nodes, sorted(edges), dominoes, regions, False, None)
+
+
+def _one(obj: object) -> Pips | Skipped:
+    if obj is None or (isinstance(obj, dict) and obj.get("dominoes") is None
+                       and "regions" in obj):
+        return Skipped("withdrawn puzzle (null placeholder)")
+    if not isinstance(obj, dict):
+        raise PuzzleFormatError("a Pips puzzle must be a JSON object")
+    if "links" in obj:
+        return from_graph(obj)
+    return from_nyt(obj)
+
+
+def parse_parts(text: str) -> list[tuple[str | None, Pips | Skipped | PuzzleFormatError]]:
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        msg = e.msg if isinstance(e, json.JSONDecodeError) else type(e).__name__
+        raise PuzzleFormatError(f"invalid JSON ({msg})") from None
+    if isinstance(data, dict) and any(k in data for k in PARTS):
+        keys = [k for k in PARTS if k in data]
+    elif isinstance(data, dict):
+        return [(None, _attempt(data))]
+    else:
+        raise PuzzleFormatError("a Pips file must hold a JSON object")
+    return [(k, _attempt(data[k])) for k in keys]
+
+
+def _attempt(obj: object) -> Pips | Skipped | PuzzleFormatError:
+    try:
+        return _one(obj)
+    except PuzzleFormatError as e:
+        return e
+
+
+def parse(text: str) -> list[tuple[str | None, Pips]]:
+    """Every puzzle in ``text`` (skipped parts left out); raises the first bad part's error."""
+    out = []
+    for name, part in parse_parts(text):
+        if isinstance(part, PuzzleFormatError):
+            raise PuzzleFormatError(f"{name}: {part}" if name else str(part))
+        if isinstance(part, Pips):
+            out.append((name, part))
+    return out
+
+
+def sniff(text: str) -> bool:
+    head = text.lstrip()[:20000]
+    return head.startswith("{") and any(
+        k in head for k in ('"dominoes"', '"regions"', '"links"', '"easy"', '"hard"'))
+
+
+# the placement model -----------------------------------------------------------------------------
+
+def domino_types(p: Pips) -> Counter:
+    return Counter((min(a, b), max(a, b)) for a, b in p.dominoes)
+
+
+def placements(p: Pips) -> list[tuple[tuple[int, int], Node, Node]]:
+    """(type (a <= b), u, v) with a on u and b on v; a double once per edge."""
+    out = []
+    for t in sorted(domino_types(p)):
+        for u, v in p.edges:
+            out.append((t, u, v))
+            if t[0] != t[1]:
+                out.append((t, v, u))
+    return out
+
+
+def build_placement(p: Pips) -> Model:
+    """One variable per (domino type, oriented pair of adjacent cells): identical dominoes share
+    variables, so an assignment is exactly one distinct placement. Exactly one placement per
+    cell, as many per type as the multiset holds, and the region rules over them."""
+    m = Model("placement")
+    touching: dict[Node, list[tuple[int, int]]] = {u: [] for u in p.nodes}  # (var, pip on u)
+    by_type: dict[tuple[int, int], list[int]] = {t: [] for t in domino_types(p)}
+    for t, u, v in placements(p):
+        x = m.var(("place", t, u, v))
+        touching[u].append((x, t[0]))
+        touching[v].append((x, t[1]))
+        by_type[t].append(x)
+    m.projection = list(range(1, m.num_vars + 1))
+    for u in p.nodes:
+        m.exactly_one([x for x, _ in touching[u]])
+    for t, count in domino_types(p).items():
+        if count == 1:
+            m.exactly_one(by_type[t])
+        else:
+            m.card(by_type[t], "==", count)
+
+    def value(u: Node, k: int) -> int:
+        """The variable "cell u shows k", defined once on first use."""
+        key = ("value", u, k)
+        if not m.has(key):
+            y = m.var(key)
+            m.define_or(y, [x for x, pip in touching[u] if pip == k])
+        return m.var(key)
+
+    values = sorted({k for d in p.dominoes for k in d})
+    for r in p.regions:
+        if r.rule in TARGETED:
+            weight: Counter[int] = Counter()
+            for u in r.nodes:
+                for x, pip in touching[u]:
+                    weight[x] += pip
+            terms = [(w, x) for x, w in weight.items() if w]
+            op, bound = {"sum": ("==", r.target), "less": ("<=", r.target - 1),
+                         "greater": (">=", r.target + 1)}[r.rule]
+            m.pb(terms, op, bound)
+        elif r.rule == "equals":
+            first, rest = r.nodes[0], r.nodes[1:]
+            for k in values:
+                for u in rest:
+                    m.add_clause([-value(first, k), value(u, k)])
+        elif r.rule == "unequal":
+            for k in values:
+                m.at_most_one([value(u, k) for u in r.nodes])
+    return m
+
+
+MODELS = {"placement": build_placement}
+
+
+# solutions ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PipsSolution:
+    pairs: tuple[tuple[Node, Node], ...]  # pairs[i] holds dominoes[i], dominoes[i][0] on [0]
+
+    def values(self, p: Pips) -> dict[Node, int]:
+        out = {}
+        for (a, b), (u, v) in zip(p.dominoes, self.pairs, strict=True):
+            out[u], out[v] = a, b
+        return out
+
+
+def decode(p: Pips, model: Model, true_vars: frozenset[int]) -> PipsSolution:
+    free: dict[tuple[int, int], list[tuple[Node, Node]]] = {}
+    for x in model.projection:
+        if x in true_vars:
+            _, t, u, v = model.key(x)
+            free.setdefault(t, []).append((u, v))
+    pairs = []
+    for a, b in p.dominoes:
+        stack = free.get((min(a, b), max(a, b)), [])
+        if not stack:  # the model placed too few of this domino: verify will say so
+            continue
+        u, v = stack.pop()
+        pairs.append((u, v) if a <= b else (v, u))
+    return PipsSolution(tuple(pairs))
+
+
+def verify(p: Pips, sol: PipsSolution) -> list[str]:
+    """Everything wrong with ``sol`` under the rules, by plain evaluation of the layout."""
+    if len(sol.pairs) != len(p.dominoes):
+        return [f"{len(sol.pairs)} dominoes placed, the set has {len(p.dominoes)}"]
+    problems = []
+    edges = {frozenset(e) for e in p.edges}
+    covered = Counter(u for pair in sol.pairs for u in pair)
+    for u, v in sol.pairs:
+        if frozenset((u, v)) not in edges:
+            problems.append(f"{_show(u)} and {_show(v)} are not neighbours on the board")
+    for u in p.nodes:
+        if covered[u] != 1:
+            problems.append(f"{_show(u)} is covered {covered[u]} times")
+    if problems:
+        return problems
+    value = sol.values(p)
+    for r in p.regions:
+        vs = [value[u] for u in r.nodes]
+        ok = {"empty": True, "sum": sum(vs) == r.target, "less": sum(vs) < (r.target or 0),
+              "greater": sum(vs) > (r.target or 0), "equals": len(set(vs)) == 1,
+              "unequal": len(set(vs)) == len(vs)}[r.rule]
+        if not ok:
+            problems.append(f"{r.rule} region {r.label()} at {_show(r.nodes[0])} fails with {vs}")
+    return problems
+
+
+def _json_node(u: Node):
+    return list(u) if isinstance(u, tuple) else u
+
+
+def solution_json(p: Pips, sol: PipsSolution) -> dict:
+    value = sol.values(p)
+    return {"solution": [[_json_node(u), _json_node(v)] for u, v in sol.pairs],
+            "values": [[*u, value[u]] if isinstance(u, tuple) else [u, value[u]]
+                       for u in p.nodes]}
+
+
+# generation --------------------------------------------------------------------------------------
+
+def planted(dominoes: int, seed: int, max_pip: int = 6) -> tuple[Pips, PipsSolution]:
+    """A random connected board grown domino by domino, random pips, and random regions whose
+    rules hold for the planted layout (so it is solvable; often not uniquely)."""
+    rng = random.Random(seed)
+    pairs: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    used: set[tuple[int, int]] = set()
+
+    def free_neighbours(cell):
+        r, c = cell
+        return [(r + dr, c + dc) for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+                if (r + dr, c + dc) not in used and r + dr >= 0 and c + dc >= 0]
+
+    start = ((2 * dominoes, 2 * dominoes), (2 * dominoes, 2 * dominoes + 1))
+    pairs.append(start)
+    used.update(start)
+    while len(pairs) < dominoes:
+        a = rng.choice([u for u in used if free_neighbours(u)])
+        b = rng.choice(free_neighbours(a))
+        nb = free_neighbours(b)
+        nb = [x for x in nb if x != a]
+        if not nb:
+            continue
+        c = rng.choice(nb)
+        pairs.append((b, c))
+        used.update((b, c))
+    r0 = min(r for r, _ in used)
+    c0 = min(c for _, c in used)
+    pairs = [((a[0] - r0, a[1] - c0), (b[0] - r0, b[1] - c0)) for a, b in pairs]
+    doms = [(rng.randint(0, max_pip), rng.randint(0, max_pip)) for _ in pairs]
+    value = {}
+    for (a, b), (u, v) in zip(doms, pairs, strict=True):
+        value[u], value[v] = a, b
+    regions = _random_regions(sorted(value), value, rng)
+    obj = {"dominoes": [list(d) for d in doms],
+           "regions": [{"indices": [list(u) for u in r.nodes], "type": r.rule,
+                        **({"target": r.target} if r.target is not None else {})}
+                       for r in regions],
+           "solution": [[list(u), list(v)] for u, v in pairs]}
+    puzzle = from_nyt(obj)
+    return puzzle, PipsSolution(tuple(pairs))
+
+
+def _random_regions(cells, value, rng: random.Random) -> list[Region]:
+    left = set(cells)
+    regions = []
+    while left:
+        seed_cell = min(left) if rng.random() < 0.5 else rng.choice(sorted(left))
+        group = [seed_cell]
+        left.discard(seed_cell)
+        size = rng.choice([1, 2, 2, 3, 3, 4])
+        while len(group) < size:
+            options = sorted({(r + dr, c + dc) for r, c in group
+                              for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))} & left)
+            if not options:
+                break
+            nxt = rng.choice(options)
+            group.append(nxt)
+            left.discard(nxt)
+        vs = [value[u] for u in group]
+        rules = ["sum", "sum", "less", "greater", "empty"]
+        if len(group) > 1 and len(set(vs)) == 1:
+            rules += ["equals"] * 3
+        if len(group) > 1 and len(set(vs)) == len(vs):
+            rules += ["unequal"] * 2
+        rule = rng.choice(rules)
+        if rule == "greater" and sum(vs) == 0:
+            rule = "sum"
+        target = {"sum": sum(vs), "less": sum(vs) + rng.randint(1, 3),
+                  "greater": sum(vs) - rng.randint(1, min(3, sum(vs) or 1))}.get(rule)
+        regions.append(Region(rule, tuple(group), target))
+    return regions
+
+
+# drawing -----------------------------------------------------------------------------------------
+
+def _region_names(p: Pips) -> list[str]:
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+    return [letters[i] if i < len(letters) else f"R{i}" for i in range(len(p.regions))]
+
+
+def _rule_text(r: Region) -> str:
+    return {"empty": "no rule", "sum": f"sum = {r.target}", "less": f"sum < {r.target}",
+            "greater": f"sum > {r.target}", "equals": "all equal",
+            "unequal": "all different"}[r.rule]
+
+
+def render_text(p: Pips, sol: PipsSolution | None) -> str:
+    names = _region_names(p)
+    legend = "regions:\n" + "".join(
+        f"  {n}: {_rule_text(r)} ({len(r.nodes)} cell{'s' if len(r.nodes) > 1 else ''})\n"
+        for n, r in zip(names, p.regions, strict=True))
+    value = sol.values(p) if sol else {}
+    if not p.grid:
+        lines = [f"  {u}-{v}: {value[u]}|{value[v]}" for u, v in sol.pairs] if sol else []
+        members = {u: n for n, r in zip(names, p.regions, strict=True) for u in r.nodes}
+        nodes = "nodes: " + " ".join(f"{u}[{members.get(u, '-')}]" for u in p.nodes) + "\n"
+        return nodes + legend + ("dominoes:\n" + "\n".join(lines) + "\n" if sol else "")
+    region_of = {u: n for n, r in zip(names, p.regions, strict=True) for u in r.nodes}
+    parts = [text.draw_groups(region_of, region_of), legend]
+    if sol:
+        parts.append("solution:\n" + text.draw_board({u: str(value[u]) for u in p.nodes},
+                                                      sol.pairs))
+    return "\n".join(parts)
+
+
+def render_svg(p: Pips, sol: PipsSolution | None) -> str:
+    fills = {u: svg.PALETTE[i % len(svg.PALETTE)] for i, r in enumerate(p.regions)
+             if r.rule != "empty" for u in r.nodes}
+    value = sol.values(p) if sol else {}
+    labels = {u: str(value[u]) if sol else "" for u in p.nodes}
+    title = f"Pips: {len(p.dominoes)} dominoes"
+    if not p.grid:
+        return svg.draw_graph(labels or {}, sol.pairs if sol else (), p.edges, title, fills)
+    tags = {min(r.nodes): r.label() for r in p.regions if r.rule != "empty"}
+    return svg.draw_board(labels, sol.pairs if sol else (), title, fills, tags)

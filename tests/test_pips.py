@@ -1,0 +1,157 @@
+"""Pips: parsing, the placement model against brute force, and the NYT corpus."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+
+import pytest
+
+from satdomino import Encodings, family, solve
+from satdomino.encode import REGISTRY
+from satdomino.errors import PuzzleFormatError
+from satdomino.puzzles import pips as P
+
+from .pips_bruteforce import solutions
+
+FAM = family("pips")
+
+
+def small_boards(count: int, seed: int) -> list[P.Pips]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        board, sol = P.planted(rng.randint(2, 5), rng.randrange(10**6), max_pip=rng.choice([2, 6]))
+        assert P.verify(board, sol) == []
+        if i % 3 == 2:  # nudge one target: often no solution left
+            regions = list(board.regions)
+            k = next((j for j, r in enumerate(regions) if r.rule == "sum"), None)
+            if k is not None:
+                regions[k] = P.Region("sum", regions[k].nodes, regions[k].target + 1)
+                board = P.Pips(board.nodes, board.edges, board.dominoes, tuple(regions), True)
+        out.append(board)
+    return out
+
+
+BOARDS = small_boards(36, seed=11)
+TRUTH = [solutions(b) for b in BOARDS]
+
+
+def test_sample_has_unsat_unique_and_ambiguous_boards() -> None:
+    assert {min(len(t), 2) for t in TRUTH} == {0, 1, 2}
+
+
+def placement_set(board: P.Pips, sol: P.PipsSolution) -> frozenset:
+    out = set()
+    for (a, b), (u, v) in zip(board.dominoes, sol.pairs, strict=True):
+        t = (min(a, b), max(a, b))
+        if a == b:
+            out.add((t, *sorted((u, v))))
+        else:
+            out.add((t, u, v) if a == t[0] else (t, v, u))
+    return frozenset(out)
+
+
+def check(board: P.Pips, truth: set, **kw) -> None:
+    out = solve(board, FAM, unique=True, **kw)
+    if not truth:
+        assert out.status == "unsat"
+        return
+    assert out.status == "sat" and P.verify(board, out.solution) == []
+    assert placement_set(board, out.solution) in truth
+    assert out.unique == (len(truth) == 1)
+    if not out.unique:
+        assert placement_set(board, out.other) in truth
+        assert placement_set(board, out.other) != placement_set(board, out.solution)
+
+
+@pytest.mark.parametrize("pb", list(REGISTRY["pb"]))
+def test_every_pb_encoding(pb: str) -> None:
+    for board, truth in zip(BOARDS, TRUTH, strict=True):
+        check(board, truth, encodings=Encodings(pb=pb))
+
+
+@pytest.mark.parametrize("encodings", [Encodings(amo=a, card=c) for a, c in [
+    ("pairwise", "seqcounter"), ("ladder", "sortnetwrk"), ("bitwise", "cardnetwrk"),
+    ("commander", "mtotalizer"), ("product", "kmtotalizer"), ("totalizer", "pkd-totalizer"),
+    ("cardnetwrk", "pkd-sortnetwrk")]], ids=lambda e: f"{e.amo}+{e.card}")
+def test_amo_and_card_encodings(encodings: Encodings) -> None:
+    for board, truth in zip(BOARDS, TRUTH, strict=True):
+        check(board, truth, encodings=encodings)
+
+
+@pytest.mark.parametrize("backend", ["cadical195", "kissat404", "glucose4", "minisat22", "z3",
+                                     "z3-smt", "external:cadical", "external:picosat"])
+def test_backends(backend: str) -> None:
+    if backend.startswith("external:") and shutil.which(backend.split(":")[1]) is None:
+        pytest.skip(f"{backend} is not installed")
+    for board, truth in list(zip(BOARDS, TRUTH, strict=True))[:18]:
+        check(board, truth, backend=backend)
+
+
+def test_native_cardinality_on_minicard() -> None:
+    for board, truth in list(zip(BOARDS, TRUTH, strict=True))[:18]:
+        check(board, truth, backend="minicard", encodings=Encodings(amo="native", card="native"))
+
+
+SEED_GRAPH = {  # a non-grid board in the seed article's graph form: a ring of six nodes
+    "dominoes": [[1, 2], [3, 3], [0, 4]],
+    "links": {"a": ["b", "f"], "b": ["a", "c"], "c": ["b", "d"], "d": ["c", "e"],
+              "e": ["d", "f"], "f": ["e", "a"]},
+    "constraints": [{"type": "equals", "nodes": ["a", "b"]},
+                    {"type": "sum", "nodes": ["c", "d"], "target": 4},
+                    {"type": "less", "nodes": ["e"], "target": 2}],
+}
+
+
+def test_graph_form() -> None:
+    [(name, board)] = P.parse(json.dumps(SEED_GRAPH))
+    assert name is None
+    assert not board.grid and len(board.edges) == 6
+    truth = solutions(board)
+    assert len(truth) == 2  # a-b 3|3, c-d 0|4 or 4|0 (two placements), e-f 1|2
+    out = solve(board, FAM, unique=True)
+    assert out.status == "sat" and P.verify(board, out.solution) == []
+    assert out.unique == (len(truth) == 1)
+    data = P.solution_json(board, out.solution)
+    assert all(isinstance(u, str) for pair in data["solution"] for u in pair)
+    assert data["values"][0][0] == "a"
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda o: o["regions"][0].update(type="bigger"), "unknown type 'bigger'"),
+    (lambda o: o["regions"][0].pop("target"), "has no target"),
+    (lambda o: o["regions"][1]["indices"].append(o["regions"][0]["indices"][0]), "overlap"),
+    (lambda o: o["dominoes"].append([1, 1]), "the board has"),
+    (lambda o: o["dominoes"].__setitem__(0, [1, -1]), "whole number in 0..99"),
+    (lambda o: o["solution"][0].__setitem__(0, [40, 40]), "outside every region"),
+])
+def test_bad_input(change, message) -> None:
+    obj = {"dominoes": [[1, 2], [3, 3]],
+           "regions": [{"indices": [[0, 0], [0, 1]], "type": "sum", "target": 3},
+                       {"indices": [[1, 0], [1, 1]], "type": "equals"}],
+           "solution": [[[0, 0], [0, 1]], [[1, 0], [1, 1]]]}
+    assert P.parse(json.dumps(obj))  # the unchanged object is fine
+    change(obj)
+    with pytest.raises(PuzzleFormatError, match=message):
+        P.parse(json.dumps(obj))
+
+
+def test_nyt_corpus(corpus) -> None:
+    files = sorted((corpus / "pips" / "nyt").glob("*.json"))
+    assert len(files) == 64
+    solved = skipped = 0
+    for f in files:
+        parts = P.parse_parts(f.read_text())
+        for name, part in parts:
+            if isinstance(part, P.Skipped):
+                skipped += 1
+                continue
+            assert isinstance(part, P.Pips), (f.name, name, part)
+            official = P.PipsSolution(part.official)
+            assert P.verify(part, official) == [], (f.name, name)  # our checker accepts it
+            out = solve(part, FAM)
+            assert out.status == "sat" and P.verify(part, out.solution) == [], (f.name, name)
+            solved += 1
+    assert (solved, skipped) == (182, 10)
