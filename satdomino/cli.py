@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .analysis.count import count
 from .backends import DEFAULT_BACKEND, available_backends, get_backend
 from .encode import KINDS, REGISTRY, Encodings
 from .errors import SatDominoError, VerificationError
@@ -61,6 +62,10 @@ def build_parser() -> Parser:
     s.add_argument("--timeout", type=float, metavar="S",
                    help="seconds per puzzle; the solver is stopped and the answer is unknown")
     s.add_argument("--unique", action="store_true", help="also decide uniqueness")
+    s.add_argument("--count", action="store_true",
+                   help="also count distinct solutions (exact counter, else enumeration)")
+    s.add_argument("--limit", type=int, metavar="N",
+                   help="with --count: stop enumerating at N (exact counters ignore it)")
     s.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
     s.add_argument("--svg", metavar="FILE",
                    help="draw board and solution (FILE-1.svg, FILE-2.svg, ... for several)")
@@ -171,6 +176,9 @@ def _record(item: Item, out: Outcome | None) -> dict:
     assert item.family is not None
     sol = item.family.solution_json(item.puzzle, out.solution) if out.solution else None
     rec.update(status=out.status, solution=sol, unique=out.unique, stats=out.stats)
+    if out.count is not None:
+        rec.update(count=out.count.value, count_method=out.count.method,
+                   count_complete=out.count.complete)
     return rec
 
 
@@ -187,6 +195,10 @@ def _text(item: Item, out: Outcome, asked_unique: bool) -> str:
            f"{st['clauses']} clauses, {st['solve_seconds']:.3f} s)"
     assert item.family is not None
     body = item.family.render_text(item.puzzle, out.solution) if out.status == "sat" else ""
+    if out.count is not None:
+        c = out.count
+        body = (f"count: {c.value}{'' if c.complete else '+ (stopped early)'} "
+                f"distinct solutions ({c.method}, {c.seconds:.3f} s)\n") + body
     return head + "\n" + body
 
 
@@ -210,6 +222,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if engine.takes == "cnf" and encodings.native and not engine.native_card:
         raise UsageError(f"backend {engine.name} has no native cardinality constraints; use "
                          "minicard, gluecard3, gluecard4 or z3, or a clausal encoding")
+    if args.limit is not None and (args.limit < 1 or not args.count):
+        raise UsageError("--limit needs --count and a positive number")
     if args.timeout is not None and not 0 < args.timeout <= MAX_TIMEOUT:
         raise UsageError("--timeout must be a positive number of seconds, "
                          f"at most {MAX_TIMEOUT:.0f}")
@@ -228,6 +242,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
             try:
                 out = solve(item.puzzle, item.family, model=args.model, backend=engine,
                             encodings=encodings, timeout=args.timeout, unique=args.unique)
+                if args.count and out.status != "unknown":
+                    out.count = count(item.puzzle, item.family, model=args.model,
+                                      backend=engine, encodings=encodings, limit=args.limit,
+                                      timeout=args.timeout)
             except SatDominoError as e:
                 item.error = str(e)
             except VerificationError as e:  # a bug or a lying solver: never shown as an answer
@@ -240,6 +258,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         statuses.add(out.status)
         if args.unique and out.status == "sat" and out.unique is None:
             statuses.add("unknown")  # uniqueness was asked and the time ran out
+        if args.count and (out.count is None or not out.count.complete) and args.limit is None:
+            statuses.add("unknown")  # the count was cut short by the time limit
         if args.json:
             print(json.dumps(_record(item, out)), flush=True)
         else:

@@ -20,6 +20,7 @@ class Outcome:
     solution: Any = None
     unique: bool | None = None
     other: Any = None  # a second, different solution when not unique
+    count: Any = None  # an analysis.count.Count when counting was asked
     stats: dict = field(default_factory=dict)
 
 

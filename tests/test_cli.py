@@ -235,3 +235,17 @@ def test_misbehaving_external_solver(capsys, tmp_path, script, code, message) ->
     assert got == code and len(recs) == 2  # every puzzle still gets its line
     assert all(r["status"] == "error" and message in r["error"] for r in recs)
     assert err.count("\n") == 2 and "Traceback" not in err
+
+
+def test_count_keys_and_limit(capsys) -> None:
+    code, [rec], _ = run(capsys, "solve", DOUBLE6, "--json", "--count")
+    assert code == 0 and (rec["count"], rec["count_method"], rec["count_complete"]) == (
+        1, "enumeration", True)
+    many = str(EXAMPLES / "dominosa" / "double12.txt")
+    code, [rec], _ = run(capsys, "solve", many, "--json", "--count", "--limit", "5")
+    assert code == 0 and rec["count"] == 5 and rec["count_complete"] is False
+    code, _, err = run(capsys, "solve", DOUBLE6, "--limit", "5")
+    assert code == 2 and "--limit needs --count" in err
+    pips = str(EXAMPLES / "pips" / "planted-10.json")
+    code, [rec], _ = run(capsys, "solve", pips, "--json", "--count")
+    assert code == 0 and rec["count_method"] == "dp" and rec["count"] > 1

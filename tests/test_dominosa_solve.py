@@ -114,3 +114,12 @@ def test_planted_boards_are_solutions() -> None:
     for n in range(12):
         board, sol = D.planted(n, seed=n)
         assert D.verify(board, sol) == []
+
+
+def test_enumeration_count_matches_brute_force() -> None:
+    from satdomino.analysis.count import count
+
+    for board in BOARDS[:20]:
+        c = count(board, FAM)
+        assert c.complete and c.method == "enumeration"
+        assert c.value == len(solutions(board.grid))

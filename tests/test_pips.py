@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import shutil
@@ -9,6 +10,7 @@ import shutil
 import pytest
 
 from satdomino import Encodings, family, solve
+from satdomino.analysis.count import count
 from satdomino.encode import REGISTRY
 from satdomino.errors import PuzzleFormatError
 from satdomino.puzzles import pips as P
@@ -155,3 +157,29 @@ def test_nyt_corpus(corpus) -> None:
             assert out.status == "sat" and P.verify(part, out.solution) == [], (f.name, name)
             solved += 1
     assert (solved, skipped) == (182, 10)
+
+
+def test_exact_counter_and_enumeration_agree_with_brute_force() -> None:
+    enumerate_only = dataclasses.replace(FAM, exact_count=None)
+    for board, truth in zip(BOARDS, TRUTH, strict=True):
+        assert P.count_placements(board) == len(truth)
+        c = count(board, enumerate_only)
+        assert (c.value, c.method, c.complete) == (len(truth), "enumeration", True)
+        c = count(board, enumerate_only, backend="z3-smt", limit=3)  # the generic loop
+        assert c.value == min(3, len(truth)) and c.complete == (len(truth) < 3)
+
+
+def test_corpus_counts(corpus) -> None:
+    """The exact counter against the corpus README's figures, SAT uniqueness on every puzzle,
+    and SAT enumeration wherever it is cheap."""
+    enumerate_only = dataclasses.replace(FAM, exact_count=None)
+    known = {("2025-09-15", "hard"): 2_764_800, ("2025-10-05", "hard"): 344}
+    for f in sorted((corpus / "pips" / "nyt").glob("*.json")):
+        for name, board in P.parse(f.read_text()):
+            n = P.count_placements(board)
+            if (f.stem, name) in known:
+                assert n == known[(f.stem, name)]
+            out = solve(board, FAM, unique=True)
+            assert out.unique == (n == 1), (f.name, name, n)
+            if n <= 40:
+                assert count(board, enumerate_only).value == n, (f.name, name)

@@ -26,6 +26,7 @@ class Family:
     render_text: Callable[[Any, Any], str]
     render_svg: Callable[[Any, Any], str]
     suffixes: tuple[str, ...]  # files picked up when a folder is given
+    exact_count: Callable[[Any], int] | None = None  # distinct solutions, without SAT
 
     @property
     def default_model(self) -> str:
@@ -43,7 +44,8 @@ def _family(kind: str, module, suffixes: tuple[str, ...]) -> Family:
     return Family(kind=kind, sniff=module.sniff, parse=module.parse_parts, models=module.MODELS,
                   decode=module.decode, verify=module.verify,
                   solution_json=module.solution_json, render_text=module.render_text,
-                  render_svg=module.render_svg, suffixes=suffixes)
+                  render_svg=module.render_svg, suffixes=suffixes,
+                  exact_count=getattr(module, "count_placements", None))
 
 
 # JSON formats are sniffed in this order: Pips (dominoes / regions / links) before Dominosa

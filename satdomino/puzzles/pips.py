@@ -497,3 +497,93 @@ def render_svg(p: Pips, sol: PipsSolution | None) -> str:
         return svg.draw_graph(labels or {}, sol.pairs if sol else (), p.edges, title, fills)
     tags = {min(r.nodes): r.label() for r in p.regions if r.rule != "empty"}
     return svg.draw_board(labels, sol.pairs if sol else (), title, fills, tags)
+
+
+# exact counting ----------------------------------------------------------------------------------
+
+def count_placements(p: Pips) -> int:
+    """The exact number of distinct placements (which domino on which two cells, which way
+    round; identical dominoes interchangeable, a double without a way round).
+
+    A memoised search over cells in board order: the state is the set of covered cells, how
+    many of each domino type are used, and the running aggregate of every open region (its
+    sum, common value or set of values). Boards from the NYT take milliseconds; 2025-09-15 hard
+    (2,764,800 placements) about 0.3 s. It shares nothing with the SAT models, so it also checks
+    them."""
+    nodes = list(p.nodes)
+    index = {u: i for i, u in enumerate(nodes)}
+    n = len(nodes)
+    adj: list[list[int]] = [[] for _ in range(n)]
+    for u, v in p.edges:
+        adj[index[u]].append(index[v])
+        adj[index[v]].append(index[u])
+    types = sorted(domino_types(p).items())
+    kinds = [t for t, _ in types]
+    mult = [m for _, m in types]
+    ways = [[(t[0], t[1])] if t[0] == t[1] else [(t[0], t[1]), (t[1], t[0])] for t in kinds]
+    top = max(max(t) for t in kinds)
+    region = [-1] * n
+    for k, r in enumerate(p.regions):
+        for u in r.nodes:
+            region[index[u]] = k
+    rules = [r.rule for r in p.regions]
+    targets = [r.target or 0 for r in p.regions]
+
+    def add(k: int, agg, v: int, left: int):
+        """Region k's aggregate after one more cell showing v (``left`` cells still open), or
+        the sentinel DEAD when the rule can no longer hold."""
+        rule, t = rules[k], targets[k]
+        if rule in TARGETED:
+            s = (agg or 0) + v
+            if rule == "sum":
+                return s if s <= t and s + left * top >= t else DEAD
+            if rule == "less":
+                return s if s < t else DEAD
+            return s if s + left * top > t else DEAD
+        if rule == "equals":
+            return v if agg is None or agg == v else DEAD
+        if rule == "unequal":
+            bits = agg or 0
+            return DEAD if bits >> v & 1 else bits | 1 << v
+        return 0
+
+    full = (1 << n) - 1
+    memo: dict = {}
+
+    def go(mask: int, used: tuple, aggs: tuple, left: tuple) -> int:
+        if mask == full:
+            return 1
+        key = (mask, used, aggs)  # ``left`` follows from ``mask``
+        if key in memo:
+            return memo[key]
+        i = (~mask & (mask + 1)).bit_length() - 1  # the first free cell
+        total = 0
+        for j in adj[i]:
+            if mask >> j & 1:
+                continue
+            covered = mask | 1 << i | 1 << j
+            for ti, options in enumerate(ways):
+                if used[ti] == mult[ti]:
+                    continue
+                used2 = used[:ti] + (used[ti] + 1,) + used[ti + 1:]
+                for a, b in options:
+                    aggs2, left2 = list(aggs), list(left)
+                    for cell, v in ((i, a), (j, b)):
+                        k = region[cell]
+                        if k >= 0:
+                            left2[k] -= 1
+                            aggs2[k] = add(k, aggs2[k], v, left2[k])
+                            if aggs2[k] is DEAD:
+                                break
+                            if left2[k] == 0:
+                                aggs2[k] = None  # closed, and its rule held
+                    else:
+                        total += go(covered, used2, tuple(aggs2), tuple(left2))
+        memo[key] = total
+        return total
+
+    sizes = tuple(len(r.nodes) for r in p.regions)
+    return go(0, tuple(0 for _ in kinds), tuple(None for _ in p.regions), sizes)
+
+
+DEAD = object()

@@ -66,7 +66,7 @@ def draw_graph(labels: dict, pairs: Iterable[tuple] = (), edges: Iterable[tuple]
 
     nodes = sorted(labels)
     radius = max(80, 22 * len(nodes) / math.pi)
-    cx = cy = MARGIN + radius + 20
+    cx = cy = MARGIN + radius + 34
     top = 24 if title else 0
     pos = {u: (cx + radius * math.cos(2 * math.pi * i / len(nodes)),
                top + cy + radius * math.sin(2 * math.pi * i / len(nodes)))
@@ -91,5 +91,9 @@ def draw_graph(labels: dict, pairs: Iterable[tuple] = (), edges: Iterable[tuple]
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="15" fill="{fill}" stroke="#555"/>')
         out.append(f'<text x="{x:.1f}" y="{y + 5:.1f}" font-size="13" '
                    f'text-anchor="middle">{escape(labels[u])}</text>')
+        # the node's name just outside the circle, away from the centre
+        nx, ny = x + (x - cx) * 28 / radius, y + (y - top - cy) * 28 / radius
+        out.append(f'<text x="{nx:.1f}" y="{ny + 4:.1f}" font-size="11" fill="#666" '
+                   f'text-anchor="middle">{escape(str(u))}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
