@@ -179,6 +179,8 @@ def test_corpus_counts(corpus) -> None:
             n = P.count_placements(board)
             if (f.stem, name) in known:
                 assert n == known[(f.stem, name)]
+                c = count(board, FAM)  # the portfolio: past 200 solutions it switches to dp
+                assert (c.value, c.method) == (n, "dp")
             out = solve(board, FAM, unique=True)
             assert out.unique == (n == 1), (f.name, name, n)
             if n <= 40:

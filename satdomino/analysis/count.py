@@ -17,17 +17,30 @@ from .unique import blocking_clause
 @dataclass
 class Count:
     value: int
-    method: str  # "dp" (the family's exact counter) or "enumeration"
-    complete: bool  # False: enumeration stopped at the limit or the time limit
+    method: str  # "enumeration" (SAT, blocking clauses) or "dp" (the family's exact counter)
+    complete: bool  # False: enumeration stopped at --limit or the time limit
     seconds: float
+
+
+SWITCH = 200  # with an exact counter at hand, enumerate only this many before using it
 
 
 def count(puzzle: Any, family, *, model: str | None = None, backend: str | Backend = "cadical195",
           encodings: Encodings = Encodings(), limit: int | None = None,
           timeout: float | None = None) -> Count:
+    """Distinct solutions. A portfolio: SAT enumeration with blocking clauses (fast when there
+    are few, and every one found is verified); past SWITCH solutions, the family's exact
+    counter if it has one. Without one, enumeration runs to the end or to ``limit``."""
     t0 = time.perf_counter()
-    if family.exact_count is not None:
+    cap = SWITCH if family.exact_count is not None else limit
+    found, complete = _enumerate(puzzle, family, model, backend, encodings, cap, timeout)
+    if not complete and family.exact_count is not None and found == SWITCH:
         return Count(family.exact_count(puzzle), "dp", True, time.perf_counter() - t0)
+    return Count(found, "enumeration", complete, time.perf_counter() - t0)
+
+
+def _enumerate(puzzle, family, model, backend, encodings, limit, timeout) -> tuple[int, bool]:
+    t0 = time.perf_counter()
     engine = get_backend(backend) if isinstance(backend, str) else backend
     m = family.model(model)(puzzle)
     formula = m if engine.takes == "model" else lower(m, encodings)
@@ -40,15 +53,14 @@ def count(puzzle: Any, family, *, model: str | None = None, backend: str | Backe
         return blocking_clause(m.projection, true_vars)
 
     if isinstance(engine, PysatBackend) and timeout is None:
-        found, complete = _incremental(engine.name, formula, check, limit)
-        return Count(found, "enumeration", complete, time.perf_counter() - t0)
+        return _incremental(engine.name, formula, check, limit)
     deadline = None if timeout is None else t0 + timeout
     found = 0
     while limit is None or found < limit:
         left = None if deadline is None else max(0.0, deadline - time.perf_counter())
         result = engine.solve(formula, time_limit=left)
         if result.status == "unsat":
-            return Count(found, "enumeration", True, time.perf_counter() - t0)
+            return found, True
         if result.status == "unknown":
             break
         found += 1
@@ -57,9 +69,7 @@ def count(puzzle: Any, family, *, model: str | None = None, backend: str | Backe
             formula.add_clause(clause)
         else:
             formula.clauses.append(clause)
-    return Count(found, "enumeration", False, time.perf_counter() - t0)
-
-
+    return found, False
 def _incremental(name: str, cnf, check, limit: int | None) -> tuple[int, bool]:
     """One python-sat solver kept across solutions: each blocking clause is added to it."""
     from pysat.solvers import Solver

@@ -547,6 +547,21 @@ def count_placements(p: Pips) -> int:
             return DEAD if bits >> v & 1 else bits | 1 << v
         return 0
 
+    # each cell's possible values from its own region alone (pips are never negative)
+    allowed = [(1 << (top + 1)) - 1] * n
+    for k, r in enumerate(p.regions):
+        t, size = targets[k], len(r.nodes)
+        if r.rule in ("sum", "less"):
+            hi = t if r.rule == "sum" else t - 1
+            lo = t - (size - 1) * top if r.rule == "sum" else 0
+        elif r.rule == "greater":
+            hi, lo = top, t + 1 - (size - 1) * top
+        else:
+            continue
+        bits = sum(1 << v for v in range(max(lo, 0), min(hi, top) + 1))
+        for u in r.nodes:
+            allowed[index[u]] &= bits
+
     full = (1 << n) - 1
     memo: dict = {}
 
@@ -562,11 +577,16 @@ def count_placements(p: Pips) -> int:
             if mask >> j & 1:
                 continue
             covered = mask | 1 << i | 1 << j
+            if any(not covered >> x & 1 and all(covered >> y & 1 for y in adj[x])
+                   for x in (*adj[i], *adj[j])):
+                continue  # a free cell next to j would be left with no free neighbour
             for ti, options in enumerate(ways):
                 if used[ti] == mult[ti]:
                     continue
                 used2 = used[:ti] + (used[ti] + 1,) + used[ti + 1:]
                 for a, b in options:
+                    if not (allowed[i] >> a & 1 and allowed[j] >> b & 1):
+                        continue
                     aggs2, left2 = list(aggs), list(left)
                     for cell, v in ((i, a), (j, b)):
                         k = region[cell]
