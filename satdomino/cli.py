@@ -31,7 +31,8 @@ class UsageError(SatDominoError):
     pass
 
 
-KIND_HELP = {"amo": "at-most-one / exactly-one", "card": "cardinality", "pb": "pseudo-Boolean"}
+KIND_HELP = {"amo": "at-most-one / exactly-one", "card": "cardinality", "pb": "pseudo-Boolean",
+             "int": "integer-variable"}
 MAX_TIMEOUT = 1e6  # seconds; larger values overflow the waits of the process layer
 
 
@@ -50,7 +51,7 @@ def build_parser() -> Parser:
                    help="puzzle files, folders, or - for standard input")
     s.add_argument("--kind", choices=sorted(FAMILIES), help="puzzle kind (default: detected)")
     s.add_argument("--model", help="model of the puzzle family (dominosa: placement, counted; "
-                   "pips: placement)")
+                   "pips: placement, link-value)")
     s.add_argument("--puzzle", metavar="NAME",
                    help="only the part of each file with this name (easy, medium, hard, ...)")
     s.add_argument("--backend", default=DEFAULT_BACKEND,
@@ -217,7 +218,7 @@ def _svg_path(base: str, index: int, total: int) -> str:
 # commands ----------------------------------------------------------------------------------------
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    encodings = Encodings(amo=args.amo, card=args.card, pb=args.pb)
+    encodings = Encodings(**{kind: getattr(args, kind) for kind in KINDS})
     engine = get_backend(args.backend)
     if engine.takes == "cnf" and encodings.native and not engine.native_card:
         raise UsageError(f"backend {engine.name} has no native cardinality constraints; use "

@@ -58,11 +58,41 @@ class Define:
     lits: tuple[int, ...]
 
 
-Constraint = Clause | AtMostOne | ExactlyOne | Card | PB | Define
+@dataclass(frozen=True)
+class IntVar:
+    """A small integer variable with a finite domain; lowering picks its encoding (``int``)."""
+
+    key: Hashable
+    values: tuple[int, ...]  # sorted, distinct
 
 
-def holds(constraint: Constraint, value: dict[int, bool] | Sequence[bool]) -> bool:
-    """Evaluate one constraint under a full assignment (``value[var]``): the IR's semantics."""
+@dataclass(frozen=True)
+class IntView:
+    """Boolean model variable ``var`` <-> (x == k) (op "==") or (x >= k) (op ">=")."""
+
+    var: int
+    x: IntVar
+    op: Literal["==", ">="]
+    k: int
+
+
+@dataclass(frozen=True)
+class IntLinear:
+    """sum(c * x for c, x in ints) + sum(w * lit for w, lit in bools) op bound."""
+
+    ints: tuple[tuple[int, IntVar], ...]
+    bools: tuple[tuple[int, int], ...]
+    op: Op
+    bound: int
+
+
+Constraint = Clause | AtMostOne | ExactlyOne | Card | PB | Define | IntView | IntLinear
+
+
+def holds(constraint: Constraint, value: dict[int, bool] | Sequence[bool],
+          ints: dict[Hashable, int] | None = None) -> bool:
+    """Evaluate one constraint under a full assignment (``value[var]``, and ``ints[key]`` for
+    integer variables): the IR's semantics."""
 
     def lit(x: int) -> bool:
         return value[x] if x > 0 else not value[-x]
@@ -81,6 +111,12 @@ def holds(constraint: Constraint, value: dict[int, bool] | Sequence[bool]) -> bo
         case Define(var, kind, lits):
             inner = any(lit(x) for x in lits) if kind == "or" else all(lit(x) for x in lits)
             return value[var] == inner
+        case IntView(var, x, op, k):
+            v = (ints or {})[x.key]
+            return value[var] == (v == k if op == "==" else v >= k)
+        case IntLinear(terms, bools, op, bound):
+            total = sum(c * (ints or {})[x.key] for c, x in terms)
+            return compare(total + sum(w for w, b in bools if lit(b)), op, bound)
     raise TypeError(f"not a constraint: {constraint!r}")
 
 
@@ -101,6 +137,8 @@ class Model:
         self._names: list[Hashable] = [None]  # index 0 unused: ids start at 1
         self.constraints: list[Constraint] = []
         self.projection: list[int] = []
+        self.ints: dict[Hashable, IntVar] = {}
+        self._views: dict[tuple[Hashable, str, int], int] = {}
 
     # variables -------------------------------------------------------------------------------
     def var(self, key: Hashable) -> int:
@@ -160,6 +198,40 @@ class Model:
 
     def define_and(self, var: int, lits: Iterable[int]) -> None:
         self.constraints.append(Define(self._lits([var])[0], "and", self._lits(lits)))
+
+    # integer variables ---------------------------------------------------------------------
+    def int_var(self, key: Hashable, values: Iterable[int]) -> IntVar:
+        dom = tuple(sorted(set(values)))
+        if not dom:
+            raise ValueError(f"integer variable {key!r} has an empty domain")
+        if key in self.ints and self.ints[key].values != dom:
+            raise ValueError(f"integer variable {key!r} declared twice with other values")
+        return self.ints.setdefault(key, IntVar(key, dom))
+
+    def _view(self, x: IntVar, op: Literal["==", ">="], k: int) -> int:
+        vid = self._views.get((x.key, op, k))
+        if vid is None:
+            vid = self.var(("int", op, x.key, k))
+            self._views[(x.key, op, k)] = vid
+            self.constraints.append(IntView(vid, x, op, k))
+        return vid
+
+    def int_eq(self, x: IntVar, k: int) -> int:
+        """A Boolean model variable that is true exactly when x == k."""
+        return self._view(x, "==", k)
+
+    def int_ge(self, x: IntVar, k: int) -> int:
+        """A Boolean model variable that is true exactly when x >= k."""
+        return self._view(x, ">=", k)
+
+    def int_linear(self, ints: Iterable[tuple[int, IntVar]], op: Op, bound: int,
+                   bools: Iterable[tuple[int, int]] = ()) -> None:
+        if op not in OPS:
+            raise ValueError(f"unknown comparison {op!r}")
+        bs = tuple((int(w), x) for w, x in bools if w != 0)
+        self._lits(x for _, x in bs)
+        self.constraints.append(IntLinear(tuple((int(c), x) for c, x in ints if c), bs, op,
+                                          bound))
 
     def satisfied_by(self, value: dict[int, bool] | Sequence[bool]) -> bool:
         return all(holds(c, value) for c in self.constraints)

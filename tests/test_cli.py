@@ -122,7 +122,8 @@ def test_encodings_json(capsys) -> None:
     assert code == 0
     main(["encodings", "--json"])
     data = json.loads(capsys.readouterr().out)
-    assert set(data) == {"amo", "card", "pb", "backends"}
+    assert set(data) == {"amo", "card", "pb", "int", "backends"}
+    assert data["int"] == ["direct", "order", "log"]
     assert {"pairwise", "ladder", "bitwise", "commander", "product", "native"} <= set(data["amo"])
     assert {"mtotalizer", "kmtotalizer", "pkd-totalizer", "pkd-sortnetwrk"} <= set(data["card"])
     assert {"bdd", "adder", "mixedradix", "best"} <= set(data["pb"])

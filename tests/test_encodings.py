@@ -29,6 +29,20 @@ def allowed_assignments(model: Model, encodings: Encodings, n: int) -> set[tuple
     return ok
 
 
+def projected_models(model: Model, encodings: Encodings) -> set[tuple[bool, ...]]:
+    """Every assignment of the model's own variables that the clauses allow (auxiliaries
+    existentially quantified), by complete enumeration with blocking clauses."""
+    cnf = lower(model, encodings)
+    n = model.num_vars
+    out = set()
+    with Solver(name="minisat22", bootstrap_with=cnf.clauses) as s:
+        while s.solve():
+            model_bits = s.get_model()[:n]
+            out.add(tuple(x > 0 for x in model_bits))
+            s.add_clause([-x for x in model_bits])
+    return out
+
+
 def fresh(n: int) -> tuple[Model, list[int]]:
     m = Model("t")
     return m, [m.var(i) for i in range(n)]
@@ -104,3 +118,36 @@ def test_model_variables_keep_their_ids_and_pool_is_shared() -> None:
     used = {abs(x) for cl in cnf.clauses for x in cl}
     assert max(used) <= cnf.num_vars
     assert set(range(1, 7)) <= used  # model ids appear unchanged
+
+
+@pytest.mark.parametrize("name", list(REGISTRY["int"]))
+def test_integer_views_and_linear_sums(name: str) -> None:
+    """Views x == k and x >= k over domains with holes, and a linear constraint over two
+    integers and a Boolean: the clauses allow exactly the view values some (x, y, b) gives."""
+    for dom_x, dom_y, (cx, cy, cb, op, bound) in [
+        ((0, 1, 2, 3), (1, 2), (2, -1, 1, ">=", 2)),
+        ((0, 2, 5), (0, 3, 4, 7), (1, 1, 3, "==", 7)),
+        ((3,), (-1, 0, 2), (1, 2, -2, "<=", 4)),
+    ]:
+        m = Model("ints")
+        b = m.var("b")
+        x, y = m.int_var("x", dom_x), m.int_var("y", dom_y)
+        views = [(x, "==", k) for k in range(-1, 7)] + [(x, ">=", k) for k in range(-1, 7)]
+        views += [(y, "==", k) for k in range(-2, 8)]
+        ids = [m.int_eq(v, k) if op2 == "==" else m.int_ge(v, k) for v, op2, k in views]
+        m.int_linear([(cx, x), (cy, y)], op, bound, bools=[(cb, b)])
+        n = m.num_vars
+        got = projected_models(m, Encodings(int=name))
+        want = set()
+        for vx in dom_x:
+            for vy in dom_y:
+                for vb in (False, True):
+                    if not compare(cx * vx + cy * vy + cb * vb, op, bound):
+                        continue
+                    val = {"x": vx, "y": vy}
+                    bits = [False] * n
+                    bits[b - 1] = vb
+                    for (v, op2, k), vid in zip(views, ids, strict=True):
+                        bits[vid - 1] = val[v.key] == k if op2 == "==" else val[v.key] >= k
+                    want.add(tuple(bits))
+        assert got == want, (name, dom_x, dom_y)

@@ -5,7 +5,18 @@ from __future__ import annotations
 import time
 
 from ..encode import CNF
-from ..model import PB, AtMostOne, Card, Clause, Define, ExactlyOne, Model, compare
+from ..model import (
+    PB,
+    AtMostOne,
+    Card,
+    Clause,
+    Define,
+    ExactlyOne,
+    IntLinear,
+    IntView,
+    Model,
+    compare,
+)
 from .base import Backend, Result
 from .child import run_limited
 
@@ -25,6 +36,10 @@ def model_to_z3(model: Model):
         return xs[v] if v > 0 else z3.Not(xs[-v])
 
     out = []
+    ints = {}
+    for key, x in model.ints.items():  # native Int with its finite domain
+        ints[key] = z3.Int(f"i{len(ints)}")
+        out.append(z3.Or([ints[key] == v for v in x.values]))
     for c in model.constraints:
         match c:
             case Clause(lits):
@@ -40,6 +55,13 @@ def model_to_z3(model: Model):
             case Define(var, kind, lits):
                 inner = z3.Or if kind == "or" else z3.And
                 out.append(xs[var] == inner([lit(x) for x in lits]))
+            case IntView(var, x, op, k):
+                out.append(xs[var] == (ints[x.key] == k if op == "==" else ints[x.key] >= k))
+            case IntLinear(terms, bools, op, bound):
+                total = z3.Sum([c * ints[x.key] for c, x in terms]
+                               + [z3.If(lit(b), w, 0) for w, b in bools] or [z3.IntVal(0)])
+                out.append(total <= bound if op == "<=" else total >= bound if op == ">="
+                           else total == bound)
     return xs, out
 
 

@@ -6,9 +6,20 @@ from dataclasses import asdict, dataclass
 
 from pysat.formula import IDPool
 
-from ..model import PB, AtMostOne, Card, Clause, Define, ExactlyOne, Model
+from ..model import (
+    PB,
+    AtMostOne,
+    Card,
+    Clause,
+    Define,
+    ExactlyOne,
+    IntLinear,
+    IntView,
+    Model,
+)
 from . import amo as _amo  # noqa: F401  (fills the registry)
 from . import card as _card  # noqa: F401
+from . import ints as _ints  # noqa: F401
 from . import pb as _pb  # noqa: F401
 from .registry import CNF, KINDS, REGISTRY, Encoder, Sink, get, trivial_card
 
@@ -22,6 +33,7 @@ class Encodings:
     amo: str = "seqcounter"
     card: str = "totalizer"
     pb: str = "best"
+    int: str = "direct"
 
     def __post_init__(self) -> None:
         for kind in KINDS:
@@ -47,6 +59,16 @@ def lower(model: Model, encodings: Encodings = Encodings()) -> CNF:
     amo = get("amo", encodings.amo).encode
     card = get("card", encodings.card).encode
     pb = get("pb", encodings.pb).encode
+    int_class = get("int", encodings.int).encode
+    ints: dict = {}
+
+    def int_of(x):  # every integer variable is encoded once, on first use
+        if x.key not in ints:
+            ints[x.key] = int_class(x, out, amo)
+        return ints[x.key]
+
+    for x in model.ints.values():
+        int_of(x)
     for c in model.constraints:
         match c:
             case Clause(lits):
@@ -70,6 +92,17 @@ def lower(model: Model, encodings: Encodings = Encodings()) -> CNF:
                 out.clause([var, *(-x for x in lits)])
                 for x in lits:
                     out.clause([-var, x])
+            case IntView(var, x, op, k):
+                lit = int_of(x).eq(k) if op == "==" else int_of(x).ge(k)
+                out.clause([-var, lit])
+                out.clause([var, -lit])
+            case IntLinear(terms, bools, op, bound):
+                flat = list(bools)
+                for coef, x in terms:
+                    parts, const = int_of(x).linear()
+                    flat += [(coef * w, lit) for w, lit in parts]
+                    bound -= coef * const
+                _lower_pb([(w, lit) for w, lit in flat if w], op, bound, out, pb, card)
     cnf.num_vars = max(pool.top, model.num_vars)
     return cnf
 

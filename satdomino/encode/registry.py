@@ -9,7 +9,7 @@ from pysat.formula import IDPool
 
 from ..errors import UnknownNameError
 
-KINDS = ("amo", "card", "pb")
+KINDS = ("amo", "card", "pb", "int")
 
 
 @dataclass
@@ -37,6 +37,7 @@ class Sink:
         self.cnf = cnf
         self.pool = pool
         self._false: int | None = None
+        self._true: int | None = None
 
     def fresh(self) -> int:
         return self.pool.id()
@@ -50,6 +51,29 @@ class Sink:
     def clauses(self, clauses: list[list[int]]) -> None:
         for c in clauses:
             self.clause(c)
+
+    def true(self) -> int:
+        """A literal that is always true (its negation: always false)."""
+        if self._true is None:
+            self._true = self.fresh()
+            self.cnf.clauses.append([self._true])
+        return self._true
+
+    def define_or(self, lits: list[int]) -> int:
+        """A fresh variable equal to OR(lits)."""
+        y = self.fresh()
+        self.clause([-y, *lits])
+        for x in lits:
+            self.clause([-x, y])
+        return y
+
+    def define_and(self, lits: list[int]) -> int:
+        """A fresh variable equal to AND(lits)."""
+        y = self.fresh()
+        self.clause([y, *(-x for x in lits)])
+        for x in lits:
+            self.clause([-y, x])
+        return y
 
     def false(self) -> None:
         """Make the formula unsatisfiable without an empty clause (not every solver takes one)."""
@@ -74,6 +98,7 @@ class Encoder:
 
 
 REGISTRY: dict[str, dict[str, Encoder]] = {kind: {} for kind in KINDS}
+# amo/card/pb entries are functions that write clauses; int entries are IntEncoding classes
 
 
 def register(kind: str, name: str, summary: str, *,

@@ -311,7 +311,65 @@ def build_placement(p: Pips) -> Model:
     return m
 
 
-MODELS = {"placement": build_placement}
+def build_link_value(p: Pips) -> Model:
+    """The seed article's two views in ONE model: link variables (which neighbours pair up)
+    and an integer value per cell (its encoding chosen by --int), tied together: each link
+    carries exactly one domino type, each type as often as the multiset holds it, each value
+    on as many cells as the dominoes' halves show it, and the region rules over the values."""
+    m = Model("link-value")
+    links = {e: m.var(("link", *e)) for e in p.edges}
+    values = sorted({k for d in p.dominoes for k in d})
+    cell = {u: m.int_var(("value", u), values) for u in p.nodes}
+    eq = {(u, k): m.int_eq(cell[u], k) for u in p.nodes for k in values}
+    m.projection = [*links.values(), *eq.values()]  # a layout is its links and values
+
+    incident: dict[Node, list[int]] = {u: [] for u in p.nodes}
+    for (u, v), x in links.items():
+        incident[u].append(x)
+        incident[v].append(x)
+    for u in p.nodes:
+        m.exactly_one(incident[u])
+
+    halves = Counter(k for d in p.dominoes for k in d)
+    for k in values:
+        m.card([eq[(u, k)] for u in p.nodes], "==", halves[k])
+
+    types = domino_types(p)
+    carries: dict[tuple[int, int], list[int]] = {t: [] for t in types}
+    for (u, v), x in links.items():
+        options = []
+        for t in types:
+            both = {(t[0], t[1]), (t[1], t[0])}
+            ways = []
+            for a, b in sorted(both):
+                w = m.var(("shows", u, a, v, b))
+                m.define_and(w, [eq[(u, a)], eq[(v, b)]])
+                ways.append(w)
+            d = m.var(("carries", u, v, t))
+            m.add_clause([-d, x])  # a link carries a domino only if it is a link
+            m.add_clause([-d, *ways])  # ... and its cells show that domino
+            options.append(d)
+            carries[t].append(d)
+        m.add_clause([-x, *options])  # every link carries one domino of the set
+    for t, count in types.items():
+        m.card(carries[t], "==", count)
+
+    for r in p.regions:
+        if r.rule in TARGETED:
+            op, bound = {"sum": ("==", r.target), "less": ("<=", r.target - 1),
+                         "greater": (">=", r.target + 1)}[r.rule]
+            m.int_linear([(1, cell[u]) for u in r.nodes], op, bound)
+        elif r.rule == "equals":
+            for u in r.nodes[1:]:
+                for k in values:
+                    m.add_clause([-eq[(r.nodes[0], k)], eq[(u, k)]])
+        elif r.rule == "unequal":
+            for k in values:
+                m.at_most_one([eq[(u, k)] for u in r.nodes])
+    return m
+
+
+MODELS = {"placement": build_placement, "link-value": build_link_value}
 
 
 # solutions ---------------------------------------------------------------------------------------
@@ -327,12 +385,31 @@ class PipsSolution:
         return out
 
 
-def decode(p: Pips, model: Model, true_vars: frozenset[int]) -> PipsSolution:
-    free: dict[tuple[int, int], list[tuple[Node, Node]]] = {}
+def _placed(p: Pips, model: Model, true_vars: frozenset[int]):
+    """(type, cell showing its low pip, cell showing its high pip) read off either model."""
+    if model.name == "link-value":
+        value = {}
+        for x in model.projection:
+            key = model.key(x)
+            if key[0] == "int" and x in true_vars:
+                value[key[2][1]] = key[3]
+        for x in model.projection:
+            key = model.key(x)
+            if key[0] == "link" and x in true_vars:
+                u, v = key[1], key[2]
+                if value[u] > value[v]:
+                    u, v = v, u
+                yield (value[u], value[v]), u, v
+        return
     for x in model.projection:
         if x in true_vars:
-            _, t, u, v = model.key(x)
-            free.setdefault(t, []).append((u, v))
+            yield model.key(x)[1:]
+
+
+def decode(p: Pips, model: Model, true_vars: frozenset[int]) -> PipsSolution:
+    free: dict[tuple[int, int], list[tuple[Node, Node]]] = {}
+    for t, u, v in _placed(p, model, true_vars):
+        free.setdefault(t, []).append((u, v))
     pairs = []
     for a, b in p.dominoes:
         stack = free.get((min(a, b), max(a, b)), [])
