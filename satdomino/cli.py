@@ -23,7 +23,7 @@ from .encode import KINDS, REGISTRY, Encodings
 from .errors import SatDominoError, VerificationError
 from .fileio import atomic_text, output_path
 from .puzzles import FAMILIES, Family, detect, family
-from .puzzles.pips import Skipped
+from .puzzles.common import Skipped
 from .solve import Outcome, solve
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from ..errors import PuzzleFormatError
 from ..model import Model
 from ..render import svg, text
+from .common import strict
 
 Cell = tuple[int, int]
 Pair = tuple[Cell, Cell]
@@ -252,12 +253,7 @@ def _json_parts(text: str) -> Parsed:
 
 def parse(text: str) -> list[tuple[str | None, Dominosa]]:
     """Every puzzle in ``text``; raises the first bad part's error, naming the part."""
-    out = []
-    for name, part in parse_parts(text):
-        if isinstance(part, PuzzleFormatError):
-            raise PuzzleFormatError(f"{name}: {part}" if name else str(part))
-        out.append((name, part))
-    return out
+    return strict(parse_parts(text))
 
 
 def sniff(text: str) -> bool:

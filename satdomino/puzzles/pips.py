@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from ..errors import PuzzleFormatError
 from ..model import Model
 from ..render import svg, text
+from .common import Skipped, strict
 
 Node = Hashable  # (row, col) on grids, a name in the graph form
 RULES = ("empty", "sum", "less", "greater", "equals", "unequal")
@@ -53,13 +54,6 @@ class Pips:
             adj[u].append(v)
             adj[v].append(u)
         return adj
-
-
-@dataclass(frozen=True)
-class Skipped:
-    """A part of a file that is deliberately not a puzzle (a withdrawn NYT placeholder)."""
-
-    reason: str
 
 
 # parsing -----------------------------------------------------------------------------------------
@@ -228,13 +222,7 @@ def _attempt(obj: object) -> Pips | Skipped | PuzzleFormatError:
 
 def parse(text: str) -> list[tuple[str | None, Pips]]:
     """Every puzzle in ``text`` (skipped parts left out); raises the first bad part's error."""
-    out = []
-    for name, part in parse_parts(text):
-        if isinstance(part, PuzzleFormatError):
-            raise PuzzleFormatError(f"{name}: {part}" if name else str(part))
-        if isinstance(part, Pips):
-            out.append((name, part))
-    return out
+    return strict(parse_parts(text))
 
 
 def sniff(text: str) -> bool:
