@@ -65,6 +65,9 @@ def build_parser() -> Parser:
     s.add_argument("--unique", action="store_true", help="also decide uniqueness")
     s.add_argument("--count", action="store_true",
                    help="also count distinct solutions (exact counter, else enumeration)")
+    s.add_argument("--count-by", choices=["placement", "grid", "tiling"], default="placement",
+                   help="what makes two solutions different: which domino lies where and which "
+                   "way round (default), the pip grid, or the domino outlines")
     s.add_argument("--limit", type=int, metavar="N",
                    help="with --count: stop enumerating at N (exact counters ignore it)")
     s.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
@@ -179,7 +182,7 @@ def _record(item: Item, out: Outcome | None) -> dict:
     rec.update(status=out.status, solution=sol, unique=out.unique, stats=out.stats)
     if out.count is not None:
         rec.update(count=out.count.value, count_method=out.count.method,
-                   count_complete=out.count.complete)
+                   count_complete=out.count.complete, count_by=out.count.by)
     return rec
 
 
@@ -199,7 +202,7 @@ def _text(item: Item, out: Outcome, asked_unique: bool) -> str:
     if out.count is not None:
         c = out.count
         body = (f"count: {c.value}{'' if c.complete else '+ (stopped early)'} "
-                f"distinct solutions ({c.method}, {c.seconds:.3f} s)\n") + body
+                f"distinct {c.by}s ({c.method}, {c.seconds:.3f} s)\n") + body
     return head + "\n" + body
 
 
@@ -223,6 +226,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if engine.takes == "cnf" and encodings.native and not engine.native_card:
         raise UsageError(f"backend {engine.name} has no native cardinality constraints; use "
                          "minicard, gluecard3, gluecard4 or z3, or a clausal encoding")
+    if args.count_by != "placement" and not args.count:
+        raise UsageError("--count-by needs --count")
     if args.limit is not None and (args.limit < 1 or not args.count):
         raise UsageError("--limit needs --count and a positive number")
     if args.timeout is not None and not 0 < args.timeout <= MAX_TIMEOUT:
@@ -246,11 +251,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 if args.count and out.status != "unknown":
                     out.count = count(item.puzzle, item.family, model=args.model,
                                       backend=engine, encodings=encodings, limit=args.limit,
-                                      timeout=args.timeout)
+                                      timeout=args.timeout, by=args.count_by)
             except SatDominoError as e:
-                item.error = str(e)
+                item.error, out = str(e), None
             except VerificationError as e:  # a bug or a lying solver: never shown as an answer
-                item.error = f"internal error: {e}"
+                item.error, out = f"internal error: {e}", None
                 statuses.add("internal")
         if out is None:
             statuses.add("error")

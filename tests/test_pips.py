@@ -15,6 +15,7 @@ from satdomino.encode import REGISTRY
 from satdomino.errors import PuzzleFormatError
 from satdomino.puzzles import pips as P
 
+from .conftest import EXAMPLES
 from .pips_bruteforce import solutions
 
 FAM = family("pips")
@@ -215,3 +216,34 @@ def test_corpus_link_value_agrees(corpus) -> None:
                       encodings=Encodings(int="log"))
             assert b.status == "sat" and P.verify(board, b.solution) == [], (f.name, name)
             assert a.unique == b.unique, (f.name, name)
+
+
+def _grid_and_tiling(placement: frozenset) -> tuple[frozenset, frozenset]:
+    values, tiles = {}, set()
+    for (a, b), u, v in placement:
+        values[u], values[v] = a, b
+        tiles.add(frozenset((u, v)))
+    return frozenset(values.items()), frozenset(tiles)
+
+
+def test_count_by_grid_and_tiling_match_brute_force() -> None:
+    for board, truth in zip(BOARDS, TRUTH, strict=True):
+        grids = {_grid_and_tiling(s)[0] for s in truth}
+        tilings = {_grid_and_tiling(s)[1] for s in truth}
+        assert count(board, FAM, by="grid").value == len(grids)
+        assert count(board, FAM, by="tiling").value == len(tilings)
+        assert count(board, FAM, by="tiling", limit=1).value == min(1, len(tilings))
+
+
+def test_count_by_in_the_cli(capsys) -> None:
+    from satdomino.cli import main
+
+    path = str(EXAMPLES / "pips" / "planted-6-unique.json")
+    for by in ("grid", "tiling"):
+        assert main(["solve", path, "--json", "--count", "--count-by", by]) == 0
+        rec = json.loads(capsys.readouterr().out)
+        assert (rec["count"], rec["count_by"], rec["count_complete"]) == (1, by, True)
+    dominosa = str(EXAMPLES / "dominosa" / "double6.txt")
+    assert main(["solve", dominosa, "--count", "--count-by", "grid"]) == 2
+    assert "cannot count by 'grid'" in capsys.readouterr().err
+    assert main(["solve", dominosa, "--count-by", "tiling"]) == 2

@@ -10,7 +10,7 @@ from typing import Any
 from ..backends import Backend, get_backend
 from ..backends.pysat_backend import PysatBackend
 from ..encode import Encodings, lower
-from ..errors import VerificationError
+from ..errors import UnknownNameError, VerificationError
 from .unique import blocking_clause
 
 
@@ -20,6 +20,7 @@ class Count:
     method: str  # "enumeration" (SAT, blocking clauses) or "dp" (the family's exact counter)
     complete: bool  # False: enumeration stopped at --limit or the time limit
     seconds: float
+    by: str = "placement"
 
 
 SWITCH = 200  # with an exact counter at hand, enumerate only this many before using it
@@ -27,22 +28,33 @@ SWITCH = 200  # with an exact counter at hand, enumerate only this many before u
 
 def count(puzzle: Any, family, *, model: str | None = None, backend: str | Backend = "cadical195",
           encodings: Encodings = Encodings(), limit: int | None = None,
-          timeout: float | None = None) -> Count:
-    """Distinct solutions. A portfolio: SAT enumeration with blocking clauses (fast when there
-    are few, and every one found is verified); past SWITCH solutions, the family's exact
-    counter if it has one. Without one, enumeration runs to the end or to ``limit``."""
+          timeout: float | None = None, by: str = "placement") -> Count:
+    """Distinct solutions. By placement, a portfolio: SAT enumeration with blocking clauses
+    (fast when there are few, and every one found is verified); past SWITCH solutions, the
+    family's exact counter if it has one. Without one, and for the other views (``by`` one of
+    the family's ``count_views``: distinct grids, distinct tilings), projected enumeration runs
+    to the end or to ``limit``."""
     t0 = time.perf_counter()
+    if by != "placement":
+        if by not in family.count_views:
+            raise UnknownNameError(f"{family.kind} cannot count by {by!r}; it counts by "
+                                   f"{', '.join(['placement', *family.count_views])}")
+        build = family.count_views[by]
+        found, complete = _enumerate(puzzle, family, build, backend, encodings, limit, timeout)
+        return Count(found, "enumeration", complete, time.perf_counter() - t0, by)
     cap = SWITCH if family.exact_count is not None else limit
-    found, complete = _enumerate(puzzle, family, model, backend, encodings, cap, timeout)
+    build = family.model(model)
+    found, complete = _enumerate(puzzle, family, build, backend, encodings, cap, timeout)
     if not complete and family.exact_count is not None and found == SWITCH:
         return Count(family.exact_count(puzzle), "dp", True, time.perf_counter() - t0)
     return Count(found, "enumeration", complete, time.perf_counter() - t0)
 
 
-def _enumerate(puzzle, family, model, backend, encodings, limit, timeout) -> tuple[int, bool]:
+def _enumerate(puzzle, family, build, backend, encodings, limit, timeout) -> tuple[int, bool]:
+    """Solutions that differ on the model's projection, each verified, up to ``limit``."""
     t0 = time.perf_counter()
     engine = get_backend(backend) if isinstance(backend, str) else backend
-    m = family.model(model)(puzzle)
+    m = build(puzzle)
     formula = m if engine.takes == "model" else lower(m, encodings)
 
     def check(true_vars: frozenset[int]) -> list[int]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import PuzzleFormatError, UnknownNameError
@@ -27,6 +27,9 @@ class Family:
     render_svg: Callable[[Any, Any], str]
     suffixes: tuple[str, ...]  # files picked up when a folder is given
     exact_count: Callable[[Any], int] | None = None  # distinct solutions, without SAT
+    # other things to count than placements: a model whose projection is what makes two
+    # solutions different (Pips: "grid", the values; "tiling", the outlines)
+    count_views: dict[str, Callable[[Any], Model]] = field(default_factory=dict)
 
     @property
     def default_model(self) -> str:
@@ -45,7 +48,8 @@ def _family(kind: str, module, suffixes: tuple[str, ...]) -> Family:
                   decode=module.decode, verify=module.verify,
                   solution_json=module.solution_json, render_text=module.render_text,
                   render_svg=module.render_svg, suffixes=suffixes,
-                  exact_count=getattr(module, "count_placements", None))
+                  exact_count=getattr(module, "count_placements", None),
+                  count_views=getattr(module, "COUNT_VIEWS", {}))
 
 
 # JSON formats are sniffed in this order: Pips (dominoes / regions / links) before Dominosa

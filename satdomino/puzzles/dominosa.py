@@ -313,6 +313,8 @@ def build_counted(p: Dominosa) -> Model:
 
 
 MODELS = {"placement": build_placement, "counted": build_counted}
+# --count-by tiling: the numbers are given, so a tiling is a placement (and there is one grid)
+COUNT_VIEWS = {"tiling": build_placement}
 
 
 # solutions ---------------------------------------------------------------------------------------

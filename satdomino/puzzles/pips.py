@@ -360,6 +360,19 @@ def build_link_value(p: Pips) -> Model:
 MODELS = {"placement": build_placement, "link-value": build_link_value}
 
 
+def _projected(keep: str):
+    def build(p: Pips) -> Model:
+        m = build_link_value(p)
+        m.projection = [x for x in m.projection if m.key(x)[0] == keep]
+        return m
+
+    return build
+
+
+# --count-by: distinct pip grids (the values alone), distinct tilings (the links alone)
+COUNT_VIEWS = {"grid": _projected("int"), "tiling": _projected("link")}
+
+
 # solutions ---------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -375,14 +388,12 @@ class PipsSolution:
 
 def _placed(p: Pips, model: Model, true_vars: frozenset[int]):
     """(type, cell showing its low pip, cell showing its high pip) read off either model."""
-    if model.name == "link-value":
+    if model.name == "link-value":  # every variable, whatever the projection holds
         value = {}
-        for x in model.projection:
-            key = model.key(x)
-            if key[0] == "int" and x in true_vars:
+        for key, x in model.items():
+            if key[0] == "int" and key[1] == "==" and x in true_vars:
                 value[key[2][1]] = key[3]
-        for x in model.projection:
-            key = model.key(x)
+        for key, x in model.items():
             if key[0] == "link" and x in true_vars:
                 u, v = key[1], key[2]
                 if value[u] > value[v]:
