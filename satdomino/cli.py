@@ -251,7 +251,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                 if args.count and out.status != "unknown":
                     out.count = count(item.puzzle, item.family, model=args.model,
                                       backend=engine, encodings=encodings, limit=args.limit,
-                                      timeout=args.timeout, by=args.count_by)
+                                      timeout=args.timeout, by=args.count_by, known=out)
             except SatDominoError as e:
                 item.error, out = str(e), None
             except VerificationError as e:  # a bug or a lying solver: never shown as an answer

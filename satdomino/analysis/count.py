@@ -28,13 +28,18 @@ SWITCH = 200  # with an exact counter at hand, enumerate only this many before u
 
 def count(puzzle: Any, family, *, model: str | None = None, backend: str | Backend = "cadical195",
           encodings: Encodings = Encodings(), limit: int | None = None,
-          timeout: float | None = None, by: str = "placement") -> Count:
+          timeout: float | None = None, by: str = "placement", known=None) -> Count:
     """Distinct solutions. By placement, a portfolio: SAT enumeration with blocking clauses
     (fast when there are few, and every one found is verified); past SWITCH solutions, the
     family's exact counter if it has one. Without one, and for the other views (``by`` one of
     the family's ``count_views``: distinct grids, distinct tilings), projected enumeration runs
-    to the end or to ``limit``."""
+    to the end or to ``limit``. ``known``: an Outcome of ``solve`` on the same puzzle, whose
+    unsat answer or proved uniqueness is reused (both are exhaustive enumerations already)."""
     t0 = time.perf_counter()
+    if known is not None and (known.status == "unsat" or known.unique is True):
+        # a solve that proved there is no placement, or exactly one, settles every view
+        found = 0 if known.status == "unsat" else 1
+        return Count(found, "enumeration", True, time.perf_counter() - t0, by)
     if by != "placement":
         if by not in family.count_views:
             raise UnknownNameError(f"{family.kind} cannot count by {by!r}; it counts by "

@@ -237,14 +237,37 @@ def domino_types(p: Pips) -> Counter:
     return Counter((min(a, b), max(a, b)) for a, b in p.dominoes)
 
 
+def cell_domains(p: Pips) -> dict[Node, set[int]]:
+    """The pips each cell can show, from the set's pips and its own region's rule alone
+    (pips are never negative): sound pruning shared by the models and the counter."""
+    pips = {k for d in p.dominoes for k in d}
+    top = max(pips)
+    out = {u: set(pips) for u in p.nodes}
+    for r in p.regions:
+        t, size = r.target or 0, len(r.nodes)
+        if r.rule == "sum":
+            lo, hi = t - (size - 1) * top, t
+        elif r.rule == "less":
+            lo, hi = 0, t - 1
+        elif r.rule == "greater":
+            lo, hi = t + 1 - (size - 1) * top, top
+        else:
+            continue
+        for u in r.nodes:
+            out[u] = {v for v in out[u] if lo <= v <= hi}
+    return out
+
+
 def placements(p: Pips) -> list[tuple[tuple[int, int], Node, Node]]:
-    """(type (a <= b), u, v) with a on u and b on v; a double once per edge."""
+    """(type (a <= b), u, v) with a on u and b on v, where both cells can show those pips;
+    a double once per edge."""
+    dom = cell_domains(p)
     out = []
     for t in sorted(domino_types(p)):
         for u, v in p.edges:
-            out.append((t, u, v))
-            if t[0] != t[1]:
-                out.append((t, v, u))
+            for a_on, b_on in ((u, v), (v, u)) if t[0] != t[1] else ((u, v),):
+                if t[0] in dom[a_on] and t[1] in dom[b_on]:
+                    out.append((t, a_on, b_on))
     return out
 
 
@@ -307,7 +330,10 @@ def build_link_value(p: Pips) -> Model:
     m = Model("link-value")
     links = {e: m.var(("link", *e)) for e in p.edges}
     values = sorted({k for d in p.dominoes for k in d})
-    cell = {u: m.int_var(("value", u), values) for u in p.nodes}
+    domains = cell_domains(p)
+    cell = {u: m.int_var(("value", u), domains[u] or values) for u in p.nodes}
+    if any(not d for d in domains.values()):
+        m.add_clause([])  # some cell can show nothing: no solution
     eq = {(u, k): m.int_eq(cell[u], k) for u in p.nodes for k in values}
     m.projection = [*links.values(), *eq.values()]  # a layout is its links and values
 
@@ -623,20 +649,8 @@ def count_placements(p: Pips) -> int:
             return DEAD if bits >> v & 1 else bits | 1 << v
         return 0
 
-    # each cell's possible values from its own region alone (pips are never negative)
-    allowed = [(1 << (top + 1)) - 1] * n
-    for k, r in enumerate(p.regions):
-        t, size = targets[k], len(r.nodes)
-        if r.rule in ("sum", "less"):
-            hi = t if r.rule == "sum" else t - 1
-            lo = t - (size - 1) * top if r.rule == "sum" else 0
-        elif r.rule == "greater":
-            hi, lo = top, t + 1 - (size - 1) * top
-        else:
-            continue
-        bits = sum(1 << v for v in range(max(lo, 0), min(hi, top) + 1))
-        for u in r.nodes:
-            allowed[index[u]] &= bits
+    domains = cell_domains(p)
+    allowed = [sum(1 << v for v in domains[u]) for u in nodes]
 
     full = (1 << n) - 1
     memo: dict = {}
