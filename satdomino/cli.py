@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -151,15 +152,17 @@ def load(paths: list[str], kind: str | None, puzzle: str | None = None) -> list[
             fam = family(kind) if kind else detect(text)
             parts = fam.parse(text)
             if puzzle is not None:
-                names = [str(name) for name, _ in parts]
+                names = [str(name) for name, _ in parts if name is not None]
                 parts = [(name, part) for name, part in parts if name == puzzle]
                 if not parts:
-                    raise SatDominoError(f"no puzzle named {puzzle!r} here "
-                                         f"(there are: {', '.join(names) or 'none'})")
+                    held = (f"there are: {', '.join(names)}" if names
+                            else "it holds one unnamed puzzle")
+                    raise SatDominoError(f"no puzzle named {puzzle!r} here ({held})")
             for name, part in parts:
                 if isinstance(part, Skipped):
-                    print(f"satdomino: {path} [{name}]: skipped: {part.reason}",
-                          file=sys.stderr, flush=True)
+                    where = path + (f" [{name}]" if name else "")
+                    print(f"satdomino: {where}: skipped: {part.reason}", file=sys.stderr,
+                          flush=True)
                 elif isinstance(part, SatDominoError):
                     items.append(Item(path, name, fam, error=str(part)))
                 else:
@@ -246,12 +249,15 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if item.error is None:
             assert item.family is not None
             try:
+                t0 = time.perf_counter()
                 out = solve(item.puzzle, item.family, model=args.model, backend=engine,
                             encodings=encodings, timeout=args.timeout, unique=args.unique)
                 if args.count and out.status != "unknown":
+                    left = None if args.timeout is None else max(
+                        0.0, args.timeout - (time.perf_counter() - t0))  # one budget per puzzle
                     out.count = count(item.puzzle, item.family, model=args.model,
                                       backend=engine, encodings=encodings, limit=args.limit,
-                                      timeout=args.timeout, by=args.count_by, known=out)
+                                      timeout=left, by=args.count_by, known=out)
             except SatDominoError as e:
                 item.error, out = str(e), None
             except VerificationError as e:  # a bug or a lying solver: never shown as an answer

@@ -6,6 +6,7 @@ import dataclasses
 import json
 import random
 import shutil
+import time
 
 import pytest
 
@@ -247,3 +248,53 @@ def test_count_by_in_the_cli(capsys) -> None:
     assert main(["solve", dominosa, "--count", "--count-by", "grid"]) == 2
     assert "cannot count by 'grid'" in capsys.readouterr().err
     assert main(["solve", dominosa, "--count-by", "tiling"]) == 2
+
+
+@pytest.mark.parametrize("obj, message", [
+    ({"regions": [{"indices": [[0, 0], [0, 1]], "type": "empty"}]}, "needs 'dominoes'"),
+    ({"dominoes": [[1, 2]], "links": {"a": ["b"], "b": ["a"]},
+      "regions": [{"indices": [[0, 0]], "type": "sum", "target": 1}]}, "not 'regions'"),
+    ({"dominoes": [[1, 2]], "links": {"a": ["b"], "b": []}}, "does not link back"),
+    ({"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "empty"}],
+      "constraints": []}, "belong to the graph form"),
+    ({"dominoes": [[1, 2], [3, 4]],
+      "regions": [{"indices": [[0, 0], [0, 1], [1, 0], [1, 1]], "type": "empty"}],
+      "solution": [[[0, 0], [1, 1]], [[0, 1], [1, 0]]]}, "not neighbours"),
+])
+def test_more_bad_input(obj, message) -> None:
+    with pytest.raises(PuzzleFormatError, match=message):
+        P.parse(json.dumps(obj))
+
+
+def test_empty_solution_means_none_and_null_means_withdrawn() -> None:
+    obj = {"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "empty"}],
+           "solution": []}
+    [(_, board)] = P.parse(json.dumps(obj))
+    assert board.official is None
+    parts = P.parse_parts(json.dumps({"easy": obj, "hard": {"dominoes": None, "regions": []}}))
+    assert isinstance(parts[1][1], P.Skipped)
+
+
+def test_count_within_a_time_limit(capsys, tmp_path) -> None:
+    from satdomino.cli import main
+
+    wide = {"dominoes": [[a, b] for a in range(4) for b in range(a, 4)][:8],
+            "regions": [{"indices": [[r, c] for r in range(4) for c in range(4)],
+                         "type": "empty"}]}
+    f = tmp_path / "wide.json"
+    f.write_text(json.dumps(wide))
+    t0 = time.perf_counter()
+    code = main(["solve", str(f), "--json", "--count", "--count-by", "grid", "--timeout", "1"])
+    rec = json.loads(capsys.readouterr().out)
+    assert time.perf_counter() - t0 < 6
+    assert code == 3 and rec["count_complete"] is False and rec["count"] > 0
+
+
+def test_z3_enumeration_is_incremental() -> None:
+    enumerate_only = dataclasses.replace(FAM, exact_count=None)
+    for board, truth in list(zip(BOARDS, TRUTH, strict=True))[:12]:
+        for backend in ("z3", "z3-smt"):
+            c = count(board, enumerate_only, backend=backend)
+            assert (c.value, c.complete) == (len(truth), True)
+            c = count(board, enumerate_only, backend=backend, timeout=30)  # in a child
+            assert (c.value, c.complete) == (len(truth), True)

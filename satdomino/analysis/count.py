@@ -1,14 +1,17 @@
-"""Counting distinct solutions: a family's exact counter where it has one, else enumeration
-with blocking clauses on the projection variables (every solution found is verified)."""
+"""Counting distinct solutions: SAT enumeration with blocking clauses on the projection (every
+solution found is verified), and a family's exact counter where it has one."""
 
 from __future__ import annotations
 
+import multiprocessing
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from ..backends import Backend, get_backend
+from ..backends.child import run_in_child
 from ..backends.pysat_backend import PysatBackend
+from ..backends.z3_backend import Z3Backend
 from ..encode import Encodings, lower
 from ..errors import UnknownNameError, VerificationError
 from .unique import blocking_clause
@@ -18,7 +21,7 @@ from .unique import blocking_clause
 class Count:
     value: int
     method: str  # "enumeration" (SAT, blocking clauses) or "dp" (the family's exact counter)
-    complete: bool  # False: enumeration stopped at --limit or the time limit
+    complete: bool  # False: stopped at --limit or the time limit (value is then a lower bound)
     seconds: float
     by: str = "placement"
 
@@ -29,35 +32,48 @@ SWITCH = 200  # with an exact counter at hand, enumerate only this many before u
 def count(puzzle: Any, family, *, model: str | None = None, backend: str | Backend = "cadical195",
           encodings: Encodings = Encodings(), limit: int | None = None,
           timeout: float | None = None, by: str = "placement", known=None) -> Count:
-    """Distinct solutions. By placement, a portfolio: SAT enumeration with blocking clauses
-    (fast when there are few, and every one found is verified); past SWITCH solutions, the
-    family's exact counter if it has one. Without one, and for the other views (``by`` one of
-    the family's ``count_views``: distinct grids, distinct tilings), projected enumeration runs
-    to the end or to ``limit``. ``known``: an Outcome of ``solve`` on the same puzzle, whose
-    unsat answer or proved uniqueness is reused (both are exhaustive enumerations already)."""
+    """Distinct solutions. By placement, a portfolio: SAT enumeration (fast when there are few)
+    and, past SWITCH solutions, the family's exact counter if it has one. Without one, and for
+    the other views (``by`` one of the family's ``count_views``: distinct grids, distinct
+    tilings), projected enumeration runs to the end or to ``limit``. ``timeout`` bounds the
+    whole count. ``known``: an Outcome of ``solve`` on the same puzzle, whose unsat answer or
+    proved uniqueness is reused (both are exhaustive enumerations already)."""
     t0 = time.perf_counter()
+    deadline = None if timeout is None else t0 + timeout
+
+    def done(value: int, method: str, complete: bool) -> Count:
+        return Count(value, method, complete, time.perf_counter() - t0, by)
+
     if known is not None and (known.status == "unsat" or known.unique is True):
-        # a solve that proved there is no placement, or exactly one, settles every view
-        found = 0 if known.status == "unsat" else 1
-        return Count(found, "enumeration", True, time.perf_counter() - t0, by)
+        return done(0 if known.status == "unsat" else 1, "enumeration", True)
     if by != "placement":
         if by not in family.count_views:
             raise UnknownNameError(f"{family.kind} cannot count by {by!r}; it counts by "
                                    f"{', '.join(['placement', *family.count_views])}")
         build = family.count_views[by]
-        found, complete = _enumerate(puzzle, family, build, backend, encodings, limit, timeout)
-        return Count(found, "enumeration", complete, time.perf_counter() - t0, by)
-    cap = SWITCH if family.exact_count is not None else limit
+        found, complete = _enumerate(puzzle, family, build, backend, encodings, limit, deadline)
+        return done(found, "enumeration", complete)
+    exact = family.exact_count
     build = family.model(model)
-    found, complete = _enumerate(puzzle, family, build, backend, encodings, cap, timeout)
-    if not complete and family.exact_count is not None and found == SWITCH:
-        return Count(family.exact_count(puzzle), "dp", True, time.perf_counter() - t0)
-    return Count(found, "enumeration", complete, time.perf_counter() - t0)
+    found, complete = _enumerate(puzzle, family, build, backend, encodings,
+                                 SWITCH if exact else limit, deadline)
+    if complete or exact is None or found < SWITCH:
+        return done(found, "enumeration", complete)
+    try:
+        if deadline is None:
+            return done(exact(puzzle), "dp", True)
+        finished, value = run_in_child("exact counter", exact, (puzzle,), _left(deadline))
+        return done(value, "dp", True) if finished else done(found, "enumeration", False)
+    except RecursionError:  # a board too large for the counter's recursion
+        return done(found, "enumeration", False)
 
 
-def _enumerate(puzzle, family, build, backend, encodings, limit, timeout) -> tuple[int, bool]:
+def _left(deadline: float) -> float:
+    return max(0.0, deadline - time.perf_counter())
+
+
+def _enumerate(puzzle, family, build, backend, encodings, limit, deadline) -> tuple[int, bool]:
     """Solutions that differ on the model's projection, each verified, up to ``limit``."""
-    t0 = time.perf_counter()
     engine = get_backend(backend) if isinstance(backend, str) else backend
     m = build(puzzle)
     formula = m if engine.takes == "model" else lower(m, encodings)
@@ -69,13 +85,19 @@ def _enumerate(puzzle, family, build, backend, encodings, limit, timeout) -> tup
                                     f"{'; '.join(problems[:3])}")
         return blocking_clause(m.projection, true_vars)
 
-    if isinstance(engine, PysatBackend) and timeout is None:
-        return _incremental(engine.name, formula, check, limit)
-    deadline = None if timeout is None else t0 + timeout
-    found = 0
+    if isinstance(engine, PysatBackend | Z3Backend):
+        session = _pysat_session if isinstance(engine, PysatBackend) else _z3_session
+        if deadline is None:
+            return session(engine.name, formula, check, limit, _Tally())
+        # in a child that is killed at the deadline; it reports progress as it goes
+        progress = multiprocessing.get_context("fork").Value("q", 0)
+        finished, result = run_in_child(engine.name, session,
+                                        (engine.name, formula, check, limit, progress),
+                                        _left(deadline))
+        return result if finished else (progress.value, False)
+    found = 0  # any other backend: one solver call per solution
     while limit is None or found < limit:
-        left = None if deadline is None else max(0.0, deadline - time.perf_counter())
-        result = engine.solve(formula, time_limit=left)
+        result = engine.solve(formula, time_limit=None if deadline is None else _left(deadline))
         if result.status == "unsat":
             return found, True
         if result.status == "unknown":
@@ -87,17 +109,40 @@ def _enumerate(puzzle, family, build, backend, encodings, limit, timeout) -> tup
         else:
             formula.clauses.append(clause)
     return found, False
-def _incremental(name: str, cnf, check, limit: int | None) -> tuple[int, bool]:
+
+
+class _Tally:
+    value = 0
+
+
+def _pysat_session(name: str, cnf, check, limit: int | None, progress) -> tuple[int, bool]:
     """One python-sat solver kept across solutions: each blocking clause is added to it."""
     from pysat.solvers import Solver
 
-    found = 0
     with Solver(name=name, bootstrap_with=cnf.clauses) as s:
         for lits, k in cnf.atmosts:
             s.add_atmost(lits, k)
-        while limit is None or found < limit:
+        while limit is None or progress.value < limit:
             if not s.solve():
-                return found, True
-            found += 1
+                return progress.value, True
+            progress.value += 1
             s.add_clause(check(frozenset(x for x in s.get_model() if x > 0)))
-    return found, False
+    return progress.value, False
+
+
+def _z3_session(name: str, formula, check, limit: int | None, progress) -> tuple[int, bool]:
+    """One Z3 solver kept across solutions (on the CNF or on the Model's native formulas)."""
+    import z3
+
+    from ..backends.z3_backend import true_ids, z3_clause, z3_solver
+
+    s, xs = z3_solver(formula)
+    while limit is None or progress.value < limit:
+        answer = s.check()
+        if answer == z3.unsat:
+            return progress.value, True
+        if answer != z3.sat:
+            break
+        progress.value += 1
+        s.add(z3_clause(xs, check(frozenset(true_ids(s, xs)))))
+    return progress.value, False

@@ -1,4 +1,4 @@
-"""Run a solver call in a forked child so a time limit can really stop it (kill the child)."""
+"""Run work in a forked child so a time limit can really stop it (kill the child)."""
 
 from __future__ import annotations
 
@@ -20,10 +20,10 @@ def _child(conn, fn: Callable[..., Any], args: tuple) -> None:
         conn.close()
 
 
-def run_limited(name: str, fn: Callable[..., tuple[str, list[int]]], args: tuple,
-                time_limit: float) -> Result:
-    """``fn(*args) -> (status, true_vars)`` in a forked child, killed after ``time_limit``."""
-    t0 = time.perf_counter()
+def run_in_child(name: str, fn: Callable[..., Any], args: tuple,
+                 time_limit: float) -> tuple[bool, Any]:
+    """(True, fn(*args)) computed in a forked child, or (False, None) when ``time_limit``
+    passed first (the child is killed). A failure in the child raises BackendError."""
     ctx = multiprocessing.get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_child, args=(send, fn, args), daemon=True)
@@ -31,11 +31,11 @@ def run_limited(name: str, fn: Callable[..., tuple[str, list[int]]], args: tuple
     send.close()
     try:
         if not recv.poll(max(time_limit, 0.0)):
-            return Result("unknown", seconds=time.perf_counter() - t0, note="time limit")
+            return False, None
         kind, payload = recv.recv()
     except EOFError:
         proc.join(1)
-        raise BackendError(f"{name}: the solver process died (exit {proc.exitcode})") from None
+        raise BackendError(f"{name}: the process died (exit {proc.exitcode})") from None
     finally:
         if proc.is_alive():
             proc.kill()
@@ -43,5 +43,15 @@ def run_limited(name: str, fn: Callable[..., tuple[str, list[int]]], args: tuple
         recv.close()
     if kind == "error":
         raise BackendError(f"{name} failed: {payload}")
+    return True, payload
+
+
+def run_limited(name: str, fn: Callable[..., tuple[str, list[int]]], args: tuple,
+                time_limit: float) -> Result:
+    """``fn(*args) -> (status, true_vars)`` in a forked child, killed after ``time_limit``."""
+    t0 = time.perf_counter()
+    done, payload = run_in_child(name, fn, args, time_limit)
+    if not done:
+        return Result("unknown", seconds=time.perf_counter() - t0, note="time limit")
     status, true = payload
     return Result(status, frozenset(true), time.perf_counter() - t0)

@@ -93,11 +93,10 @@ class Z3Backend(Backend):
         return run_limited(self.name, _check, (formula, assumptions, time_limit), time_limit)
 
 
-def _check(formula: CNF | Model, assumptions, time_limit: float | None) -> tuple[str, list[int]]:
+def z3_solver(formula: CNF | Model):
+    """A Z3 solver holding ``formula``, and the Z3 Boolean of every variable id (index 0 unused)."""
     z3 = _z3()
     s = z3.Solver()
-    if time_limit is not None:
-        s.set("timeout", max(1, int(time_limit * 1000)))
     if isinstance(formula, Model):
         xs, fs = model_to_z3(formula)
         s.add(fs)
@@ -109,9 +108,26 @@ def _check(formula: CNF | Model, assumptions, time_limit: float | None) -> tuple
 
         s.add([z3.Or([lit(x) for x in c]) for c in formula.clauses])
         s.add([z3.AtMost(*[lit(x) for x in ls], k) for ls, k in formula.atmosts])
+    return s, xs
+
+
+def true_ids(s, xs) -> list[int]:
+    z3 = _z3()
+    m = s.model()
+    return [i for i in range(1, len(xs)) if z3.is_true(m.eval(xs[i], model_completion=True))]
+
+
+def z3_clause(xs, clause: list[int]):
+    z3 = _z3()
+    return z3.Or([xs[v] if v > 0 else z3.Not(xs[-v]) for v in clause])
+
+
+def _check(formula: CNF | Model, assumptions, time_limit: float | None) -> tuple[str, list[int]]:
+    z3 = _z3()
+    s, xs = z3_solver(formula)
+    if time_limit is not None:
+        s.set("timeout", max(1, int(time_limit * 1000)))
     answer = s.check([xs[a] if a > 0 else z3.Not(xs[-a]) for a in assumptions])
     if answer == z3.sat:
-        m = s.model()
-        return "sat", [i for i in range(1, len(xs))
-                       if z3.is_true(m.eval(xs[i], model_completion=True))]
+        return "sat", true_ids(s, xs)
     return ("unsat" if answer == z3.unsat else "unknown"), []

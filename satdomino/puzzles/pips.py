@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from collections import Counter
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -144,7 +145,7 @@ def from_nyt(obj: dict) -> Pips:
     edges = [((r, c), (r2, c2)) for r, c in cells for r2, c2 in ((r, c + 1), (r + 1, c))
              if (r2, c2) in board]
     official = None
-    if obj.get("solution") is not None:
+    if obj.get("solution"):  # absent, null or [] : no published solution
         sol = obj["solution"]
         if not isinstance(sol, list):
             raise PuzzleFormatError("'solution' must be a list of [[r, c], [r, c]] pairs")
@@ -154,6 +155,10 @@ def from_nyt(obj: dict) -> Pips:
         for u in (x for pair in official for x in pair):
             if u not in board:
                 raise PuzzleFormatError(f"the solution covers {_show(u)}, outside every region")
+        for a, b in official:
+            if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
+                raise PuzzleFormatError(f"the solution pairs {_show(a)} and {_show(b)}, "
+                                        "which are not neighbours")
     return _finish(cells, edges, dominoes, regions, True, official)
 
 
@@ -172,6 +177,8 @@ def from_graph(obj: dict) -> Pips:
                 raise PuzzleFormatError(f"{u!r} links to {v!r}, which is not a node")
             if v == u:
                 raise PuzzleFormatError(f"{u!r} links to itself")
+            if not isinstance(links[v], list) or u not in links[v]:
+                raise PuzzleFormatError(f"{u!r} links to {v!r} but {v!r} does not link back")
             edges.add((min(u, v), max(u, v)))
 
     def node(x: object, what: str) -> str:
@@ -188,14 +195,24 @@ def from_graph(obj: dict) -> Pips:
 
 
 def _one(obj: object) -> Pips | Skipped:
-    if obj is None or (isinstance(obj, dict) and obj.get("dominoes") is None
-                       and "regions" in obj):
+    if obj is None or (isinstance(obj, dict) and "dominoes" in obj and obj["dominoes"] is None):
         return Skipped("withdrawn puzzle (null placeholder)")
     if not isinstance(obj, dict):
         raise PuzzleFormatError("a Pips puzzle must be a JSON object")
+    if "dominoes" not in obj:
+        raise PuzzleFormatError("a Pips puzzle needs 'dominoes'")
     if "links" in obj:
+        stray = sorted(set(obj) - GRAPH_KEYS)
+        if stray:
+            raise PuzzleFormatError(f"the graph form takes {', '.join(sorted(GRAPH_KEYS))}; "
+                                    f"not {', '.join(map(repr, stray))}")
         return from_graph(obj)
+    if "constraints" in obj:
+        raise PuzzleFormatError("'constraints' belong to the graph form, which needs 'links'")
     return from_nyt(obj)
+
+
+GRAPH_KEYS = {"dominoes", "links", "constraints", "name", "id"}
 
 
 def parse_parts(text: str) -> list[tuple[str | None, Pips | Skipped | PuzzleFormatError]]:
@@ -603,6 +620,31 @@ def render_svg(p: Pips, sol: PipsSolution | None) -> str:
 
 # exact counting ----------------------------------------------------------------------------------
 
+def _sweep_order(p: Pips) -> list[Node]:
+    """Cells in an order with a narrow frontier: grids along their longer side, other graphs
+    breadth-first from a cell of least degree."""
+    if p.grid:
+        rows = 1 + max(r for r, _ in p.nodes) - min(r for r, _ in p.nodes)
+        cols = 1 + max(c for _, c in p.nodes) - min(c for _, c in p.nodes)
+        return sorted(p.nodes, key=(lambda u: u) if rows >= cols else (lambda u: (u[1], u[0])))
+    adj = p.neighbours()
+    order: list[Node] = []
+    seen: set = set()
+    for start in sorted(p.nodes, key=lambda u: (len(adj[u]), str(u))):
+        if start in seen:
+            continue
+        seen.add(start)
+        queue = [start]
+        while queue:
+            u = queue.pop(0)
+            order.append(u)
+            for v in sorted(adj[u], key=str):
+                if v not in seen:
+                    seen.add(v)
+                    queue.append(v)
+    return order
+
+
 def count_placements(p: Pips) -> int:
     """The exact number of distinct placements (which domino on which two cells, which way
     round; identical dominoes interchangeable, a double without a way round).
@@ -612,7 +654,7 @@ def count_placements(p: Pips) -> int:
     sum, common value or set of values). Boards from the NYT take milliseconds; 2025-09-15 hard
     (2,764,800 placements) about 0.3 s. It shares nothing with the SAT models, so it also checks
     them."""
-    nodes = list(p.nodes)
+    nodes = _sweep_order(p)  # the covered-cell frontier is what the memo pays for
     index = {u: i for i, u in enumerate(nodes)}
     n = len(nodes)
     adj: list[list[int]] = [[] for _ in range(n)]
@@ -693,7 +735,12 @@ def count_placements(p: Pips) -> int:
         return total
 
     sizes = tuple(len(r.nodes) for r in p.regions)
-    return go(0, tuple(0 for _ in kinds), tuple(None for _ in p.regions), sizes)
+    depth = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(depth, 2 * len(p.dominoes) + 200))  # one frame per domino
+    try:
+        return go(0, tuple(0 for _ in kinds), tuple(None for _ in p.regions), sizes)
+    finally:
+        sys.setrecursionlimit(depth)
 
 
 DEAD = object()
