@@ -612,9 +612,9 @@ def render_svg(p: Pips, sol: PipsSolution | None) -> str:
     value = sol.values(p) if sol else {}
     labels = {u: str(value[u]) if sol else "" for u in p.nodes}
     title = f"Pips: {len(p.dominoes)} dominoes"
-    if not p.grid:
-        return svg.draw_graph(labels or {}, sol.pairs if sol else (), p.edges, title, fills)
     tags = {min(r.nodes): r.label() for r in p.regions if r.rule != "empty"}
+    if not p.grid:
+        return svg.draw_graph(labels, sol.pairs if sol else (), p.edges, title, fills, tags)
     return svg.draw_board(labels, sol.pairs if sol else (), title, fills, tags)
 
 

@@ -60,7 +60,7 @@ PALETTE = ("#f6c8c8", "#c8e0f6", "#d2f0c8", "#f6e6b4", "#e0ccf0", "#c8f0e8", "#f
 
 
 def draw_graph(labels: dict, pairs: Iterable[tuple] = (), edges: Iterable[tuple] = (),
-               title: str = "", fills: dict | None = None) -> str:
+               title: str = "", fills: dict | None = None, tags: dict | None = None) -> str:
     """Any graph: nodes on a circle, links as thin lines, dominoes as thick ones."""
     import math
 
@@ -93,7 +93,8 @@ def draw_graph(labels: dict, pairs: Iterable[tuple] = (), edges: Iterable[tuple]
                    f'text-anchor="middle">{escape(labels[u])}</text>')
         # the node's name just outside the circle, away from the centre
         nx, ny = x + (x - cx) * 28 / radius, y + (y - top - cy) * 28 / radius
+        name = str(u) + (f" {tags[u]}" if tags and u in tags else "")
         out.append(f'<text x="{nx:.1f}" y="{ny + 4:.1f}" font-size="11" fill="#666" '
-                   f'text-anchor="middle">{escape(str(u))}</text>')
+                   f'text-anchor="middle">{escape(name)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
