@@ -79,10 +79,13 @@ def build_parser() -> Parser:
     e.add_argument("--json", action="store_true")
 
     g = sub.add_parser("generate", help="make a puzzle with a planted solution")
-    g.add_argument("kind", choices=["dominosa"])
-    g.add_argument("--n", type=int, required=True, help="highest number (double-N set)")
+    g.add_argument("kind", choices=["dominosa", "pips"])
+    g.add_argument("--n", type=int, help="dominosa: highest number (double-N set)")
+    g.add_argument("--dominoes", type=int, help="pips: number of dominoes")
+    g.add_argument("--max-pip", type=int, default=6, help="pips: highest pip (default 6)")
     g.add_argument("--seed", type=int, default=0)
-    g.add_argument("--format", choices=["id", "grid"], default="id")
+    g.add_argument("--format", choices=["id", "grid"], default="id",
+                   help="dominosa: game id or number grid (pips is always NYT JSON)")
     g.add_argument("-o", "--output", metavar="FILE")
     return p
 
@@ -318,14 +321,22 @@ def cmd_encodings(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from .puzzles import dominosa
+    from .puzzles import dominosa, pips
 
-    if not 0 <= args.n <= 200:
-        raise UsageError("--n must be between 0 and 200")
     if args.output is not None:
         output_path(args.output, "-o")
-    puzzle, _ = dominosa.planted(args.n, args.seed)
-    text = puzzle.game_id() + "\n" if args.format == "id" else puzzle.grid_text()
+    if args.kind == "pips":
+        if args.dominoes is None or not 1 <= args.dominoes <= 500:
+            raise UsageError("generate pips needs --dominoes between 1 and 500")
+        if not 0 <= args.max_pip <= pips.MAX_PIPS:
+            raise UsageError(f"--max-pip must be between 0 and {pips.MAX_PIPS}")
+        puzzle, _ = pips.planted(args.dominoes, args.seed, max_pip=args.max_pip)
+        text = json.dumps(pips.to_nyt(puzzle)) + "\n"
+    else:
+        if args.n is None or not 0 <= args.n <= 200:
+            raise UsageError("generate dominosa needs --n between 0 and 200")
+        puzzle, _ = dominosa.planted(args.n, args.seed)
+        text = puzzle.game_id() + "\n" if args.format == "id" else puzzle.grid_text()
     if args.output:
         _write_atomic(args.output, text)
     else:

@@ -254,3 +254,17 @@ def test_count_keys_and_limit(capsys) -> None:
     exact = P.count_placements(board)
     assert code == 0 and rec["count"] == exact
     assert rec["count_method"] == ("dp" if exact > 200 else "enumeration")
+
+
+def test_generate_both_families(capsys, tmp_path) -> None:
+    out = tmp_path / "p.json"
+    assert main(["generate", "pips", "--dominoes", "9", "--seed", "4", "-o", str(out)]) == 0
+    [(_, board)] = P.parse(out.read_text())
+    assert len(board.dominoes) == 9 and P.verify(board, P.PipsSolution(board.official)) == []
+    code, [rec], _ = run(capsys, "solve", str(out), "--json", "--count")
+    assert code == 0 and rec["kind"] == "pips" and rec["count"] >= 1
+    assert main(["generate", "dominosa", "--n", "5", "--seed", "2"]) == 0
+    gid = capsys.readouterr().out.strip()
+    assert D.parse(gid)[0][1].n == 5
+    assert main(["generate", "pips"]) == 2 and "--dominoes" in capsys.readouterr().err
+    assert main(["generate", "dominosa"]) == 2 and "--n" in capsys.readouterr().err

@@ -543,6 +543,17 @@ def planted(dominoes: int, seed: int, max_pip: int = 6) -> tuple[Pips, PipsSolut
     return puzzle, PipsSolution(tuple(pairs))
 
 
+def to_nyt(p: Pips) -> dict:
+    """The NYT single-puzzle object of a grid puzzle (with its solution when known)."""
+    obj: dict = {"dominoes": [list(d) for d in p.dominoes],
+                 "regions": [{"indices": [list(u) for u in r.nodes], "type": r.rule,
+                              **({"target": r.target} if r.target is not None else {})}
+                             for r in p.regions]}
+    if p.official is not None:
+        obj["solution"] = [[list(u), list(v)] for u, v in p.official]
+    return obj
+
+
 def _random_regions(cells, value, rng: random.Random) -> list[Region]:
     left = set(cells)
     regions = []
