@@ -8,6 +8,7 @@ a wrong solver). When several apply, 4 wins over 2, 2 over 3, and 3 over 1.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -52,7 +53,7 @@ def build_parser() -> Parser:
                    help="puzzle files, folders, or - for standard input")
     s.add_argument("--kind", choices=sorted(FAMILIES), help="puzzle kind (default: detected)")
     s.add_argument("--model", help="model of the puzzle family (dominosa: placement, counted; "
-                   "pips: placement, link-value)")
+                   "pips: placement, link-value; dominofit: placement, dot-half)")
     s.add_argument("--puzzle", metavar="NAME",
                    help="only the part of each file with this name (easy, medium, hard, ...)")
     s.add_argument("--backend", default=DEFAULT_BACKEND,
@@ -64,6 +65,8 @@ def build_parser() -> Parser:
     s.add_argument("--timeout", type=float, metavar="S",
                    help="seconds per puzzle; the solver is stopped and the answer is unknown")
     s.add_argument("--unique", action="store_true", help="also decide uniqueness")
+    s.add_argument("--no-cover", action="store_true",
+                   help="dominofit: only forbid overlaps (the published model's reading)")
     s.add_argument("--count", action="store_true",
                    help="also count distinct solutions (exact counter, else enumeration)")
     s.add_argument("--count-by", choices=["placement", "grid", "tiling"], default="placement",
@@ -244,6 +247,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.model and args.kind:
         family(args.kind).model(args.model)  # an unknown model is a usage error up front
     items = load(args.files, args.kind, args.puzzle)
+    if args.no_cover:  # a reading of the Domino Fit rules, kept on the puzzle itself
+        for item in items:
+            if item.error is None and hasattr(item.puzzle, "cover"):
+                item.puzzle = dataclasses.replace(item.puzzle, cover=False)
     statuses: set[str] = set()
     drawable = sum(it.error is None for it in items)  # puzzles that may get an SVG
     drawn = 0

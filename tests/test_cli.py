@@ -268,3 +268,12 @@ def test_generate_both_families(capsys, tmp_path) -> None:
     assert D.parse(gid)[0][1].n == 5
     assert main(["generate", "pips"]) == 2 and "--dominoes" in capsys.readouterr().err
     assert main(["generate", "dominosa"]) == 2 and "--n" in capsys.readouterr().err
+
+
+def test_dominofit_cli_and_no_cover(capsys) -> None:
+    path = str(EXAMPLES / "dominofit" / "published-7x7.json")
+    code, [rec], _ = run(capsys, "solve", path, "--json", "--unique")
+    assert code == 0 and rec["kind"] == "dominofit" and rec["unique"] is True
+    assert rec["solution"]["rows"][0] == "1X-2-2X"
+    code, [loose], _ = run(capsys, "solve", path, "--json", "--count", "--no-cover")
+    assert code == 0 and loose["count"] >= 1  # the published reading admits at least as many

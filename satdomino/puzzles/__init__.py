@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import PuzzleFormatError, UnknownNameError
 from ..model import Model
-from . import dominosa, pips
+from . import dominofit, dominosa, pips
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,7 @@ def _family(kind: str, module, suffixes: tuple[str, ...]) -> Family:
 # JSON formats are sniffed in this order: Pips (dominoes / regions / links) before Dominosa
 FAMILIES: dict[str, Family] = {
     "pips": _family("pips", pips, (".json",)),
+    "dominofit": _family("dominofit", dominofit, (".json",)),
     "dominosa": _family("dominosa", dominosa, (".txt", ".dominosa", ".json", ".jsonl", ".tsv")),
 }
 

@@ -1,0 +1,304 @@
+"""Domino Fit (the daily puzzle, as in Philippe Olivier's CP-SAT model): two kinds of piece in
+unlimited supply, never rotated: a vertical domino with one dot on its top half, and a
+horizontal domino with two dots on its right half. Black squares take no piece. The dots in each
+row and column must add up to the clues. By default every other square is covered (the
+published solutions cover all); ``cover=False`` is the published model's reading, which only
+forbids overlaps.
+
+Input: JSON with the model's names: ``width``, ``height``, ``blacks`` ([[w, h], ...], w = column,
+h = row, origin top-left), ``top_numbers`` (column sums), ``side_numbers`` (row sums).
+Output rows: ``1`` dot half of a vertical domino, ``|`` its blank half, ``-`` blank half of a
+horizontal domino, ``2`` its dot half, ``X`` black, ``.`` uncovered.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from ..errors import PuzzleFormatError
+from ..model import Model
+from ..render import svg
+
+Cell = tuple[int, int]  # (row, col)
+MAX_SIDE = 200
+
+
+@dataclass(frozen=True)
+class DominoFit:
+    width: int
+    height: int
+    blacks: frozenset[Cell]
+    top: tuple[int, ...]  # column sums, left to right
+    side: tuple[int, ...]  # row sums, top to bottom
+    cover: bool = True
+
+    def free(self, cell: Cell) -> bool:
+        r, c = cell
+        return 0 <= r < self.height and 0 <= c < self.width and cell not in self.blacks
+
+    def pieces(self) -> list[tuple[str, Cell]]:
+        """("V", top cell) and ("H", left cell) for every position a piece fits."""
+        out = []
+        for r in range(self.height):
+            for c in range(self.width):
+                if self.free((r, c)) and self.free((r + 1, c)):
+                    out.append(("V", (r, c)))
+                if self.free((r, c)) and self.free((r, c + 1)):
+                    out.append(("H", (r, c)))
+        return out
+
+
+def cells_of(kind: str, at: Cell) -> tuple[Cell, Cell]:
+    r, c = at
+    return ((r, c), (r + 1, c)) if kind == "V" else ((r, c), (r, c + 1))
+
+
+def dots_of(kind: str, at: Cell) -> tuple[Cell, int]:
+    """Where a piece's dots are, and how many: 1 on a vertical's top, 2 on a horizontal's right."""
+    r, c = at
+    return ((r, c), 1) if kind == "V" else ((r, c + 1), 2)
+
+
+# parsing -----------------------------------------------------------------------------------------
+
+def _int(value: object, what: str, lo: int, hi: int) -> int:
+    if type(value) is not int or not lo <= value <= hi:
+        raise PuzzleFormatError(f"{what} must be a whole number in {lo}..{hi}, not {value!r}"[:120])
+    return value
+
+
+def from_json(obj: object) -> DominoFit:
+    if not isinstance(obj, dict):
+        raise PuzzleFormatError("a Domino Fit puzzle must be a JSON object")
+    for key in ("width", "height", "top_numbers", "side_numbers"):
+        if key not in obj:
+            raise PuzzleFormatError(f"a Domino Fit puzzle needs '{key}'")
+    w = _int(obj["width"], "width", 1, MAX_SIDE)
+    h = _int(obj["height"], "height", 1, MAX_SIDE)
+    top, side = obj["top_numbers"], obj["side_numbers"]
+    if not isinstance(top, list) or len(top) != w:
+        raise PuzzleFormatError(f"'top_numbers' needs {w} column sums (the width), "
+                                f"not {len(top) if isinstance(top, list) else repr(top)}")
+    if not isinstance(side, list) or len(side) != h:
+        raise PuzzleFormatError(f"'side_numbers' needs {h} row sums (the height), "
+                                f"not {len(side) if isinstance(side, list) else repr(side)}")
+    top_t = tuple(_int(v, f"column sum {i + 1}", 0, 2 * h) for i, v in enumerate(top))
+    side_t = tuple(_int(v, f"row sum {i + 1}", 0, 2 * w) for i, v in enumerate(side))
+    blacks = set()
+    for b in obj.get("blacks", []) or []:
+        if not isinstance(b, list) or len(b) != 2:
+            raise PuzzleFormatError(f"a black square must be [w, h], not {b!r}"[:80])
+        col = _int(b[0], "black square column", 0, 10**6)
+        row = _int(b[1], "black square row", 0, 10**6)
+        if col >= w or row >= h:
+            raise PuzzleFormatError(f"black square [{col}, {row}] is off the {w}x{h} board")
+        blacks.add((row, col))
+    return DominoFit(w, h, frozenset(blacks), top_t, side_t)
+
+
+def parse_parts(text: str) -> list[tuple[str | None, DominoFit | PuzzleFormatError]]:
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        msg = e.msg if isinstance(e, json.JSONDecodeError) else type(e).__name__
+        raise PuzzleFormatError(f"invalid JSON ({msg})") from None
+    try:
+        return [(None, from_json(data))]
+    except PuzzleFormatError as e:
+        return [(None, e)]
+
+
+def parse(text: str) -> list[tuple[str | None, DominoFit]]:
+    from .common import strict
+
+    return strict(parse_parts(text))
+
+
+def sniff(text: str) -> bool:
+    head = text.lstrip()[:4096]
+    return head.startswith("{") and '"top_numbers"' in head and '"side_numbers"' in head
+
+
+# models ------------------------------------------------------------------------------------------
+
+def _constrain(p: DominoFit, m: Model, covering: dict[Cell, list[int]],
+               dots: list[tuple[Cell, int, int]]) -> None:
+    """Shared rules: each free square covered once (or at most once), the dot sums."""
+    for xs in covering.values():
+        if p.cover:
+            m.exactly_one(xs)
+        elif len(xs) > 1:
+            m.at_most_one(xs)
+    for r in range(p.height):
+        m.pb([(n, x) for (rr, _), n, x in dots if rr == r], "==", p.side[r])
+    for c in range(p.width):
+        m.pb([(n, x) for (_, cc), n, x in dots if cc == c], "==", p.top[c])
+
+
+def build_placement(p: DominoFit) -> Model:
+    """One variable per position a piece fits."""
+    m = Model("placement")
+    covering: dict[Cell, list[int]] = {(r, c): [] for r in range(p.height)
+                                       for c in range(p.width) if p.free((r, c))}
+    dots = []
+    for kind, at in p.pieces():
+        x = m.var(("piece", kind, at))
+        for cell in cells_of(kind, at):
+            covering[cell].append(x)
+        cell, n = dots_of(kind, at)
+        dots.append((cell, n, x))
+    m.projection = list(range(1, m.num_vars + 1))
+    _constrain(p, m, covering, dots)
+    return m
+
+
+def build_dot_half(p: DominoFit) -> Model:
+    """The published model: grids ``ones`` (a vertical's dotted top here) and ``twos`` (a
+    horizontal's dotted right half here), indexed by the dotted square, with non-overlap over
+    the squares each piece covers."""
+    m = Model("dot-half")
+    covering: dict[Cell, list[int]] = {(r, c): [] for r in range(p.height)
+                                       for c in range(p.width) if p.free((r, c))}
+    dots = []
+    for r in range(p.height):
+        for c in range(p.width):
+            if p.free((r, c)) and p.free((r + 1, c)):
+                x = m.var(("ones", (r, c)))
+                covering[(r, c)].append(x)
+                covering[(r + 1, c)].append(x)
+                dots.append(((r, c), 1, x))
+            if p.free((r, c)) and p.free((r, c - 1)):
+                x = m.var(("twos", (r, c)))
+                covering[(r, c)].append(x)
+                covering[(r, c - 1)].append(x)
+                dots.append(((r, c), 2, x))
+    m.projection = list(range(1, m.num_vars + 1))
+    _constrain(p, m, covering, dots)
+    return m
+
+
+MODELS = {"placement": build_placement, "dot-half": build_dot_half}
+
+
+# solutions ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DominoFitSolution:
+    pieces: tuple[tuple[str, Cell], ...]  # ("V", top cell) / ("H", left cell), sorted
+
+
+def decode(p: DominoFit, model: Model, true_vars: frozenset[int]) -> DominoFitSolution:
+    out = []
+    for x in model.projection:
+        if x in true_vars:
+            name, at = model.key(x)[0], model.key(x)[-1]
+            if name == "piece":
+                out.append((model.key(x)[1], at))
+            elif name == "ones":
+                out.append(("V", at))
+            else:  # twos: the dotted right half; the piece starts one square left
+                out.append(("H", (at[0], at[1] - 1)))
+    return DominoFitSolution(tuple(sorted(out)))
+
+
+def rows(p: DominoFit, sol: DominoFitSolution) -> list[str]:
+    grid = [["X" if (r, c) in p.blacks else "." for c in range(p.width)]
+            for r in range(p.height)]
+    for kind, (r, c) in sol.pieces:
+        if kind == "V":
+            grid[r][c], grid[r + 1][c] = "1", "|"
+        else:
+            grid[r][c], grid[r][c + 1] = "-", "2"
+    return ["".join(row) for row in grid]
+
+
+def verify(p: DominoFit, sol: DominoFitSolution) -> list[str]:
+    """Everything wrong with ``sol``: plain counting over squares, no model."""
+    problems = []
+    used: dict[Cell, int] = {}
+    row_dots = [0] * p.height
+    col_dots = [0] * p.width
+    for kind, at in sol.pieces:
+        if kind not in ("V", "H"):
+            problems.append(f"unknown piece {kind!r}")
+            continue
+        for cell in cells_of(kind, at):
+            if not p.free(cell):
+                problems.append(f"a piece at {at} lies on a black or outside square {cell}")
+            used[cell] = used.get(cell, 0) + 1
+        (r, c), n = dots_of(kind, at)
+        if 0 <= r < p.height and 0 <= c < p.width:
+            row_dots[r] += n
+            col_dots[c] += n
+    problems += [f"square {c} is covered {k} times" for c, k in used.items() if k > 1]
+    if p.cover:
+        problems += [f"square {(r, c)} is not covered" for r in range(p.height)
+                     for c in range(p.width) if p.free((r, c)) and (r, c) not in used]
+    problems += [f"row {r + 1} has {row_dots[r]} dots, clue {p.side[r]}"
+                 for r in range(p.height) if row_dots[r] != p.side[r]]
+    problems += [f"column {c + 1} has {col_dots[c]} dots, clue {p.top[c]}"
+                 for c in range(p.width) if col_dots[c] != p.top[c]]
+    return problems
+
+
+def solution_json(p: DominoFit, sol: DominoFitSolution) -> dict:
+    return {"rows": rows(p, sol)}
+
+
+def render_text(p: DominoFit, sol: DominoFitSolution | None) -> str:
+    body = rows(p, sol) if sol else rows(p, DominoFitSolution(()))
+    width = max(len(str(v)) for v in p.side)
+    lines = [f"column sums: {' '.join(map(str, p.top))}"]
+    lines += [f"  {str(s).rjust(width)} {row}" for s, row in zip(p.side, body, strict=True)]
+    return "\n".join(lines) + "\n"
+
+
+def render_svg(p: DominoFit, sol: DominoFitSolution | None) -> str:
+    labels = {(r, c): "" for r in range(p.height) for c in range(p.width)}
+    fills = dict.fromkeys(p.blacks, "#333")
+    pairs = []
+    for kind, at in (sol.pieces if sol else ()):
+        pairs.append(cells_of(kind, at))
+        cell, n = dots_of(kind, at)
+        labels[cell] = "•" * n
+    return svg.draw_board(labels, pairs, f"Domino Fit {p.width}x{p.height}", fills)
+
+
+
+def planted(width: int, height: int, seed: int, blacks: float = 0.1) -> tuple[DominoFit,
+                                                                          DominoFitSolution]:
+    """A random board: random black squares, then pieces laid at random until none fits; the
+    squares left uncovered turn black, so the puzzle is solvable with full cover."""
+    import random
+
+    rng = random.Random(seed)
+    black = {(r, c) for r in range(height) for c in range(width) if rng.random() < blacks}
+    used: set[Cell] = set(black)
+    pieces = []
+    for r in range(height):
+        for c in range(width):
+            if (r, c) in used:
+                continue
+            options = [k for k, (dr, dc) in (("V", (1, 0)), ("H", (0, 1)))
+                       if r + dr < height and c + dc < width and (r + dr, c + dc) not in used]
+            if not options:
+                black.add((r, c))
+                used.add((r, c))
+                continue
+            kind = rng.choice(options)
+            pieces.append((kind, (r, c)))
+            used.update(cells_of(kind, (r, c)))
+    top, side = [0] * width, [0] * height
+    for kind, at in pieces:
+        (r, c), n = dots_of(kind, at)
+        side[r] += n
+        top[c] += n
+    return (DominoFit(width, height, frozenset(black), tuple(top), tuple(side)),
+            DominoFitSolution(tuple(sorted(pieces))))
+
+
+def to_json(p: DominoFit) -> dict:
+    return {"width": p.width, "height": p.height,
+            "blacks": [[c, r] for r, c in sorted(p.blacks)],
+            "top_numbers": list(p.top), "side_numbers": list(p.side)}

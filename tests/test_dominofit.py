@@ -1,0 +1,118 @@
+"""Domino Fit: the published example, both models against brute force, bad input."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from satdomino import Encodings, family, solve
+from satdomino.analysis.count import count
+from satdomino.errors import PuzzleFormatError
+from satdomino.puzzles import dominofit as F
+
+from .conftest import EXAMPLES
+
+FAM = family("dominofit")
+PUBLISHED = ["1X-2-2X", "|1-2X-2", "1|-21-2", "|1-2|11", "1|-21||", "|-2X|-2", "X-2-2-2"]
+
+
+def brute(p: F.DominoFit) -> set[tuple]:
+    """Every solution by backtracking over squares in order, no SAT."""
+    free = [(r, c) for r in range(p.height) for c in range(p.width) if p.free((r, c))]
+    used: set = set()
+    chosen: list = []
+    found = set()
+
+    def sums_ok(final: bool) -> bool:
+        rows, cols = [0] * p.height, [0] * p.width
+        for kind, at in chosen:
+            (r, c), n = F.dots_of(kind, at)
+            rows[r] += n
+            cols[c] += n
+        if final:
+            return rows == list(p.side) and cols == list(p.top)
+        return all(a <= b for a, b in zip(rows, p.side, strict=True)) and all(
+            a <= b for a, b in zip(cols, p.top, strict=True))
+
+    def go(i: int) -> None:
+        while i < len(free) and free[i] in used:
+            i += 1
+        if i == len(free):
+            if sums_ok(True):
+                found.add(tuple(sorted(chosen)))
+            return
+        cell = free[i]
+        for kind in ("V", "H"):
+            a, b = F.cells_of(kind, cell)
+            if p.free(b) and b not in used:
+                used.update((a, b))
+                chosen.append((kind, cell))
+                if sums_ok(False):
+                    go(i + 1)
+                chosen.pop()
+                used.difference_update((a, b))
+        if not p.cover:
+            used.add(cell)  # this square stays empty
+            go(i + 1)
+            used.discard(cell)
+
+    go(0)
+    return found
+
+
+def boards() -> list[F.DominoFit]:
+    out = []
+    for seed in range(24):
+        p, sol = F.planted(3 + seed % 3, 3 + seed % 2, seed)
+        assert F.verify(p, sol) == []
+        if seed % 4 == 3:  # nudge a clue: often no solution left
+            p = dataclasses.replace(p, side=(p.side[0] + 1, *p.side[1:]))
+        out.append(dataclasses.replace(p, cover=seed % 3 != 2))
+    return out
+
+
+BOARDS = boards()
+TRUTH = [brute(p) for p in BOARDS]
+
+
+def test_sample_is_varied() -> None:
+    assert {min(len(t), 2) for t in TRUTH} == {0, 1, 2}
+    assert {p.cover for p in BOARDS} == {True, False}
+
+
+@pytest.mark.parametrize("model", list(F.MODELS))
+@pytest.mark.parametrize("pb", ["best", "bdd", "adder", "totalizer"])
+def test_models_against_brute_force(model: str, pb: str) -> None:
+    enumerate_only = dataclasses.replace(FAM, exact_count=None)
+    for p, truth in zip(BOARDS, TRUTH, strict=True):
+        out = solve(p, FAM, model=model, encodings=Encodings(pb=pb), unique=True)
+        assert out.status == ("sat" if truth else "unsat")
+        if truth:
+            assert F.verify(p, out.solution) == [] and out.solution.pieces in truth
+            assert out.unique == (len(truth) == 1)
+        c = count(p, enumerate_only, model=model, encodings=Encodings(pb=pb))
+        assert (c.value, c.complete) == (len(truth), True)
+
+
+def test_published_example() -> None:
+    [(_, p)] = F.parse((EXAMPLES / "dominofit" / "published-7x7.json").read_text())
+    for model in F.MODELS:
+        out = solve(p, FAM, model=model, unique=True, backend="z3-smt")
+        assert F.rows(p, out.solution) == PUBLISHED and out.unique
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda o: o["top_numbers"].pop(), "needs 7 column sums"),
+    (lambda o: o["side_numbers"].append(1), "needs 7 row sums"),
+    (lambda o: o["blacks"].append([7, 0]), "off the 7x7 board"),
+    (lambda o: o.pop("width"), "needs 'width'"),
+    (lambda o: o.update(height=0), "height must be a whole number"),
+    (lambda o: o["top_numbers"].__setitem__(0, -1), "column sum 1"),
+])
+def test_bad_input(change, message) -> None:
+    obj = json.loads((EXAMPLES / "dominofit" / "published-7x7.json").read_text())
+    change(obj)
+    with pytest.raises(PuzzleFormatError, match=message):
+        F.parse(json.dumps(obj))
