@@ -53,7 +53,8 @@ def build_parser() -> Parser:
                    help="puzzle files, folders, or - for standard input")
     s.add_argument("--kind", choices=sorted(FAMILIES), help="puzzle kind (default: detected)")
     s.add_argument("--model", help="model of the puzzle family (dominosa: placement, counted; "
-                   "pips: placement, link-value; dominofit: placement, dot-half)")
+                   "pips: placement, link-value; dominofit: placement, dot-half; "
+                   "doodlefit: placement)")
     s.add_argument("--puzzle", metavar="NAME",
                    help="only the part of each file with this name (easy, medium, hard, ...)")
     s.add_argument("--backend", default=DEFAULT_BACKEND,
@@ -67,6 +68,8 @@ def build_parser() -> Parser:
     s.add_argument("--unique", action="store_true", help="also decide uniqueness")
     s.add_argument("--no-cover", action="store_true",
                    help="dominofit: only forbid overlaps (the published model's reading)")
+    s.add_argument("--rotate", action="store_true", help="doodlefit: blocks may be rotated")
+    s.add_argument("--reflect", action="store_true", help="doodlefit: blocks may be mirrored")
     s.add_argument("--count", action="store_true",
                    help="also count distinct solutions (exact counter, else enumeration)")
     s.add_argument("--count-by", choices=["placement", "grid", "tiling"], default="placement",
@@ -247,10 +250,13 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.model and args.kind:
         family(args.kind).model(args.model)  # an unknown model is a usage error up front
     items = load(args.files, args.kind, args.puzzle)
-    if args.no_cover:  # a reading of the Domino Fit rules, kept on the puzzle itself
-        for item in items:
-            if item.error is None and hasattr(item.puzzle, "cover"):
-                item.puzzle = dataclasses.replace(item.puzzle, cover=False)
+    # readings of the rules that the puzzle itself carries (Domino Fit, Doodle Fit)
+    readings = {"cover": False} if args.no_cover else {}
+    readings.update({k: True for k in ("rotate", "reflect") if getattr(args, k)})
+    for item in items:
+        wanted = {k: v for k, v in readings.items() if hasattr(item.puzzle, k)}
+        if item.error is None and wanted:
+            item.puzzle = dataclasses.replace(item.puzzle, **wanted)
     statuses: set[str] = set()
     drawable = sum(it.error is None for it in items)  # puzzles that may get an SVG
     drawn = 0

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import PuzzleFormatError, UnknownNameError
 from ..model import Model
-from . import dominofit, dominosa, pips
+from . import dominofit, dominosa, doodlefit, pips
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,7 @@ def _family(kind: str, module, suffixes: tuple[str, ...]) -> Family:
 FAMILIES: dict[str, Family] = {
     "pips": _family("pips", pips, (".json",)),
     "dominofit": _family("dominofit", dominofit, (".json",)),
+    "doodlefit": _family("doodlefit", doodlefit, (".txt", ".doodle")),
     "dominosa": _family("dominosa", dominosa, (".txt", ".dominosa", ".json", ".jsonl", ".tsv")),
 }
 

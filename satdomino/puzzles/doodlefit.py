@@ -1,0 +1,246 @@
+"""Doodle Fit (as in Xi Wang's 0-1 program) and polyomino packing: fit every block into the
+shape exactly once, covering every shape cell exactly once. Blocks are not turned unless the
+puzzle allows rotations (``rotate``) and mirror images (``reflect``), which makes classic packing
+(the 12 pentominoes in a 6x10 box) a case of it.
+
+Input, the published text format: the shape drawn with ``#``, then each block drawn with ``*``,
+separated by lines ``---`` (leading spaces matter).
+"""
+
+from __future__ import annotations
+
+import random
+import string
+from dataclasses import dataclass
+
+from ..errors import PuzzleFormatError
+from ..model import Model
+from ..render import svg
+
+Cell = tuple[int, int]
+Shape = tuple[Cell, ...]  # sorted, normalised so the smallest row and column are 0
+MAX_CELLS = 5000
+
+
+def normalise(cells) -> Shape:
+    r0 = min(r for r, _ in cells)
+    c0 = min(c for _, c in cells)
+    return tuple(sorted((r - r0, c - c0) for r, c in cells))
+
+
+@dataclass(frozen=True)
+class DoodleFit:
+    shape: frozenset[Cell]
+    blocks: tuple[Shape, ...]
+    rotate: bool = False
+    reflect: bool = False
+
+    def orientations(self, i: int) -> list[Shape]:
+        """Block i's distinct allowed orientations (just itself unless turning is allowed)."""
+        out = {self.blocks[i]}
+        if self.rotate or self.reflect:
+            base = [self.blocks[i]]
+            if self.reflect:
+                base.append(normalise([(r, -c) for r, c in self.blocks[i]]))
+            for b in base:
+                out.add(b)
+                if self.rotate:
+                    cur = b
+                    for _ in range(3):
+                        cur = normalise([(c, -r) for r, c in cur])
+                        out.add(cur)
+        return sorted(out)
+
+    def placements(self, i: int) -> list[Shape]:
+        """Every set of shape cells block i can cover."""
+        rows = [r for r, _ in self.shape]
+        cols = [c for _, c in self.shape]
+        out = set()
+        for o in self.orientations(i):
+            for dr in range(min(rows), max(rows) + 1):
+                for dc in range(min(cols), max(cols) + 1):
+                    cells = tuple((r + dr, c + dc) for r, c in o)
+                    if all(x in self.shape for x in cells):
+                        out.add(cells)
+        return sorted(out)
+
+
+# parsing -----------------------------------------------------------------------------------------
+
+def _cells(section: list[str], mark: str) -> set[Cell]:
+    return {(r, c) for r, line in enumerate(section) for c, ch in enumerate(line) if ch == mark}
+
+
+def parse_text(text: str) -> DoodleFit:
+    sections: list[list[str]] = [[]]
+    for line in text.splitlines():
+        if line.strip() == "---":
+            sections.append([])
+        else:
+            sections[-1].append(line.rstrip())
+    shape = _cells(sections[0], "#")
+    if not shape:
+        raise PuzzleFormatError("empty shape: draw it with '#' before the first '---'")
+    if len(shape) > MAX_CELLS:
+        raise PuzzleFormatError(f"the shape has {len(shape)} cells; at most {MAX_CELLS}")
+    blocks = []
+    for k, section in enumerate(sections[1:]):
+        cells = _cells(section, "*")
+        if not cells:
+            raise PuzzleFormatError(f"block {k} is empty: draw it with '*'")
+        if len(cells) > len(shape):
+            raise PuzzleFormatError(f"block {k} has {len(cells)} cells, more than the shape's "
+                                    f"{len(shape)}")
+        blocks.append(normalise(cells))
+    if not blocks:
+        raise PuzzleFormatError("no blocks: each block follows a '---' line, drawn with '*'")
+    total = sum(len(b) for b in blocks)
+    if total != len(shape):
+        raise PuzzleFormatError(f"the blocks have {total} cells in all, the shape {len(shape)}")
+    return DoodleFit(frozenset(shape), tuple(blocks))
+
+
+def parse_parts(text: str) -> list[tuple[str | None, DoodleFit | PuzzleFormatError]]:
+    try:
+        return [(None, parse_text(text))]
+    except PuzzleFormatError as e:
+        return [(None, e)]
+
+
+def parse(text: str) -> list[tuple[str | None, DoodleFit]]:
+    from .common import strict
+
+    return strict(parse_parts(text))
+
+
+def sniff(text: str) -> bool:
+    lines = [ln.strip() for ln in text.splitlines()]
+    return "---" in lines and set("".join(lines)) <= set("#*- ")
+
+
+def format_text(p: DoodleFit) -> str:
+    def draw(cells, mark: str) -> str:
+        rows = 1 + max(r for r, _ in cells)
+        cols = 1 + max(c for _, c in cells)
+        return "\n".join("".join(mark if (r, c) in cells else " " for c in range(cols)).rstrip()
+                         for r in range(rows))
+
+    return "\n---\n".join([draw(set(p.shape), "#"), *(draw(set(b), "*") for b in p.blocks)]) + "\n"
+
+
+# model -------------------------------------------------------------------------------------------
+
+def build_placement(p: DoodleFit) -> Model:
+    """One variable per (block, cells it covers): each block placed once, each cell once."""
+    m = Model("placement")
+    by_cell: dict[Cell, list[int]] = {u: [] for u in p.shape}
+    for i in range(len(p.blocks)):
+        xs = []
+        for cells in p.placements(i):
+            x = m.var(("block", i, cells))
+            xs.append(x)
+            for u in cells:
+                by_cell[u].append(x)
+        m.exactly_one(xs)
+    m.projection = list(range(1, m.num_vars + 1))
+    for xs in by_cell.values():
+        m.exactly_one(xs)
+    return m
+
+
+MODELS = {"placement": build_placement}
+
+
+@dataclass(frozen=True)
+class DoodleFitSolution:
+    cells: tuple[Shape, ...]  # cells[i]: the shape cells block i covers
+
+
+def decode(p: DoodleFit, model: Model, true_vars: frozenset[int]) -> DoodleFitSolution:
+    found: dict[int, Shape] = {}
+    for x in model.projection:
+        if x in true_vars:
+            _, i, cells = model.key(x)
+            found[i] = cells
+    return DoodleFitSolution(tuple(found.get(i, ()) for i in range(len(p.blocks))))
+
+
+def verify(p: DoodleFit, sol: DoodleFitSolution) -> list[str]:
+    """Plain geometry: each block an allowed turn of itself, inside the shape, no overlaps,
+    every shape cell covered."""
+    problems = []
+    if len(sol.cells) != len(p.blocks):
+        return [f"{len(sol.cells)} blocks placed, the puzzle has {len(p.blocks)}"]
+    seen: dict[Cell, int] = {}
+    for i, cells in enumerate(sol.cells):
+        if not cells or normalise(cells) not in p.orientations(i):
+            problems.append(f"block {i} is not placed as itself (or an allowed turn of it)")
+            continue
+        for u in cells:
+            if u not in p.shape:
+                problems.append(f"block {i} covers {u}, outside the shape")
+            if u in seen:
+                problems.append(f"blocks {seen[u]} and {i} overlap at {u}")
+            seen[u] = i
+    missing = sorted(set(p.shape) - set(seen))
+    if missing:
+        problems.append(f"{len(missing)} shape cells are not covered, e.g. {missing[0]}")
+    return problems
+
+
+LABELS = string.digits + string.ascii_uppercase + string.ascii_lowercase
+
+
+def label(i: int) -> str:
+    return LABELS[i] if i < len(LABELS) else "?"
+
+
+def solution_json(p: DoodleFit, sol: DoodleFitSolution) -> dict:
+    return {"placements": [{"block": i, "cells": [list(u) for u in cells]}
+                           for i, cells in enumerate(sol.cells)]}
+
+
+def render_text(p: DoodleFit, sol: DoodleFitSolution | None) -> str:
+    """The shape drawn with block numbers (0-9, then A-Z, a-z), as the published script prints
+    it; '#' where no solution is known."""
+    owner = {u: label(i) for i, cells in enumerate(sol.cells) for u in cells} if sol else {}
+    rows = 1 + max(r for r, _ in p.shape)
+    cols = 1 + max(c for _, c in p.shape)
+    lines = ["".join(owner.get((r, c), "#") if (r, c) in p.shape else " "
+                     for c in range(cols)).rstrip() for r in range(rows)]
+    return "\n".join(lines) + "\n"
+
+
+def render_svg(p: DoodleFit, sol: DoodleFitSolution | None) -> str:
+    labels = dict.fromkeys(p.shape, "")
+    fills: dict[Cell, str] = {}
+    for i, cells in enumerate(sol.cells if sol else ()):
+        for u in cells:
+            labels[u] = label(i)
+            fills[u] = svg.PALETTE[i % len(svg.PALETTE)]
+    return svg.draw_board(labels, (), f"Doodle Fit: {len(p.blocks)} blocks", fills)
+
+
+def planted(cells: int, blocks: int, seed: int) -> tuple[DoodleFit, DoodleFitSolution]:
+    """A random connected shape cut into ``blocks`` random connected blocks."""
+    rng = random.Random(seed)
+    shape = {(0, 0)}
+    while len(shape) < cells:
+        r, c = rng.choice(sorted(shape))
+        dr, dc = rng.choice(((0, 1), (1, 0), (0, -1), (-1, 0)))
+        shape.add((r + dr, c + dc))
+    shape_t = normalise(shape)
+    owner = dict.fromkeys(shape_t)
+    seeds = rng.sample(shape_t, blocks)
+    for i, u in enumerate(seeds):
+        owner[u] = i
+    while any(v is None for v in owner.values()):  # grow the blocks into free neighbours
+        u = rng.choice([u for u, v in owner.items() if v is not None])
+        r, c = u
+        nb = [(r + dr, c + dc) for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+              if owner.get((r + dr, c + dc), 0) is None]
+        if nb:
+            owner[rng.choice(nb)] = owner[u]
+    parts = [tuple(sorted(u for u, v in owner.items() if v == i)) for i in range(blocks)]
+    puzzle = DoodleFit(frozenset(shape_t), tuple(normalise(part) for part in parts))
+    return puzzle, DoodleFitSolution(tuple(parts))

@@ -1,0 +1,107 @@
+"""Doodle Fit / polyomino packing: brute-force exact cover, turning options, bad input."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from satdomino import family, solve
+from satdomino.analysis.count import count
+from satdomino.errors import PuzzleFormatError
+from satdomino.puzzles import doodlefit as D
+
+from .conftest import EXAMPLES
+
+FAM = family("doodlefit")
+
+
+def brute(p: D.DoodleFit) -> set[tuple]:
+    """Exact cover by backtracking: the first uncovered cell must be covered by some block."""
+    shape = sorted(p.shape)
+    options = {i: p.placements(i) for i in range(len(p.blocks))}
+    covered: set = set()
+    chosen: dict[int, tuple] = {}
+    found = set()
+
+    def go() -> None:
+        cell = next((u for u in shape if u not in covered), None)
+        if cell is None:
+            if len(chosen) == len(p.blocks):
+                found.add(tuple(chosen[i] for i in range(len(p.blocks))))
+            return
+        for i, cells_list in options.items():
+            if i in chosen:
+                continue
+            for cells in cells_list:
+                if cell in cells and not covered & set(cells):
+                    chosen[i] = cells
+                    covered.update(cells)
+                    go()
+                    covered.difference_update(cells)
+                    del chosen[i]
+
+    go()
+    return found
+
+
+CASES = []
+for seed in range(18):
+    puzzle, _ = D.planted(8 + seed % 5, 2 + seed % 3, seed)
+    CASES.append(dataclasses.replace(puzzle, rotate=seed % 3 > 0, reflect=seed % 3 == 2))
+TRUTH = [brute(p) for p in CASES]
+
+
+def test_sample_is_varied() -> None:
+    assert {min(len(t), 2) for t in TRUTH} >= {1, 2}
+
+
+@pytest.mark.parametrize("backend", ["cadical195", "z3-smt", "minisat22"])
+def test_against_brute_force(backend: str) -> None:
+    enumerate_only = dataclasses.replace(FAM, exact_count=None)
+    for p, truth in zip(CASES, TRUTH, strict=True):
+        out = solve(p, FAM, backend=backend, unique=True)
+        assert out.status == ("sat" if truth else "unsat")
+        if truth:
+            assert D.verify(p, out.solution) == [] and out.solution.cells in truth
+            assert out.unique == (len(truth) == 1)
+        assert count(p, enumerate_only, backend=backend).value == len(truth)
+
+
+def test_orientations() -> None:
+    L = D.DoodleFit(frozenset(), (D.normalise([(0, 0), (1, 0), (2, 0), (2, 1)]),))
+    assert len(L.orientations(0)) == 1
+    assert len(dataclasses.replace(L, rotate=True).orientations(0)) == 4
+    assert len(dataclasses.replace(L, rotate=True, reflect=True).orientations(0)) == 8
+    assert len(dataclasses.replace(L, reflect=True).orientations(0)) == 2
+    square = D.DoodleFit(frozenset(), (((0, 0), (0, 1), (1, 0), (1, 1)),), True, True)
+    assert len(square.orientations(0)) == 1
+
+
+def test_pentominoes_pack_only_when_turned() -> None:
+    [(_, p)] = D.parse((EXAMPLES / "doodlefit" / "pentominoes-6x10.txt").read_text())
+    assert len(p.blocks) == 12 and len(p.shape) == 60
+    assert solve(p, FAM).status == "unsat"
+    out = solve(dataclasses.replace(p, rotate=True, reflect=True), FAM)
+    assert out.status == "sat" and D.verify(dataclasses.replace(p, rotate=True, reflect=True),
+                                            out.solution) == []
+
+
+@pytest.mark.parametrize("text, message", [
+    ("---\n*\n", "empty shape"),
+    ("##\n", "no blocks"),
+    ("##\n---\n\n", "block 0 is empty"),
+    ("##\n---\n***\n", "more than the shape"),
+    ("###\n---\n**\n", "the blocks have 2 cells in all, the shape 3"),
+])
+def test_bad_input(text: str, message: str) -> None:
+    with pytest.raises(PuzzleFormatError, match=message):
+        D.parse(text)
+
+
+def test_text_round_trip_and_drawing() -> None:
+    p, sol = D.planted(15, 4, seed=3)
+    assert D.parse(D.format_text(p)) == [(None, p)]
+    drawing = D.render_text(p, sol)
+    assert sorted(ch for ch in drawing if ch not in " \n") == sorted(
+        D.label(i) for i, cells in enumerate(sol.cells) for _ in cells)
