@@ -85,10 +85,14 @@ def build_parser() -> Parser:
     e.add_argument("--json", action="store_true")
 
     g = sub.add_parser("generate", help="make a puzzle with a planted solution")
-    g.add_argument("kind", choices=["dominosa", "pips"])
+    g.add_argument("kind", choices=["dominosa", "pips", "dominofit", "doodlefit"])
     g.add_argument("--n", type=int, help="dominosa: highest number (double-N set)")
     g.add_argument("--dominoes", type=int, help="pips: number of dominoes")
     g.add_argument("--max-pip", type=int, default=6, help="pips: highest pip (default 6)")
+    g.add_argument("--width", type=int, help="dominofit: board width")
+    g.add_argument("--height", type=int, help="dominofit: board height")
+    g.add_argument("--cells", type=int, help="doodlefit: cells in the shape")
+    g.add_argument("--blocks", type=int, help="doodlefit: number of blocks")
     g.add_argument("--seed", type=int, default=0)
     g.add_argument("--format", choices=["id", "grid"], default="id",
                    help="dominosa: game id or number grid (pips is always NYT JSON)")
@@ -338,7 +342,23 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
     if args.output is not None:
         output_path(args.output, "-o")
-    if args.kind == "pips":
+    if args.kind == "dominofit":
+        from .puzzles import dominofit
+
+        if not (args.width and args.height and 2 <= args.width <= 200
+                and 2 <= args.height <= 200):
+            raise UsageError("generate dominofit needs --width and --height between 2 and 200")
+        board, _ = dominofit.planted(args.width, args.height, args.seed)
+        text = json.dumps(dominofit.to_json(board)) + "\n"
+    elif args.kind == "doodlefit":
+        from .puzzles import doodlefit
+
+        if not (args.cells and args.blocks and 1 <= args.blocks <= args.cells <= 2000):
+            raise UsageError("generate doodlefit needs --cells and --blocks, "
+                             "1 <= blocks <= cells <= 2000")
+        shape, _ = doodlefit.planted(args.cells, args.blocks, args.seed)
+        text = doodlefit.format_text(shape)
+    elif args.kind == "pips":
         if args.dominoes is None or not 1 <= args.dominoes <= 500:
             raise UsageError("generate pips needs --dominoes between 1 and 500")
         if not 0 <= args.max_pip <= pips.MAX_PIPS:

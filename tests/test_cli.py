@@ -277,3 +277,14 @@ def test_dominofit_cli_and_no_cover(capsys) -> None:
     assert rec["solution"]["rows"][0] == "1X-2-2X"
     code, [loose], _ = run(capsys, "solve", path, "--json", "--count", "--no-cover")
     assert code == 0 and loose["count"] >= 1  # the published reading admits at least as many
+
+
+def test_generate_fit_families(capsys, tmp_path) -> None:
+    for kind, extra, suffix in [("dominofit", ["--width", "6", "--height", "5"], ".json"),
+                                ("doodlefit", ["--cells", "14", "--blocks", "3"], ".txt")]:
+        out = tmp_path / f"{kind}{suffix}"
+        assert main(["generate", kind, *extra, "--seed", "1", "-o", str(out)]) == 0
+        code, [rec], _ = run(capsys, "solve", str(out), "--json", "--unique")
+        assert code == 0 and rec["kind"] == kind and rec["status"] == "sat"
+    assert main(["generate", "dominofit", "--width", "6"]) == 2
+    assert "--height" in capsys.readouterr().err
