@@ -105,3 +105,8 @@ def test_text_round_trip_and_drawing() -> None:
     drawing = D.render_text(p, sol)
     assert sorted(ch for ch in drawing if ch not in " \n") == sorted(
         D.label(i) for i, cells in enumerate(sol.cells) for _ in cells)
+
+
+def test_exact_counter_matches_brute_force() -> None:
+    for p, truth in zip(CASES, TRUTH, strict=True):
+        assert D.count_placements(p) == len(truth)

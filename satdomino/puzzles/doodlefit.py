@@ -244,3 +244,41 @@ def planted(cells: int, blocks: int, seed: int) -> tuple[DoodleFit, DoodleFitSol
     parts = [tuple(sorted(u for u, v in owner.items() if v == i)) for i in range(blocks)]
     puzzle = DoodleFit(frozenset(shape_t), tuple(normalise(part) for part in parts))
     return puzzle, DoodleFitSolution(tuple(parts))
+
+
+def count_placements(p: DoodleFit) -> int:
+    """The exact number of packings (which block covers which cells), without SAT: a memoised
+    exact-cover search. Cells are swept along the shape's longer side; the first free cell must
+    be the first cell of the placement that covers it; the state is (covered cells, blocks
+    used). The 12 pentominoes in 6x10 (9,356 packings) take about 16 s."""
+    import sys
+
+    cells = list(p.shape)
+    rows = 1 + max(r for r, _ in cells) - min(r for r, _ in cells)
+    cols = 1 + max(c for _, c in cells) - min(c for _, c in cells)
+    order = sorted(cells, key=(lambda u: u) if rows >= cols else (lambda u: (u[1], u[0])))
+    index = {u: i for i, u in enumerate(order)}
+    starting: list[list[tuple[int, int]]] = [[] for _ in order]  # (block, cell mask) by first cell
+    for b in range(len(p.blocks)):
+        for cells_ in p.placements(b):
+            ids = [index[u] for u in cells_]
+            starting[min(ids)].append((b, sum(1 << k for k in ids)))
+    full = (1 << len(order)) - 1
+    memo: dict[tuple[int, int], int] = {}
+
+    def go(mask: int, used: int) -> int:
+        if mask == full:
+            return 1
+        key = (mask, used)
+        if key not in memo:
+            i = (~mask & (mask + 1)).bit_length() - 1  # the first free cell
+            memo[key] = sum(go(mask | m, used | 1 << b) for b, m in starting[i]
+                            if not used >> b & 1 and not mask & m)
+        return memo[key]
+
+    depth = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(depth, 2 * len(p.blocks) + 200))  # one frame per block
+    try:
+        return go(0, 0)
+    finally:
+        sys.setrecursionlimit(depth)
