@@ -81,6 +81,20 @@ def build_parser() -> Parser:
     s.add_argument("--svg", metavar="FILE",
                    help="draw board and solution (FILE-1.svg, FILE-2.svg, ... for several)")
 
+    x = sub.add_parser("export", help="write one puzzle's formula: DIMACS, CPLEX LP, MathProg")
+    x.add_argument("file", metavar="FILE")
+    x.add_argument("-o", "--output", required=True, metavar="OUT",
+                   help="output file; .cnf (.xz, .gz, .bz2) DIMACS, .lp LP, .mod MathProg")
+    x.add_argument("--format", choices=["dimacs", "lp", "mathprog"],
+                   help="default: from the output's suffix")
+    x.add_argument("--kind", choices=sorted(FAMILIES))
+    x.add_argument("--puzzle", metavar="NAME")
+    x.add_argument("--model")
+    for kind in KINDS:
+        x.add_argument(f"--{kind}", default=getattr(defaults, kind), metavar="E")
+    for flag in ("--no-cover", "--rotate", "--reflect"):
+        x.add_argument(flag, action="store_true")
+
     e = sub.add_parser("encodings", help="list encodings and backends available here")
     e.add_argument("--json", action="store_true")
 
@@ -254,13 +268,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.model and args.kind:
         family(args.kind).model(args.model)  # an unknown model is a usage error up front
     items = load(args.files, args.kind, args.puzzle)
-    # readings of the rules that the puzzle itself carries (Domino Fit, Doodle Fit)
-    readings = {"cover": False} if args.no_cover else {}
-    readings.update({k: True for k in ("rotate", "reflect") if getattr(args, k)})
-    for item in items:
-        wanted = {k: v for k, v in readings.items() if hasattr(item.puzzle, k)}
-        if item.error is None and wanted:
-            item.puzzle = dataclasses.replace(item.puzzle, **wanted)
+    _apply_readings(items, args)
     statuses: set[str] = set()
     drawable = sum(it.error is None for it in items)  # puzzles that may get an SVG
     drawn = 0
@@ -377,7 +385,53 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"solve": cmd_solve, "encodings": cmd_encodings, "generate": cmd_generate}
+def _apply_readings(items: list[Item], args: argparse.Namespace) -> None:
+    """Readings of the rules that the puzzle itself carries (Domino Fit, Doodle Fit)."""
+    readings = {"cover": False} if args.no_cover else {}
+    readings.update({k: True for k in ("rotate", "reflect") if getattr(args, k)})
+    for item in items:
+        wanted = {k: v for k, v in readings.items() if hasattr(item.puzzle, k)}
+        if item.error is None and wanted:
+            item.puzzle = dataclasses.replace(item.puzzle, **wanted)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from .encode import lower
+    from .export.dimacs import write_dimacs
+    from .export.linear import to_lp, to_mathprog
+
+    fmt = args.format or ("lp" if args.output.endswith(".lp") else "mathprog"
+                          if args.output.endswith(".mod") else "dimacs")
+    output_path(args.output, "-o")
+    items = load([args.file], args.kind, args.puzzle)
+    bad = [it for it in items if it.error is not None]
+    if bad:
+        raise SatDominoError(f"{bad[0].file}: {bad[0].error}")
+    if len(items) != 1:
+        raise UsageError(f"{args.file} holds {len(items)} puzzles; pick one with --puzzle")
+    _apply_readings(items, args)
+    item = items[0]
+    assert item.family is not None
+    model = item.family.model(args.model)(item.puzzle)
+    comments = [f"generator: satdomino {__version__}", f"family: {item.family.kind}",
+                f"source: {item.file}" + (f" [{item.name}]" if item.name else ""),
+                f"model: {model.name}", f"model variables: x1..x{model.num_vars}"]
+    if fmt == "dimacs":
+        encodings = Encodings(**{kind: getattr(args, kind) for kind in KINDS})
+        cnf = lower(model, encodings)
+        comments.append(f"encodings: {json.dumps(encodings.as_dict())}")
+        write_dimacs(args.output, cnf, comments)
+        size = f"{cnf.num_vars} variables, {len(cnf.clauses)} clauses"
+    else:
+        text = (to_lp if fmt == "lp" else to_mathprog)(model, comments)
+        _write_atomic(args.output, text)
+        size = f"{model.num_vars} model variables, {len(model.constraints)} constraints"
+    print(f"{args.output}: {fmt}, {size}")
+    return 0
+
+
+COMMANDS = {"solve": cmd_solve, "export": cmd_export, "encodings": cmd_encodings,
+            "generate": cmd_generate}
 
 
 def main(argv: list[str] | None = None) -> int:
