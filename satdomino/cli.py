@@ -110,6 +110,9 @@ def build_parser() -> Parser:
     g.add_argument("--seed", type=int, default=0)
     g.add_argument("--format", choices=["id", "grid"], default="id",
                    help="dominosa: game id or number grid (pips is always NYT JSON)")
+    g.add_argument("--unique", action="store_true",
+                   help="keep only a puzzle with exactly one solution (tries seeds from --seed)")
+    g.add_argument("--tries", type=int, default=200, help="with --unique: seeds to try")
     g.add_argument("-o", "--output", metavar="FILE")
     return p
 
@@ -345,39 +348,60 @@ def cmd_encodings(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_generate(args: argparse.Namespace) -> int:
-    from .puzzles import dominosa, pips
+def _planted(args: argparse.Namespace, seed: int) -> tuple[str, object]:
+    """(kind, puzzle) made by the family's planted generator with ``seed``."""
+    from .puzzles import dominofit, dominosa, doodlefit, pips
 
-    if args.output is not None:
-        output_path(args.output, "-o")
     if args.kind == "dominofit":
-        from .puzzles import dominofit
-
         if not (args.width and args.height and 2 <= args.width <= 200
                 and 2 <= args.height <= 200):
             raise UsageError("generate dominofit needs --width and --height between 2 and 200")
-        board, _ = dominofit.planted(args.width, args.height, args.seed)
-        text = json.dumps(dominofit.to_json(board)) + "\n"
-    elif args.kind == "doodlefit":
-        from .puzzles import doodlefit
-
+        return "dominofit", dominofit.planted(args.width, args.height, seed)[0]
+    if args.kind == "doodlefit":
         if not (args.cells and args.blocks and 1 <= args.blocks <= args.cells <= 2000):
             raise UsageError("generate doodlefit needs --cells and --blocks, "
                              "1 <= blocks <= cells <= 2000")
-        shape, _ = doodlefit.planted(args.cells, args.blocks, args.seed)
-        text = doodlefit.format_text(shape)
-    elif args.kind == "pips":
+        return "doodlefit", doodlefit.planted(args.cells, args.blocks, seed)[0]
+    if args.kind == "pips":
         if args.dominoes is None or not 1 <= args.dominoes <= 500:
             raise UsageError("generate pips needs --dominoes between 1 and 500")
         if not 0 <= args.max_pip <= pips.MAX_PIPS:
             raise UsageError(f"--max-pip must be between 0 and {pips.MAX_PIPS}")
-        puzzle, _ = pips.planted(args.dominoes, args.seed, max_pip=args.max_pip)
-        text = json.dumps(pips.to_nyt(puzzle)) + "\n"
-    else:
-        if args.n is None or not 0 <= args.n <= 200:
-            raise UsageError("generate dominosa needs --n between 0 and 200")
-        puzzle, _ = dominosa.planted(args.n, args.seed)
-        text = puzzle.game_id() + "\n" if args.format == "id" else puzzle.grid_text()
+        return "pips", pips.planted(args.dominoes, seed, max_pip=args.max_pip)[0]
+    if args.n is None or not 0 <= args.n <= 200:
+        raise UsageError("generate dominosa needs --n between 0 and 200")
+    return "dominosa", dominosa.planted(args.n, seed)[0]
+
+
+def _puzzle_text(kind: str, puzzle, args: argparse.Namespace) -> str:
+    from .puzzles import dominofit, doodlefit, pips
+
+    if kind == "dominofit":
+        return json.dumps(dominofit.to_json(puzzle)) + "\n"
+    if kind == "doodlefit":
+        return doodlefit.format_text(puzzle)
+    if kind == "pips":
+        return json.dumps(pips.to_nyt(puzzle)) + "\n"
+    return puzzle.game_id() + "\n" if args.format == "id" else puzzle.grid_text()
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    if args.output is not None:
+        output_path(args.output, "-o")
+    seed = args.seed
+    kind, puzzle = _planted(args, seed)
+    if args.unique:  # planted puzzles are solvable; try further seeds until one is unique
+        for seed in range(args.seed, args.seed + args.tries):
+            kind, puzzle = _planted(args, seed)
+            if solve(puzzle, family(kind), unique=True).unique:
+                break
+        else:
+            raise SatDominoError(f"no puzzle with exactly one solution among seeds "
+                                 f"{args.seed}..{args.seed + args.tries - 1}; try other "
+                                 "parameters or more --tries")
+        print(f"satdomino: seed {seed} gives a puzzle with exactly one solution",
+              file=sys.stderr)
+    text = _puzzle_text(kind, puzzle, args)
     if args.output:
         _write_atomic(args.output, text)
     else:

@@ -288,3 +288,21 @@ def test_generate_fit_families(capsys, tmp_path) -> None:
         assert code == 0 and rec["kind"] == kind and rec["status"] == "sat"
     assert main(["generate", "dominofit", "--width", "6"]) == 2
     assert "--height" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind, extra", [
+    ("dominosa", ["--n", "3"]), ("pips", ["--dominoes", "6"]),
+    ("dominofit", ["--width", "6", "--height", "6"]),
+    ("doodlefit", ["--cells", "20", "--blocks", "5"]),
+])
+def test_generate_unique(capsys, tmp_path, kind, extra) -> None:
+    out = tmp_path / "u"
+    assert main(["generate", kind, *extra, "--unique", "-o", str(out)]) == 0
+    assert "exactly one solution" in capsys.readouterr().err
+    code, [rec], _ = run(capsys, "solve", str(out), "--kind", kind, "--json", "--count")
+    assert code == 0 and rec["count"] == 1
+
+
+def test_generate_unique_can_fail_cleanly(capsys) -> None:
+    code = main(["generate", "dominosa", "--n", "12", "--unique", "--tries", "2"])
+    assert code == 2 and "no puzzle with exactly one solution" in capsys.readouterr().err
