@@ -218,7 +218,9 @@ def render_svg(p: DoodleFit, sol: DoodleFitSolution | None) -> str:
         for u in cells:
             labels[u] = label(i)
             fills[u] = svg.PALETTE[i % len(svg.PALETTE)]
-    return svg.draw_board(labels, (), f"Doodle Fit: {len(p.blocks)} blocks", fills)
+    groups = {u: i for i, cells in enumerate(sol.cells if sol else ()) for u in cells}
+    return svg.draw_board(labels, (), f"Doodle Fit: {len(p.blocks)} blocks", fills,
+                          groups=groups or dict.fromkeys(p.shape, 0))
 
 
 def planted(cells: int, blocks: int, seed: int) -> tuple[DoodleFit, DoodleFitSolution]:

@@ -12,9 +12,11 @@ MARGIN = 20
 
 def draw_board(labels: dict[Cell, str], pairs: Iterable[tuple[Cell, Cell]] = (),
                title: str = "", fills: dict[Cell, str] | None = None,
-               tags: dict[Cell, str] | None = None) -> str:
+               tags: dict[Cell, str] | None = None, groups: dict[Cell, object] | None = None
+               ) -> str:
     """Cells with labels; ``fills`` colours cells (regions), ``tags`` writes a small note in a
-    cell's corner (a region's rule), ``pairs`` draws dominoes as rounded outlines."""
+    cell's corner (a region's rule), ``pairs`` draws dominoes as rounded outlines, ``groups``
+    draws thick walls between cells of different groups (polyomino blocks)."""
     fills = fills or {}
     rows = 1 + max(r for r, _ in labels)
     cols = 1 + max(c for _, c in labels)
@@ -48,6 +50,15 @@ def draw_board(labels: dict[Cell, str], pairs: Iterable[tuple[Cell, Cell]] = (),
     for (r, c), label in labels.items():
         out.append(f'<text x="{MARGIN + c * SIZE + SIZE / 2}" y="{top + r * SIZE + SIZE / 2 + 6}" '
                    f'font-size="17" text-anchor="middle">{escape(label)}</text>')
+    for (r, c), g in (groups or {}).items():  # a wall on each side facing another group
+        x, y = MARGIN + c * SIZE, top + r * SIZE
+        for (dr, dc), (x1, y1, x2, y2) in (((0, 1), (x + SIZE, y, x + SIZE, y + SIZE)),
+                                          ((1, 0), (x, y + SIZE, x + SIZE, y + SIZE)),
+                                          ((0, -1), (x, y, x, y + SIZE)),
+                                          ((-1, 0), (x, y, x + SIZE, y))):
+            if groups.get((r + dr, c + dc), None) != g:
+                out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#222" '
+                           f'stroke-width="3" stroke-linecap="round"/>')
     for (r, c), tag in (tags or {}).items():
         out.append(f'<text x="{MARGIN + c * SIZE + 4}" y="{top + r * SIZE + 11}" font-size="10" '
                    f'fill="#553">{escape(tag)}</text>')
