@@ -95,6 +95,11 @@ def build_parser() -> Parser:
     for flag in ("--no-cover", "--rotate", "--reflect"):
         x.add_argument(flag, action="store_true")
 
+    d = sub.add_parser("decode", help="an outside solver's answer to an exported instance")
+    d.add_argument("instance", metavar="OUT", help="the exported DIMACS file (its OUT.map.json)")
+    d.add_argument("answer", metavar="SOLVER_OUTPUT", help="the solver's s / v lines, or -")
+    d.add_argument("--json", action="store_true")
+
     e = sub.add_parser("encodings", help="list encodings and backends available here")
     e.add_argument("--json", action="store_true")
 
@@ -445,7 +450,19 @@ def cmd_export(args: argparse.Namespace) -> int:
         cnf = lower(model, encodings)
         comments.append(f"encodings: {json.dumps(encodings.as_dict())}")
         write_dimacs(args.output, cnf, comments)
-        size = f"{cnf.num_vars} variables, {len(cnf.clauses)} clauses"
+        # the way back: everything `decode` needs to rebuild the same model and read answers
+        readings = {k: getattr(item.puzzle, k) for k in ("cover", "rotate", "reflect")
+                    if hasattr(item.puzzle, k)}
+        mapping = {"generator": f"satdomino {__version__}", "kind": item.family.kind,
+                   "source": item.file, "puzzle": item.name, "readings": readings,
+                   "model": model.name, "encodings": encodings.as_dict(),
+                   "variables": cnf.num_vars, "model_variables": model.num_vars,
+                   "input": _read(item.file) if item.file != "-" else None}
+        if mapping["input"] is None:
+            raise UsageError("export of DIMACS needs a file, not standard input "
+                             "(its map must be able to rebuild the puzzle)")
+        _write_atomic(args.output + ".map.json", json.dumps(mapping) + "\n")
+        size = f"{cnf.num_vars} variables, {len(cnf.clauses)} clauses; map {args.output}.map.json"
     else:
         text = (to_lp if fmt == "lp" else to_mathprog)(model, comments)
         _write_atomic(args.output, text)
@@ -454,8 +471,63 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"solve": cmd_solve, "export": cmd_export, "encodings": cmd_encodings,
-            "generate": cmd_generate}
+def cmd_decode(args: argparse.Namespace) -> int:
+    """An outside solver's answer to an exported instance, as a verified solution."""
+    try:
+        mapping = json.loads(_read(args.instance + ".map.json"))
+        fam = family(mapping["kind"])
+        parts = [(n, p) for n, p in fam.parse(mapping["input"]) if n == mapping["puzzle"]]
+    except SatDominoError as e:
+        raise SatDominoError(f"{args.instance}.map.json: {e}") from None
+    except (ValueError, KeyError, TypeError):
+        raise SatDominoError(f"{args.instance}.map.json is not a satdomino map") from None
+    if len(parts) != 1 or isinstance(parts[0][1], SatDominoError | Skipped):
+        raise SatDominoError(f"{args.instance}.map.json: the puzzle cannot be rebuilt")
+    name, puzzle = parts[0]
+    if mapping.get("readings"):
+        puzzle = dataclasses.replace(puzzle, **mapping["readings"])
+    model = fam.model(mapping["model"])(puzzle)
+    if model.num_vars != mapping["model_variables"]:
+        raise SatDominoError("the rebuilt model differs from the exported one "
+                             "(another satdomino version?)")
+    status, true = None, set()
+    for line in _read(args.answer).splitlines():
+        if line.startswith("s "):
+            status = line[2:].strip()
+        elif line.startswith("v "):
+            try:
+                true.update(v for v in map(int, line[2:].split()) if v > 0)
+            except ValueError:
+                raise SatDominoError(f"{args.answer}: bad 'v' line {line[:60]!r}") from None
+    item = Item(mapping["source"], name, fam, puzzle)
+    if status == "UNSATISFIABLE":
+        out = Outcome("unsat", stats={"backend": "outside solver", "model": model.name})
+    elif status == "SATISFIABLE" and true:
+        try:
+            solution = fam.decode(puzzle, model, frozenset(x for x in true
+                                                           if x <= model.num_vars))
+            problems = fam.verify(puzzle, solution)
+        except (KeyError, ValueError, IndexError, TypeError):
+            problems = ["the true variables do not describe a layout"]
+        if problems:
+            print(f"satdomino: the answer breaks the rules: {'; '.join(problems[:3])}",
+                  file=sys.stderr)
+            return 4
+        out = Outcome("sat", solution, stats={"backend": "outside solver", "model": model.name})
+    else:
+        raise SatDominoError(f"{args.answer}: no 's SATISFIABLE' with 'v' lines, "
+                             "nor 's UNSATISFIABLE'")
+    if args.json:
+        print(json.dumps(_record(item, out)))
+    else:
+        head = f"== {item.file}" + (f" [{name}]" if name else "") + f": {out.status}"
+        body = fam.render_text(puzzle, out.solution) if out.solution else ""
+        print(head + " (answer checked by the rule checker)\n" + body)
+    return 0 if out.status == "sat" else 1
+
+
+COMMANDS = {"solve": cmd_solve, "export": cmd_export, "decode": cmd_decode,
+            "encodings": cmd_encodings, "generate": cmd_generate}
 
 
 def main(argv: list[str] | None = None) -> int:

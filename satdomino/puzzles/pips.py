@@ -439,6 +439,8 @@ def _placed(p: Pips, model: Model, true_vars: frozenset[int]):
         for key, x in model.items():
             if key[0] == "link" and x in true_vars:
                 u, v = key[1], key[2]
+                if u not in value or v not in value:
+                    continue  # not a layout (a wrong answer): verify will say what is missing
                 if value[u] > value[v]:
                     u, v = v, u
                 yield (value[u], value[v]), u, v
