@@ -81,11 +81,12 @@ def build_parser() -> Parser:
     s.add_argument("--svg", metavar="FILE",
                    help="draw board and solution (FILE-1.svg, FILE-2.svg, ... for several)")
 
-    x = sub.add_parser("export", help="write one puzzle's formula: DIMACS, CPLEX LP, MathProg")
+    x = sub.add_parser("export", help="write one puzzle's formula: DIMACS, LP, MathProg, OPB")
     x.add_argument("file", metavar="FILE")
     x.add_argument("-o", "--output", required=True, metavar="OUT",
-                   help="output file; .cnf (.xz, .gz, .bz2) DIMACS, .lp LP, .mod MathProg")
-    x.add_argument("--format", choices=["dimacs", "lp", "mathprog"],
+                   help="output file; .cnf (.xz, .gz, .bz2) DIMACS, .lp LP, .mod MathProg, "
+                   ".opb OPB")
+    x.add_argument("--format", choices=["dimacs", "lp", "mathprog", "opb"],
                    help="default: from the output's suffix")
     x.add_argument("--kind", choices=sorted(FAMILIES))
     x.add_argument("--puzzle", metavar="NAME")
@@ -427,10 +428,10 @@ def _apply_readings(items: list[Item], args: argparse.Namespace) -> None:
 def cmd_export(args: argparse.Namespace) -> int:
     from .encode import lower
     from .export.dimacs import write_dimacs
-    from .export.linear import to_lp, to_mathprog
+    from .export.linear import to_lp, to_mathprog, to_opb
 
-    fmt = args.format or ("lp" if args.output.endswith(".lp") else "mathprog"
-                          if args.output.endswith(".mod") else "dimacs")
+    suffixes = {".lp": "lp", ".mod": "mathprog", ".opb": "opb"}
+    fmt = args.format or suffixes.get(Path(args.output).suffix, "dimacs")
     output_path(args.output, "-o")
     items = load([args.file], args.kind, args.puzzle)
     bad = [it for it in items if it.error is not None]
@@ -464,7 +465,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         _write_atomic(args.output + ".map.json", json.dumps(mapping) + "\n")
         size = f"{cnf.num_vars} variables, {len(cnf.clauses)} clauses; map {args.output}.map.json"
     else:
-        text = (to_lp if fmt == "lp" else to_mathprog)(model, comments)
+        text = {"lp": to_lp, "mathprog": to_mathprog, "opb": to_opb}[fmt](model, comments)
         _write_atomic(args.output, text)
         size = f"{model.num_vars} model variables, {len(model.constraints)} constraints"
     print(f"{args.output}: {fmt}, {size}")

@@ -104,3 +104,21 @@ def to_mathprog(model: Model, comments: list[str] = (), show: bool = True) -> st
         lines += [f'printf "{name} %d\\n", {name};' for name in cols if name.startswith("x")]
     lines.append("end;")
     return "\n".join(lines) + "\n"
+
+
+def to_opb(model: Model, comments: list[str] = ()) -> str:
+    """OPB for the pseudo-Boolean competition: ``* #variable= N #constraint= M`` first, then
+    one linear constraint a line with ``>=`` or ``=`` (a ``<=`` row is negated), cardinality
+    and PB constraints kept native. Variables x1..xn are the model's own, extra binaries for
+    integer values follow."""
+    cols, rs = rows(model)
+    number = {name: f"x{i}" for i, name in enumerate(cols, start=1)}
+    lines = []
+    for terms, op, bound in rs:
+        if op == "<=":
+            terms, op, bound = [(-w, n) for w, n in terms], ">=", -bound
+        body = " ".join(f"{w:+d} {number[n]}" for w, n in terms)
+        lines.append(f"{body} {op} {bound} ;" if body else f"+0 x1 {op} {bound} ;")
+    head = [f"* #variable= {len(cols)} #constraint= {len(lines)}"]
+    head += [f"* {c}" for c in comments]
+    return "\n".join(head + lines) + "\n"
