@@ -85,8 +85,8 @@ def build_parser() -> Parser:
     x.add_argument("file", metavar="FILE")
     x.add_argument("-o", "--output", required=True, metavar="OUT",
                    help="output file; .cnf (.xz, .gz, .bz2) DIMACS, .lp LP, .mod MathProg, "
-                   ".opb OPB")
-    x.add_argument("--format", choices=["dimacs", "lp", "mathprog", "opb"],
+                   ".opb OPB, .smt2 SMT-LIB 2")
+    x.add_argument("--format", choices=["dimacs", "lp", "mathprog", "opb", "smt2"],
                    help="default: from the output's suffix")
     x.add_argument("--kind", choices=sorted(FAMILIES))
     x.add_argument("--puzzle", metavar="NAME")
@@ -95,6 +95,8 @@ def build_parser() -> Parser:
         x.add_argument(f"--{kind}", default=getattr(defaults, kind), metavar="E")
     for flag in ("--no-cover", "--rotate", "--reflect"):
         x.add_argument(flag, action="store_true")
+    x.add_argument("--timeout", type=float, default=60.0, metavar="S",
+                   help="smt2: seconds to find the :status (else unknown)")
 
     d = sub.add_parser("decode", help="an outside solver's answer to an exported instance")
     d.add_argument("instance", metavar="OUT", help="the exported DIMACS file (its OUT.map.json)")
@@ -428,9 +430,9 @@ def _apply_readings(items: list[Item], args: argparse.Namespace) -> None:
 def cmd_export(args: argparse.Namespace) -> int:
     from .encode import lower
     from .export.dimacs import write_dimacs
-    from .export.linear import to_lp, to_mathprog, to_opb
+    from .export.linear import to_lp, to_mathprog, to_opb, to_smt2
 
-    suffixes = {".lp": "lp", ".mod": "mathprog", ".opb": "opb"}
+    suffixes = {".lp": "lp", ".mod": "mathprog", ".opb": "opb", ".smt2": "smt2"}
     fmt = args.format or suffixes.get(Path(args.output).suffix, "dimacs")
     output_path(args.output, "-o")
     items = load([args.file], args.kind, args.puzzle)
@@ -464,6 +466,11 @@ def cmd_export(args: argparse.Namespace) -> int:
                              "(its map must be able to rebuild the puzzle)")
         _write_atomic(args.output + ".map.json", json.dumps(mapping) + "\n")
         size = f"{cnf.num_vars} variables, {len(cnf.clauses)} clauses; map {args.output}.map.json"
+    elif fmt == "smt2":  # the header wants the status: find it (within --timeout)
+        status = solve(item.puzzle, item.family, model=args.model, timeout=args.timeout).status
+        source = "; ".join(comments)
+        _write_atomic(args.output, to_smt2(model, status, source))
+        size = f"{model.num_vars} model variables, {len(model.constraints)} constraints, {status}"
     else:
         text = {"lp": to_lp, "mathprog": to_mathprog, "opb": to_opb}[fmt](model, comments)
         _write_atomic(args.output, text)
