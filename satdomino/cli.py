@@ -21,6 +21,7 @@ from typing import Any
 from . import __version__
 from .analysis.count import count
 from .backends import DEFAULT_BACKEND, available_backends, get_backend
+from .backends.external import competition_answer
 from .encode import KINDS, REGISTRY, Encodings
 from .errors import SatDominoError, VerificationError
 from .fileio import atomic_text, output_path
@@ -498,15 +499,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
     if model.num_vars != mapping["model_variables"]:
         raise SatDominoError("the rebuilt model differs from the exported one "
                              "(another satdomino version?)")
-    status, true = None, set()
-    for line in _read(args.answer).splitlines():
-        if line.startswith("s "):
-            status = line[2:].strip()
-        elif line.startswith("v "):
-            try:
-                true.update(v for v in map(int, line[2:].split()) if v > 0)
-            except ValueError:
-                raise SatDominoError(f"{args.answer}: bad 'v' line {line[:60]!r}") from None
+    status, true = competition_answer(_read(args.answer), args.answer)
     item = Item(mapping["source"], name, fam, puzzle)
     if status == "UNSATISFIABLE":
         out = Outcome("unsat", stats={"backend": "outside solver", "model": model.name})

@@ -19,6 +19,21 @@ from .base import Backend, Result
 KNOWN_BINARIES = ("cadical", "kissat", "picosat", "cryptominisat5", "lingeling", "glucose")
 
 
+def competition_answer(text: str, who: str) -> tuple[str | None, set[int]]:
+    """The ``s`` status word and the true variables of ``v`` lines in SAT-competition output."""
+    status = None
+    true: set[int] = set()
+    for line in text.splitlines():
+        if line.startswith("s "):
+            status = line[2:].strip()
+        elif line.startswith("v "):
+            try:
+                true.update(v for v in map(int, line[2:].split()) if v > 0)
+            except ValueError:
+                raise BackendError(f"{who} printed a bad 'v' line: {line[:80]!r}") from None
+    return status, true
+
+
 class ExternalBackend(Backend):
     def __init__(self, command: str) -> None:
         argv = shlex.split(command)
@@ -51,17 +66,7 @@ class ExternalBackend(Backend):
         return self._parse(out, err, proc.returncode, time.perf_counter() - t0)
 
     def _parse(self, out: str, err: str, code: int, seconds: float) -> Result:
-        status = None
-        true: set[int] = set()
-        for line in out.splitlines():
-            if line.startswith("s "):
-                status = line[2:].strip()
-            elif line.startswith("v "):
-                try:
-                    true.update(v for v in map(int, line[2:].split()) if v > 0)
-                except ValueError:
-                    raise BackendError(f"{self.argv[0]} printed a bad 'v' line: "
-                                       f"{line[:80]!r}") from None
+        status, true = competition_answer(out, self.argv[0])
         if status == "SATISFIABLE" or (status is None and code == 10 and true):
             return Result("sat", frozenset(true), seconds)
         if status == "UNSATISFIABLE" or (status is None and code == 20):

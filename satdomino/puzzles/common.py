@@ -25,3 +25,11 @@ def strict(parts: list[tuple[str | None, Any]]) -> list[tuple[str | None, Any]]:
         if not isinstance(part, Skipped):
             out.append((name, part))
     return out
+
+
+def single(make, text: str) -> list[tuple[str | None, Any]]:
+    """The parts of a one-puzzle format: ``make(text)``, or its error as the only part."""
+    try:
+        return [(None, make(text))]
+    except PuzzleFormatError as e:
+        return [(None, e)]

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from ..errors import PuzzleFormatError
 from ..model import Model
 from ..render import svg
+from .common import single, strict
 
 Cell = tuple[int, int]  # (row, col)
 MAX_SIDE = 200
@@ -103,15 +104,10 @@ def parse_parts(text: str) -> list[tuple[str | None, DominoFit | PuzzleFormatErr
     except (ValueError, RecursionError) as e:
         msg = e.msg if isinstance(e, json.JSONDecodeError) else type(e).__name__
         raise PuzzleFormatError(f"invalid JSON ({msg})") from None
-    try:
-        return [(None, from_json(data))]
-    except PuzzleFormatError as e:
-        return [(None, e)]
+    return single(from_json, data)
 
 
 def parse(text: str) -> list[tuple[str | None, DominoFit]]:
-    from .common import strict
-
     return strict(parse_parts(text))
 
 

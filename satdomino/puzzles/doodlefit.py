@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from ..errors import PuzzleFormatError
 from ..model import Model
 from ..render import svg
+from .common import single, strict
 
 Cell = tuple[int, int]
 Shape = tuple[Cell, ...]  # sorted, normalised so the smallest row and column are 0
@@ -101,15 +102,10 @@ def parse_text(text: str) -> DoodleFit:
 
 
 def parse_parts(text: str) -> list[tuple[str | None, DoodleFit | PuzzleFormatError]]:
-    try:
-        return [(None, parse_text(text))]
-    except PuzzleFormatError as e:
-        return [(None, e)]
+    return single(parse_text, text)
 
 
 def parse(text: str) -> list[tuple[str | None, DoodleFit]]:
-    from .common import strict
-
     return strict(parse_parts(text))
 
 
