@@ -265,9 +265,7 @@ def _svg_path(base: str, index: int, total: int) -> str:
 def cmd_solve(args: argparse.Namespace) -> int:
     encodings = Encodings(**{kind: getattr(args, kind) for kind in KINDS})
     engine = get_backend(args.backend)
-    if engine.takes == "cnf" and encodings.native and not engine.native_card:
-        raise UsageError(f"backend {engine.name} has no native cardinality constraints; use "
-                         "minicard, gluecard3, gluecard4 or z3, or a clausal encoding")
+    engine.check(encodings)  # a usage error before any file is read
     if args.count_by != "placement" and not args.count:
         raise UsageError("--count-by needs --count")
     if args.limit is not None and (args.limit < 1 or not args.count):

@@ -8,8 +8,9 @@ from typing import Any
 
 from .analysis import blocking_clause
 from .backends import DEFAULT_BACKEND, Backend, Result, Status, get_backend
-from .encode import CNF, Encodings, lower
-from .errors import BackendError, VerificationError
+from .backends.base import add_clause
+from .encode import Encodings
+from .errors import VerificationError
 from .model import Model
 from .puzzles import Family
 
@@ -37,15 +38,10 @@ def solve(puzzle: Any, family: Family, *, model: str | None = None,
     # the time limit covers the whole puzzle: the solver gets what building left of it
     deadline = None if timeout is None else t0 + timeout
     m = family.model(model)(puzzle)
-    formula: CNF | Model
-    if engine.takes == "model":
-        formula = m
+    formula = engine.formula(m, encodings)
+    if isinstance(formula, Model):
         n_vars, n_clauses = m.num_vars, len(m.constraints)
     else:
-        if encodings.native and not engine.native_card:
-            raise BackendError(f"backend {engine.name} has no native cardinality constraints; "
-                               "use minicard, gluecard3, gluecard4 or z3, or a clausal encoding")
-        formula = lower(m, encodings)
         n_vars, n_clauses = formula.num_vars, len(formula.clauses) + len(formula.atmosts)
     encode_seconds = time.perf_counter() - t0
 
@@ -59,7 +55,7 @@ def solve(puzzle: Any, family: Family, *, model: str | None = None,
         out.solution = _checked(puzzle, family, m, first)
         if unique:
             block = blocking_clause(m.projection, first.true_vars)
-            _add_clause(formula, block)
+            add_clause(formula, block)
             second = engine.solve(formula, time_limit=remaining())
             solve_seconds += second.seconds
             if second.status == "sat":
@@ -77,13 +73,6 @@ def solve(puzzle: Any, family: Family, *, model: str | None = None,
         "model": m.name,
     }
     return out
-
-
-def _add_clause(formula: CNF | Model, clause: list[int]) -> None:
-    if isinstance(formula, Model):
-        formula.add_clause(clause)
-    else:
-        formula.clauses.append(clause)
 
 
 def _checked(puzzle: Any, family: Family, m: Model, result: Result) -> Any:

@@ -9,10 +9,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..backends import Backend, get_backend
+from ..backends.base import add_clause
 from ..backends.child import run_in_child
-from ..backends.pysat_backend import PysatBackend
+from ..backends.pysat_backend import PysatBackend, open_solver
 from ..backends.z3_backend import Z3Backend
-from ..encode import Encodings, lower
+from ..encode import Encodings
 from ..errors import UnknownNameError, VerificationError
 from .unique import blocking_clause
 
@@ -76,7 +77,7 @@ def _enumerate(puzzle, family, build, backend, encodings, limit, deadline) -> tu
     """Solutions that differ on the model's projection, each verified, up to ``limit``."""
     engine = get_backend(backend) if isinstance(backend, str) else backend
     m = build(puzzle)
-    formula = m if engine.takes == "model" else lower(m, encodings)
+    formula = engine.formula(m, encodings)
 
     def check(true_vars: frozenset[int]) -> list[int]:
         problems = family.verify(puzzle, family.decode(puzzle, m, true_vars))
@@ -103,11 +104,7 @@ def _enumerate(puzzle, family, build, backend, encodings, limit, deadline) -> tu
         if result.status == "unknown":
             break
         found += 1
-        clause = check(result.true_vars)
-        if engine.takes == "model":
-            formula.add_clause(clause)
-        else:
-            formula.clauses.append(clause)
+        add_clause(formula, check(result.true_vars))
     return found, False
 
 
@@ -117,11 +114,7 @@ class _Tally:
 
 def _pysat_session(name: str, cnf, check, limit: int | None, progress) -> tuple[int, bool]:
     """One python-sat solver kept across solutions: each blocking clause is added to it."""
-    from pysat.solvers import Solver
-
-    with Solver(name=name, bootstrap_with=cnf.clauses) as s:
-        for lits, k in cnf.atmosts:
-            s.add_atmost(lits, k)
+    with open_solver(name, cnf) as s:
         while limit is None or progress.value < limit:
             if not s.solve():
                 return progress.value, True

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..encode import CNF
+from ..encode import CNF, Encodings, lower
+from ..errors import BackendError
 from ..model import Model
 
 Status = Literal["sat", "unsat", "unknown"]
@@ -32,3 +33,22 @@ class Backend:
     def solve(self, formula: CNF | Model, assumptions: Sequence[int] = (),
               time_limit: float | None = None) -> Result:
         raise NotImplementedError
+
+    def check(self, encodings: Encodings) -> None:
+        """Refuse encodings this backend cannot take (native cardinality without support)."""
+        if self.takes == "cnf" and encodings.native and not self.native_card:
+            raise BackendError(f"backend {self.name} has no native cardinality constraints; "
+                               "use minicard, gluecard3, gluecard4 or z3, or a clausal encoding")
+
+    def formula(self, model: Model, encodings: Encodings) -> CNF | Model:
+        """What this backend reads: the Model itself, or its CNF under ``encodings``."""
+        self.check(encodings)
+        return model if self.takes == "model" else lower(model, encodings)
+
+
+def add_clause(formula: CNF | Model, clause: list[int]) -> None:
+    """Add a clause over model variables to either kind of formula (a blocking clause)."""
+    if isinstance(formula, Model):
+        formula.add_clause(clause)
+    else:
+        formula.clauses.append(clause)

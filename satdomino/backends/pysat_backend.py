@@ -30,10 +30,16 @@ def solver_names() -> list[str]:
     return names
 
 
+def open_solver(name: str, cnf: CNF) -> Solver:
+    """A python-sat solver holding the CNF's clauses and native at-most-k constraints."""
+    s = Solver(name=name, bootstrap_with=cnf.clauses)
+    for lits, k in cnf.atmosts:
+        s.add_atmost(lits, k)
+    return s
+
+
 def _run(name: str, cnf: CNF, assumptions: Sequence[int]) -> tuple[str, list[int]]:
-    with Solver(name=name, bootstrap_with=cnf.clauses) as s:
-        for lits, k in cnf.atmosts:
-            s.add_atmost(lits, k)
+    with open_solver(name, cnf) as s:
         if s.solve(assumptions=list(assumptions)):
             return "sat", [x for x in s.get_model() or [] if x > 0]
         return "unsat", []

@@ -13,13 +13,13 @@ horizontal domino, ``2`` its dot half, ``X`` black, ``.`` uncovered.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 from ..errors import PuzzleFormatError
 from ..model import Model
 from ..render import svg
-from .common import single, strict
+from .common import load_json, single, strict
+from .common import whole_number as _int
 
 Cell = tuple[int, int]  # (row, col)
 MAX_SIDE = 200
@@ -63,12 +63,6 @@ def dots_of(kind: str, at: Cell) -> tuple[Cell, int]:
 
 # parsing -----------------------------------------------------------------------------------------
 
-def _int(value: object, what: str, lo: int, hi: int) -> int:
-    if type(value) is not int or not lo <= value <= hi:
-        raise PuzzleFormatError(f"{what} must be a whole number in {lo}..{hi}, not {value!r}"[:120])
-    return value
-
-
 def from_json(obj: object) -> DominoFit:
     if not isinstance(obj, dict):
         raise PuzzleFormatError("a Domino Fit puzzle must be a JSON object")
@@ -99,12 +93,7 @@ def from_json(obj: object) -> DominoFit:
 
 
 def parse_parts(text: str) -> list[tuple[str | None, DominoFit | PuzzleFormatError]]:
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as e:
-        msg = e.msg if isinstance(e, json.JSONDecodeError) else type(e).__name__
-        raise PuzzleFormatError(f"invalid JSON ({msg})") from None
-    return single(from_json, data)
+    return single(from_json, load_json(text))
 
 
 def parse(text: str) -> list[tuple[str | None, DominoFit]]:

@@ -10,7 +10,6 @@ The engine works on any adjacency graph; the NYT grid is one case of it. Formats
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from collections import Counter
@@ -20,7 +19,8 @@ from dataclasses import dataclass
 from ..errors import PuzzleFormatError
 from ..model import Model
 from ..render import svg, text
-from .common import Skipped, strict
+from .common import Skipped, load_json, strict
+from .common import whole_number as _int
 
 Node = Hashable  # (row, col) on grids, a name in the graph form
 RULES = ("empty", "sum", "less", "greater", "equals", "unequal")
@@ -58,12 +58,6 @@ class Pips:
 
 
 # parsing -----------------------------------------------------------------------------------------
-
-def _int(value: object, what: str, lo: int = -10**6, hi: int = 10**6) -> int:
-    if type(value) is not int or not lo <= value <= hi:
-        raise PuzzleFormatError(f"{what} must be a whole number in {lo}..{hi}, not {value!r}"[:160])
-    return value
-
 
 def _dominoes(raw: object) -> tuple[tuple[int, int], ...]:
     if not isinstance(raw, list) or not raw:
@@ -216,11 +210,7 @@ GRAPH_KEYS = {"dominoes", "links", "constraints", "name", "id"}
 
 
 def parse_parts(text: str) -> list[tuple[str | None, Pips | Skipped | PuzzleFormatError]]:
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as e:
-        msg = e.msg if isinstance(e, json.JSONDecodeError) else type(e).__name__
-        raise PuzzleFormatError(f"invalid JSON ({msg})") from None
+    data = load_json(text)
     if isinstance(data, dict) and any(k in data for k in PARTS):
         keys = [k for k in PARTS if k in data]
     elif isinstance(data, dict):
