@@ -23,16 +23,12 @@ from .analysis.count import count
 from .backends import DEFAULT_BACKEND, available_backends, get_backend
 from .backends.external import competition_answer
 from .encode import KINDS, REGISTRY, Encodings
-from .errors import SatDominoError, VerificationError
+from .errors import SatDominoError, UsageError, VerificationError
+from .export.instance import FORMATS, Origin, export_instance, format_of, is_instance_name
 from .fileio import atomic_text, output_path
 from .puzzles import FAMILIES, Family, detect, family
 from .puzzles.common import Skipped
 from .solve import Outcome, solve
-
-
-class UsageError(SatDominoError):
-    pass
-
 
 KIND_HELP = {"amo": "at-most-one / exactly-one", "card": "cardinality", "pb": "pseudo-Boolean",
              "int": "integer-variable"}
@@ -82,22 +78,23 @@ def build_parser() -> Parser:
     s.add_argument("--svg", metavar="FILE",
                    help="draw board and solution (FILE-1.svg, FILE-2.svg, ... for several)")
 
-    x = sub.add_parser("export", help="write one puzzle's formula: DIMACS, LP, MathProg, OPB")
+    x = sub.add_parser("export", help="write one puzzle's formula: DIMACS, OPB, SMT-LIB, LP")
     x.add_argument("file", metavar="FILE")
     x.add_argument("-o", "--output", required=True, metavar="OUT",
                    help="output file; .cnf (.xz, .gz, .bz2) DIMACS, .lp LP, .mod MathProg, "
                    ".opb OPB, .smt2 SMT-LIB 2")
-    x.add_argument("--format", choices=["dimacs", "lp", "mathprog", "opb", "smt2"],
-                   help="default: from the output's suffix")
     x.add_argument("--kind", choices=sorted(FAMILIES))
     x.add_argument("--puzzle", metavar="NAME")
-    x.add_argument("--model")
-    for kind in KINDS:
-        x.add_argument(f"--{kind}", default=getattr(defaults, kind), metavar="E")
-    for flag in ("--no-cover", "--rotate", "--reflect"):
-        x.add_argument(flag, action="store_true")
-    x.add_argument("--timeout", type=float, default=60.0, metavar="S",
-                   help="smt2: seconds to find the :status (else unknown)")
+    _instance_options(x, defaults)
+
+    k = sub.add_parser("check-proof", help="verify a DRAT proof that a DIMACS file is UNSAT")
+    k.add_argument("cnf", metavar="CNF")
+    k.add_argument("proof", metavar="PROOF", help="text or binary DRAT, possibly compressed")
+    k.add_argument("--timeout", type=float, default=600.0, metavar="S",
+                   help="seconds for each checker (default 600)")
+    k.add_argument("--no-drat-trim", action="store_true",
+                   help="only the built-in checker, even when drat-trim is on PATH")
+    k.add_argument("--json", action="store_true")
 
     d = sub.add_parser("decode", help="an outside solver's answer to an exported instance")
     d.add_argument("instance", metavar="OUT", help="the exported DIMACS file (its OUT.map.json)")
@@ -117,13 +114,44 @@ def build_parser() -> Parser:
     g.add_argument("--cells", type=int, help="doodlefit: cells in the shape")
     g.add_argument("--blocks", type=int, help="doodlefit: number of blocks")
     g.add_argument("--seed", type=int, default=0)
-    g.add_argument("--format", choices=["id", "grid"], default="id",
-                   help="dominosa: game id or number grid (pips is always NYT JSON)")
+    g.add_argument("--format", choices=["id", "grid", *FORMATS],
+                   help="dominosa puzzle file: game id (default) or number grid; or an "
+                   "instance format (default: from the output's suffix)")
     g.add_argument("--unique", action="store_true",
                    help="keep only a puzzle with exactly one solution (tries seeds from --seed)")
     g.add_argument("--tries", type=int, default=200, help="with --unique: seeds to try")
-    g.add_argument("-o", "--output", metavar="FILE")
+    g.add_argument("-o", "--output", metavar="FILE",
+                   help="the puzzle file; a name ending in .cnf[.xz|.gz|.bz2], .opb, .smt2, "
+                   ".lp or .mod writes the solver instance instead, as export does")
+    _instance_options(g, defaults, with_format=False)
     return p
+
+
+def _instance_options(p: argparse.ArgumentParser, defaults: Encodings,
+                      with_format: bool = True) -> None:
+    """What `export` and `generate -o X.cnf` share: how to write the instance."""
+    if with_format:
+        p.add_argument("--format", choices=list(FORMATS),
+                       help="default: from the output's suffix")
+    p.add_argument("--model")
+    for kind in KINDS:
+        p.add_argument(f"--{kind}", default=getattr(defaults, kind), metavar="E")
+    p.add_argument("--no-cover", action="store_true",
+                   help="dominofit: squares may stay empty")
+    p.add_argument("--rotate", action="store_true", help="doodlefit: blocks may be rotated")
+    p.add_argument("--reflect", action="store_true", help="doodlefit: blocks may be mirrored")
+    p.add_argument("--uniqueness", action="store_true",
+                   help="the uniqueness instance: the puzzle plus 'differs from its solution "
+                   "somewhere', UNSATISFIABLE exactly when the solution is unique")
+    p.add_argument("--proof", metavar="FILE",
+                   help="DIMACS: also solve the instance with a proof-logging solver and "
+                   "store its DRAT proof of UNSAT here (compressed by suffix)")
+    p.add_argument("--proof-backend", default="cadical195", metavar="B",
+                   help="python-sat solver that logs the proof (default cadical195)")
+    p.add_argument("--timeout", type=float, default=60.0, metavar="S",
+                   help="seconds for finding the status (smt2, --uniqueness) and the proof")
+    p.add_argument("--json", action="store_true",
+                   help='print {"file", "format", "variables", "clauses", "hash", ...}')
 
 
 # input -------------------------------------------------------------------------------------------
@@ -355,60 +383,35 @@ def cmd_encodings(args: argparse.Namespace) -> int:
     return 0
 
 
-def _planted(args: argparse.Namespace, seed: int) -> tuple[str, object]:
-    """(kind, puzzle) made by the family's planted generator with ``seed``."""
-    from .puzzles import dominofit, dominosa, doodlefit, pips
-
-    if args.kind == "dominofit":
-        if not (args.width and args.height and 2 <= args.width <= 200
-                and 2 <= args.height <= 200):
-            raise UsageError("generate dominofit needs --width and --height between 2 and 200")
-        return "dominofit", dominofit.planted(args.width, args.height, seed)[0]
-    if args.kind == "doodlefit":
-        if not (args.cells and args.blocks and 1 <= args.blocks <= args.cells <= 2000):
-            raise UsageError("generate doodlefit needs --cells and --blocks, "
-                             "1 <= blocks <= cells <= 2000")
-        return "doodlefit", doodlefit.planted(args.cells, args.blocks, seed)[0]
-    if args.kind == "pips":
-        if args.dominoes is None or not 1 <= args.dominoes <= 500:
-            raise UsageError("generate pips needs --dominoes between 1 and 500")
-        if not 0 <= args.max_pip <= pips.MAX_PIPS:
-            raise UsageError(f"--max-pip must be between 0 and {pips.MAX_PIPS}")
-        return "pips", pips.planted(args.dominoes, seed, max_pip=args.max_pip)[0]
-    if args.n is None or not 0 <= args.n <= 200:
-        raise UsageError("generate dominosa needs --n between 0 and 200")
-    return "dominosa", dominosa.planted(args.n, seed)[0]
-
-
-def _puzzle_text(kind: str, puzzle, args: argparse.Namespace) -> str:
-    from .puzzles import dominofit, doodlefit, pips
-
-    if kind == "dominofit":
-        return json.dumps(dominofit.to_json(puzzle)) + "\n"
-    if kind == "doodlefit":
-        return doodlefit.format_text(puzzle)
-    if kind == "pips":
-        return json.dumps(pips.to_nyt(puzzle)) + "\n"
-    return puzzle.game_id() + "\n" if args.format == "id" else puzzle.grid_text()
-
-
 def cmd_generate(args: argparse.Namespace) -> int:
+    from . import generate as gen
+
+    instance = args.output is not None and (args.format in FORMATS
+                                            or is_instance_name(args.output))
     if args.output is not None:
         output_path(args.output, "-o")
+    if not instance and (args.uniqueness or args.proof):
+        raise UsageError("--uniqueness and --proof need an instance output "
+                         "(-o NAME.cnf, .opb, .smt2, .lp or .mod)")
+    if args.format in ("id", "grid") and args.kind != "dominosa":
+        raise UsageError(f"--format {args.format} is for dominosa puzzle files")
+    params = {k: getattr(args, k) for k in gen.PARAMETERS[args.kind]}
     seed = args.seed
-    kind, puzzle = _planted(args, seed)
-    if args.unique:  # planted puzzles are solvable; try further seeds until one is unique
-        for seed in range(args.seed, args.seed + args.tries):
-            kind, puzzle = _planted(args, seed)
-            if solve(puzzle, family(kind), unique=True).unique:
-                break
-        else:
-            raise SatDominoError(f"no puzzle with exactly one solution among seeds "
-                                 f"{args.seed}..{args.seed + args.tries - 1}; try other "
-                                 "parameters or more --tries")
+    if args.unique:
+        puzzle, seed = gen.unique(args.kind, params, seed, args.tries)
         print(f"satdomino: seed {seed} gives a puzzle with exactly one solution",
               file=sys.stderr)
-    text = _puzzle_text(kind, puzzle, args)
+    else:
+        puzzle = gen.planted(args.kind, params, seed)
+    readings = _readings(puzzle, args)
+    if readings and not instance:
+        raise UsageError(f"--{next(iter(readings)).replace('cover', 'no-cover')} is a reading "
+                         "of the rules, for an instance output (-o NAME.cnf ...)")
+    if instance:
+        puzzle = dataclasses.replace(puzzle, **readings)
+        origin = gen.origin(args.kind, params, seed, args.unique, puzzle, readings)
+        return _export(family(args.kind), puzzle, origin, args)
+    text = gen.puzzle_text(args.kind, puzzle, args.format)
     if args.output:
         _write_atomic(args.output, text)
     else:
@@ -416,24 +419,22 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _apply_readings(items: list[Item], args: argparse.Namespace) -> None:
-    """Readings of the rules that the puzzle itself carries (Domino Fit, Doodle Fit)."""
+def _readings(puzzle: Any, args: argparse.Namespace) -> dict[str, bool]:
+    """Readings of the rules asked on the command line that this puzzle carries (Domino Fit's
+    cover, Doodle Fit's rotations and reflections)."""
     readings = {"cover": False} if args.no_cover else {}
     readings.update({k: True for k in ("rotate", "reflect") if getattr(args, k)})
+    return {k: v for k, v in readings.items() if hasattr(puzzle, k)}
+
+
+def _apply_readings(items: list[Item], args: argparse.Namespace) -> None:
     for item in items:
-        wanted = {k: v for k, v in readings.items() if hasattr(item.puzzle, k)}
-        if item.error is None and wanted:
+        wanted = _readings(item.puzzle, args) if item.error is None else {}
+        if wanted:
             item.puzzle = dataclasses.replace(item.puzzle, **wanted)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from .encode import lower
-    from .export.dimacs import write_dimacs
-    from .export.linear import to_lp, to_mathprog, to_opb, to_smt2
-
-    suffixes = {".lp": "lp", ".mod": "mathprog", ".opb": "opb", ".smt2": "smt2"}
-    fmt = args.format or suffixes.get(Path(args.output).suffix, "dimacs")
-    output_path(args.output, "-o")
     items = load([args.file], args.kind, args.puzzle)
     bad = [it for it in items if it.error is not None]
     if bad:
@@ -443,39 +444,97 @@ def cmd_export(args: argparse.Namespace) -> int:
     _apply_readings(items, args)
     item = items[0]
     assert item.family is not None
-    model = item.family.model(args.model)(item.puzzle)
-    comments = [f"generator: satdomino {__version__}", f"family: {item.family.kind}",
-                f"source: {item.file}" + (f" [{item.name}]" if item.name else ""),
-                f"model: {model.name}", f"model variables: x1..x{model.num_vars}"]
-    if fmt == "dimacs":
-        encodings = Encodings(**{kind: getattr(args, kind) for kind in KINDS})
-        cnf = lower(model, encodings)
-        comments.append(f"encodings: {json.dumps(encodings.as_dict())}")
-        write_dimacs(args.output, cnf, comments)
-        # the way back: everything `decode` needs to rebuild the same model and read answers
-        readings = {k: getattr(item.puzzle, k) for k in ("cover", "rotate", "reflect")
-                    if hasattr(item.puzzle, k)}
-        mapping = {"generator": f"satdomino {__version__}", "kind": item.family.kind,
-                   "source": item.file, "puzzle": item.name, "readings": readings,
-                   "model": model.name, "encodings": encodings.as_dict(),
-                   "variables": cnf.num_vars, "model_variables": model.num_vars,
-                   "input": _read(item.file) if item.file != "-" else None}
-        if mapping["input"] is None:
-            raise UsageError("export of DIMACS needs a file, not standard input "
-                             "(its map must be able to rebuild the puzzle)")
-        _write_atomic(args.output + ".map.json", json.dumps(mapping) + "\n")
-        size = f"{cnf.num_vars} variables, {len(cnf.clauses)} clauses; map {args.output}.map.json"
-    elif fmt == "smt2":  # the header wants the status: find it (within --timeout)
-        status = solve(item.puzzle, item.family, model=args.model, timeout=args.timeout).status
-        source = "; ".join(comments)
-        _write_atomic(args.output, to_smt2(model, status, source))
-        size = f"{model.num_vars} model variables, {len(model.constraints)} constraints, {status}"
+    text = _read(item.file) if item.file != "-" else None
+    return _export(item.family, item.puzzle, Origin(item.file, text, item.name), args)
+
+
+def _export(fam: Family, puzzle: Any, origin: Origin, args: argparse.Namespace) -> int:
+    """Write the instance (and its proof when asked); say what was written."""
+    fmt = format_of(args.output, args.format if args.format in FORMATS else None)
+    if args.proof and fmt != "dimacs":
+        raise UsageError("--proof needs a DIMACS instance (-o NAME.cnf)")
+    if not 0 < args.timeout <= MAX_TIMEOUT:
+        raise UsageError(f"--timeout must be a positive number of seconds up to {MAX_TIMEOUT:g}")
+    if args.proof:
+        output_path(args.proof, "--proof")
+        if os.path.realpath(args.proof) == os.path.realpath(args.output):
+            raise UsageError("--proof must name another file than -o")
+    encodings = Encodings(**{kind: getattr(args, kind) for kind in KINDS})
+    info = export_instance(fam, puzzle, origin, args.output, fmt, model=args.model,
+                           encodings=encodings, uniqueness=args.uniqueness,
+                           timeout=args.timeout)
+    record = info.as_json()
+    code = 0
+    if args.proof:
+        code, record["proof"] = _write_proof(args.output, args.proof, args.proof_backend,
+                                             args.timeout)
+    if args.json:
+        print(json.dumps(record))
+        return code
+    size = f"{info.variables} variables, {info.clauses} " + (
+        "clauses" if fmt == "dimacs" else "constraints")
+    print(f"{info.file}: {fmt}, {size}, {info.hash_kind} hash {info.hash}"
+          + (f", {info.status}" if info.status else "") + (f"; map {info.map}" if info.map else ""))
+    if record.get("proof"):
+        print(f"{args.proof}: DRAT proof of UNSAT, {record['proof']['lines']} lines "
+              f"(check: satdomino check-proof {args.output} {args.proof})")
+    return code
+
+
+def _write_proof(cnf_path: str, proof_path: str, backend: str,
+                 timeout: float) -> tuple[int, dict | None]:
+    """Solve the written instance again with a proof-logging solver; keep its DRAT proof."""
+    from .backends.pysat_backend import prove
+    from .export.dimacs import read_dimacs
+
+    _, clauses = read_dimacs(cnf_path)  # the file as written: the proof is about exactly it
+    status, lines = prove(backend, clauses, timeout)
+    if status == "sat":
+        print("satdomino: the instance is satisfiable, so it has no proof of UNSAT; "
+              "none written", file=sys.stderr)
+        return 1, None
+    if status != "unsat":
+        print(f"satdomino: {backend} found no answer within --timeout; no proof written",
+              file=sys.stderr)
+        return 3, None
+    with atomic_text(proof_path, compress=True) as f:
+        f.writelines(line + "\n" for line in lines)
+    return 0, {"file": proof_path, "backend": backend, "lines": len(lines)}
+
+
+def cmd_check_proof(args: argparse.Namespace) -> int:
+    """Verify a DRAT proof with the built-in checker, and with drat-trim when it is here."""
+    from .analysis.drat import check_drat, drat_trim, read_proof
+    from .export.dimacs import read_dimacs
+
+    if not 0 < args.timeout <= MAX_TIMEOUT:
+        raise UsageError(f"--timeout must be a positive number of seconds up to {MAX_TIMEOUT:g}")
+    num_vars, clauses = read_dimacs(args.cnf)
+    if not Path(args.proof).is_file():
+        raise SatDominoError(f"{args.proof}: no such file")
+    t0 = time.perf_counter()
+    built_in = check_drat(num_vars, clauses, read_proof(args.proof),
+                          deadline=time.monotonic() + args.timeout)
+    checks = {"built-in": {"verified": built_in.ok, "message": built_in.message,
+                           "lemmas": built_in.lemmas, "deletions": built_in.deletions,
+                           "rat_lemmas": built_in.rat_lemmas,
+                           "seconds": round(time.perf_counter() - t0, 3)}}
+    if not args.no_drat_trim:
+        outside = drat_trim(args.cnf, args.proof, args.timeout)
+        if outside is not None:
+            checks["drat-trim"] = {"verified": outside.ok, "message": outside.message}
+    ok = all(c["verified"] for c in checks.values())
+    if args.json:
+        print(json.dumps({"cnf": args.cnf, "proof": args.proof, "verified": ok,
+                          "checks": checks}))
     else:
-        text = {"lp": to_lp, "mathprog": to_mathprog, "opb": to_opb}[fmt](model, comments)
-        _write_atomic(args.output, text)
-        size = f"{model.num_vars} model variables, {len(model.constraints)} constraints"
-    print(f"{args.output}: {fmt}, {size}")
-    return 0
+        for name, c in checks.items():
+            word = "VERIFIED" if c["verified"] else "NOT VERIFIED"
+            print(f"{name}: {word}" + (f" ({c['message']})" if c["message"] else ""))
+        if "drat-trim" not in checks and not args.no_drat_trim:
+            print("drat-trim: not on PATH, not run")
+        print("s VERIFIED" if ok else "s NOT VERIFIED")
+    return 0 if ok else 1
 
 
 def cmd_decode(args: argparse.Namespace) -> int:
@@ -520,12 +579,16 @@ def cmd_decode(args: argparse.Namespace) -> int:
         print(json.dumps(_record(item, out)))
     else:
         head = f"== {item.file}" + (f" [{name}]" if name else "") + f": {out.status}"
+        if mapping.get("uniqueness"):  # this instance excludes one solution
+            head += {"sat": ", a second solution: the puzzle is not unique",
+                     "unsat": ": the excluded solution is the only one"}[out.status]
         body = fam.render_text(puzzle, out.solution) if out.solution else ""
-        print(head + " (answer checked by the rule checker)\n" + body)
+        print(head + (" (answer checked by the rule checker)" if body else "") + "\n" + body)
     return 0 if out.status == "sat" else 1
 
 
 COMMANDS = {"solve": cmd_solve, "export": cmd_export, "decode": cmd_decode,
+            "check-proof": cmd_check_proof,
             "encodings": cmd_encodings, "generate": cmd_generate}
 
 

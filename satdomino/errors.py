@@ -22,3 +22,7 @@ class BackendError(SatDominoError):
 
 class VerificationError(Exception):
     """A decoded layout broke the puzzle's rules: a bug in a model or encoding, never user error."""
+
+
+class UsageError(SatDominoError):
+    """Options or arguments that do not fit together."""

@@ -22,6 +22,7 @@ class Outcome:
     unique: bool | None = None
     other: Any = None  # a second, different solution when not unique
     count: Any = None  # an analysis.count.Count when counting was asked
+    assignment: frozenset[int] = frozenset()  # the model variables true in ``solution``
     stats: dict = field(default_factory=dict)
 
 
@@ -53,6 +54,7 @@ def solve(puzzle: Any, family: Family, *, model: str | None = None,
     out = Outcome(first.status)
     if first.status == "sat":
         out.solution = _checked(puzzle, family, m, first)
+        out.assignment = frozenset(x for x in first.true_vars if 0 < x <= m.num_vars)
         if unique:
             block = blocking_clause(m.projection, first.true_vars)
             add_clause(formula, block)

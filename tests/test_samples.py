@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
-from satdomino.export.dimacs import read_dimacs
+import pytest
+
+from satdomino.export.dimacs import gbd_hash_file, read_dimacs
 from satdomino.export.samples import FOLDER, write_all
 
 
@@ -12,14 +14,21 @@ def test_samples_match_the_code(tmp_path) -> None:
     shipped = json.loads((FOLDER / "manifest.json").read_text())
     rebuilt = write_all(tmp_path)
     assert rebuilt == shipped
-    assert {r["status"] for r in shipped} == {"SAT", "UNSAT"}
+    for row in shipped:  # the maps too: decode must rebuild the same puzzle
+        name = row["file"] + ".map.json"
+        assert (tmp_path / name).read_text() == (FOLDER / name).read_text()
+    assert {r["status"] for r in shipped} == {"SATISFIABLE", "UNSATISFIABLE"}
+    assert {r["family"] for r in shipped} == {"dominosa", "pips", "dominofit", "doodlefit"}
 
 
 def test_shipped_files_hold_what_the_manifest_says() -> None:
-    from satdomino.encode import CNF
-    from satdomino.export.dimacs import clause_hash
-
     for row in json.loads((FOLDER / "manifest.json").read_text()):
         nv, clauses = read_dimacs(FOLDER / row["file"])
         assert (nv, len(clauses)) == (row["variables"], row["clauses"])
-        assert clause_hash(CNF(nv, 0, clauses)) == row["sha256_clauses"]
+        assert gbd_hash_file(FOLDER / row["file"]) == row["gbd_hash"]
+
+
+def test_hashes_agree_with_gbdc() -> None:
+    gbdc = pytest.importorskip("gbdc")
+    for row in json.loads((FOLDER / "manifest.json").read_text()):
+        assert gbdc.gbdhash(str(FOLDER / row["file"])) == row["gbd_hash"]

@@ -11,7 +11,7 @@ from pysat.solvers import Solver, SolverNames
 from ..encode import CNF
 from ..errors import BackendError
 from .base import Backend, Result
-from .child import run_limited
+from .child import run_in_child, run_limited
 
 # canonical names whose native library imports on this machine
 _SKIP = {"ergo"}  # a stub without a real solver behind it in some builds
@@ -65,3 +65,24 @@ class PysatBackend(Backend):
             status, true = _run(self.name, formula, assumptions)
             return Result(status, frozenset(true), time.perf_counter() - t0)
         return run_limited(self.name, _run, (self.name, formula, assumptions), time_limit)
+
+
+# python-sat solvers that can log a DRAT proof (the others raise NotImplementedError)
+PROOF_SOLVERS = ("cadical195", "cadical153", "cadical103", "glucose4", "glucose42", "glucose3",
+                 "gluecard3", "gluecard4", "lingeling", "maplechrono", "maplecm", "maplesat")
+
+
+def _prove(name: str, clauses: list[list[int]]) -> tuple[str, list[str]]:
+    with Solver(name=name, with_proof=True, bootstrap_with=clauses) as s:
+        if s.solve():
+            return "sat", []
+        return "unsat", list(s.get_proof() or [])
+
+
+def prove(name: str, clauses: list[list[int]], time_limit: float) -> tuple[str, list[str]]:
+    """(status, DRAT proof lines when unsat) from a proof-logging python-sat solver, in a
+    forked child killed after ``time_limit``."""
+    if name not in PROOF_SOLVERS:
+        raise BackendError(f"{name!r} cannot log proofs; choose from {', '.join(PROOF_SOLVERS)}")
+    done, payload = run_in_child(name, _prove, (name, clauses), time_limit)
+    return payload if done else ("unknown", [])

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import lzma
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ..encode import CNF
-from ..errors import BackendError
+from ..errors import BackendError, SatDominoError
 from ..fileio import atomic_text, open_text
 
 
@@ -30,13 +31,21 @@ def to_dimacs(cnf: CNF, comments: Iterable[str] = (), extra: Iterable[list[int]]
     return "".join(dimacs_lines(cnf, comments, extra))
 
 
-def clause_hash(cnf: CNF, extra: Iterable[list[int]] = ()) -> str:
-    """sha256 of the clauses alone (literals joined by single spaces, each clause ended by 0,
-    one per line): unchanged by comments, header, file name or compression."""
-    h = hashlib.sha256()
-    for clause in (*cnf.clauses, *extra):
-        h.update((" ".join(map(str, clause)) + " 0\n").encode())
+def gbd_hash(clauses: Iterable[Iterable[int]]) -> str:
+    """The Global Benchmark Database instance hash: md5 of the clauses' literals, each clause
+    ended by 0, all joined by single spaces. Comments, the header, line breaks and compression
+    do not change it (gbdc's ``gbdhash`` gives the same string; the tests compare)."""
+    h = hashlib.md5()
+    sep = b""
+    for clause in clauses:
+        h.update(sep + " ".join([*map(str, clause), "0"]).encode())
+        sep = b" "
     return h.hexdigest()
+
+
+def gbd_hash_file(path: str | Path) -> str:
+    """``gbd_hash`` of a DIMACS file as written, possibly compressed."""
+    return gbd_hash(read_dimacs(path)[1])
 
 
 def write_dimacs(path: str | Path, cnf: CNF, comments: Iterable[str] = (),
@@ -47,20 +56,37 @@ def write_dimacs(path: str | Path, cnf: CNF, comments: Iterable[str] = (),
 
 
 def read_dimacs(path: str | Path) -> tuple[int, list[list[int]]]:
-    """(number of variables, clauses) of a possibly compressed DIMACS file."""
+    """(number of variables, clauses) of a possibly compressed DIMACS file; malformed input
+    raises a one-line SatDominoError naming the line."""
     nv, clauses, current = 0, [], []
-    with open_text(path) as f:
-        for line in f:
-            if line.startswith("c") or not line.strip():
-                continue
-            if line.startswith("p"):
-                nv = int(line.split()[2])
-                continue
-            for tok in line.split():
-                lit = int(tok)
-                if lit:
-                    current.append(lit)
-                else:
-                    clauses.append(current)
-                    current = []
+    try:
+        with open_text(path) as f:
+            for number, line in enumerate(f, start=1):
+                stripped = line.lstrip()
+                if stripped.startswith("c") or not stripped:
+                    continue
+                try:
+                    if stripped.startswith("p"):
+                        _, kind, nv_text, _ = stripped.split()
+                        if kind != "cnf":
+                            raise ValueError
+                        nv = int(nv_text)
+                        continue
+                    lits = [int(tok) for tok in stripped.split()]
+                except ValueError:
+                    raise SatDominoError(f"{path}, line {number}: not DIMACS CNF: "
+                                         f"{line.strip()[:40]!r}") from None
+                for lit in lits:
+                    if lit:
+                        current.append(lit)
+                        nv = max(nv, abs(lit))
+                    else:
+                        clauses.append(current)
+                        current = []
+    except UnicodeDecodeError:
+        raise SatDominoError(f"{path}: not a text file") from None
+    except (OSError, EOFError, lzma.LZMAError) as e:  # missing file, broken compression
+        raise SatDominoError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+    if current:  # a last clause without its 0, as gbdc reads it
+        clauses.append(current)
     return nv, clauses

@@ -7,6 +7,7 @@ binary per value (exactly one true), their views and sums are linear in those.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 
 from ..model import PB, AtMostOne, Card, Clause, Define, ExactlyOne, IntLinear, IntView, Model
@@ -143,3 +144,20 @@ def to_smt2(model: Model, status: str = "unknown", source: str = "satdomino",
         out.append(f"(assert ({op} {lhs} {rhs}))")
     out += ["(check-sat)", "(exit)"]
     return "\n".join(out) + "\n"
+
+
+def opb_hash(text: str) -> str:
+    """The Global Benchmark Database hash of an OPB text (gbdc's ``opbhash``): md5 of each
+    constraint as ``w xv `` terms (no plus signs), the operator, a space, the bound and ``;``,
+    with comments and layout ignored."""
+    h = hashlib.md5()
+    for line in text.splitlines():
+        if line.lstrip().startswith("*") or not line.strip():
+            continue
+        for statement in filter(str.strip, line.split(";")):
+            tokens = statement.split()
+            op = next(i for i, t in enumerate(tokens) if t in (">=", "<=", "="))
+            pairs = zip(tokens[:op:2], tokens[1:op:2], strict=True)
+            terms = "".join(f"{int(w)} {x} " for w, x in pairs)
+            h.update(f"{terms}{tokens[op]} {int(tokens[op + 1])};".encode())
+    return h.hexdigest()

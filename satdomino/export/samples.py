@@ -1,83 +1,83 @@
-"""cnf_samples/: a few small exported instances with a manifest, rebuilt by
-``python -m satdomino.export.samples [FOLDER]``. A test rebuilds them and compares hashes, so the
-samples cannot drift from the code."""
+"""cnf_samples/: small exported instances across families, models, encodings and status, with a
+manifest; rebuilt by ``python -m satdomino.export.samples [FOLDER]``. Each is exactly what
+``satdomino generate KIND ... -o NAME.cnf.xz`` writes. A test rebuilds them and compares GBD
+hashes, so the samples cannot drift from the code."""
 
 from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import __version__
-from ..analysis import blocking_clause
-from ..backends import get_backend
-from ..encode import Encodings, lower
-from ..puzzles import dominosa as D
-from .dimacs import clause_hash, write_dimacs
+from ..encode import Encodings
+from ..puzzles import family
+from .instance import export_instance
 
 FOLDER = Path(__file__).resolve().parents[2] / "cnf_samples"
 
 
 @dataclass(frozen=True)
 class Sample:
-    name: str
-    n: int
+    kind: str
+    params: dict
     seed: int
     model: str
-    encodings: Encodings
-    block_planted: bool = False  # add "differs from the planted solution": UNSAT iff unique
+    encodings: Encodings = Encodings()
+    uniqueness: bool = False  # the puzzle plus "differs from its solution": UNSAT iff unique
+    readings: dict = field(default_factory=dict)  # rule readings, e.g. Doodle Fit rotations
+
+    @property
+    def name(self) -> str:
+        size = "-".join(f"{k}{v}" for k, v in self.params.items())
+        what = "uniqueness" if self.uniqueness else "planted"
+        chosen = [v for k, v in self.encodings.as_dict().items()
+                  if v != getattr(Encodings(), k)]
+        return "-".join([self.kind, what, size, f"s{self.seed}", self.model, *chosen,
+                         *self.readings])
 
 
 SAMPLES = [
-    Sample("dominosa-planted-n12-s1-placement-seqcounter", 12, 1, "placement", Encodings()),
-    Sample("dominosa-planted-n12-s1-placement-pairwise", 12, 1, "placement",
-           Encodings(amo="pairwise")),
-    Sample("dominosa-planted-n8-s2-counted-totalizer-bdd", 8, 2, "counted",
-           Encodings(card="totalizer", pb="bdd")),
-    Sample("dominosa-planted-n6-s151-unique-commander", 6, 151, "placement",
-           Encodings(amo="commander"), block_planted=True),
-    Sample("dominosa-planted-n40-s3-placement-ladder", 40, 3, "placement",
-           Encodings(amo="ladder")),
+    Sample("dominosa", {"n": 12}, 1, "placement"),
+    Sample("dominosa", {"n": 12}, 1, "placement", Encodings(amo="pairwise")),
+    Sample("dominosa", {"n": 8}, 2, "counted", Encodings(card="sortnetwrk", pb="bdd")),
+    Sample("dominosa", {"n": 6}, 151, "placement", Encodings(amo="commander"), uniqueness=True),
+    Sample("dominosa", {"n": 9}, 4, "placement", uniqueness=True),
+    Sample("dominosa", {"n": 40}, 3, "placement", Encodings(amo="ladder")),
+    Sample("pips", {"dominoes": 12, "max_pip": 6}, 1, "placement", Encodings(pb="adder")),
+    Sample("pips", {"dominoes": 12, "max_pip": 6}, 1, "link-value", Encodings(int="order")),
+    Sample("pips", {"dominoes": 6, "max_pip": 6}, 3, "placement", uniqueness=True),
+    Sample("dominofit", {"width": 9, "height": 9}, 1, "dot-half", Encodings(pb="totalizer")),
+    Sample("dominofit", {"width": 6, "height": 6}, 2, "placement", uniqueness=True),
+    Sample("doodlefit", {"cells": 40, "blocks": 8}, 1, "placement", readings={"rotate": True}),
 ]
 
 
-def build(sample: Sample):
-    board, planted = D.planted(sample.n, sample.seed)
-    model = D.MODELS[sample.model](board)
-    cnf = lower(model, sample.encodings)
-    extra = []
-    if sample.block_planted:
-        true = frozenset(model.var(D.place_key(board, e)) for e in planted.pairs)
-        extra = [blocking_clause(model.projection, true)]
-    return board, cnf, extra
-
-
 def write_all(folder: Path = FOLDER) -> list[dict]:
+    import dataclasses
+
+    from .. import generate as gen
+
     folder.mkdir(parents=True, exist_ok=True)
     manifest = []
-    solver = get_backend("cadical195")
     for s in SAMPLES:
-        board, cnf, extra = build(s)
-        probe = cnf.copy()
-        probe.clauses += extra
-        status = {"sat": "SAT", "unsat": "UNSAT"}.get(solver.solve(probe, time_limit=300).status,
-                                                      "UNKNOWN")
-        params = {"n": s.n, "seed": s.seed, "block_planted": s.block_planted}
-        comments = [f"generator: satdomino {__version__}", "family: dominosa (planted)",
-                    f"parameters: {json.dumps(params)}", f"model: {s.model}",
-                    f"encodings: {json.dumps(s.encodings.as_dict())}",
-                    f"status: {status}", f"game id: {board.game_id()}"]
+        puzzle = gen.planted(s.kind, s.params, s.seed)
+        if s.readings:
+            puzzle = dataclasses.replace(puzzle, **s.readings)
+        origin = gen.origin(s.kind, s.params, s.seed, False, puzzle, s.readings)
         file = f"{s.name}.cnf.xz"
-        write_dimacs(folder / file, cnf, comments, extra)
-        manifest.append({"file": file, "family": "dominosa", "parameters": params,
-                         "model": s.model, "encodings": s.encodings.as_dict(),
-                         "variables": cnf.num_vars, "clauses": len(cnf.clauses) + len(extra),
-                         "status": status, "sha256_clauses": clause_hash(cnf, extra)})
+        info = export_instance(family(s.kind), puzzle, origin, str(folder / file), "dimacs",
+                               model=s.model, encodings=s.encodings, uniqueness=s.uniqueness,
+                               timeout=300)
+        manifest.append({"file": file, "family": s.kind, "parameters": origin.parameters,
+                         "readings": s.readings, "uniqueness": s.uniqueness, "model": s.model,
+                         "encodings": s.encodings.as_dict(), "variables": info.variables,
+                         "clauses": info.clauses, "status": info.status,
+                         "gbd_hash": info.hash})
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest
 
 
 if __name__ == "__main__":
     for row in write_all(Path(sys.argv[1]) if len(sys.argv) > 1 else FOLDER):
-        print(row["file"], row["variables"], row["clauses"], row["status"])
+        print(row["file"], row["variables"], row["clauses"], row["status"], row["gbd_hash"])

@@ -1,0 +1,154 @@
+"""One exported instance: the puzzle's model in a competition format, with the comments that
+say where it came from, its GBD hash, and (for DIMACS) the map back to the puzzle.
+
+`export`, `generate -o X.cnf` and cnf_samples all go through ``export_instance``, so every
+instance carries the same header and every hash is computed the same way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..analysis import blocking_clause
+from ..encode import Encodings, lower
+from ..errors import SatDominoError, UsageError
+from ..fileio import atomic_text, output_path
+from ..puzzles import Family
+from .dimacs import gbd_hash, write_dimacs
+from .linear import opb_hash, rows, to_lp, to_mathprog, to_opb, to_smt2
+
+FORMATS = ("dimacs", "opb", "smt2", "lp", "mathprog")
+_SUFFIXES = {".lp": "lp", ".mod": "mathprog", ".opb": "opb", ".smt2": "smt2"}
+_INSTANCE_SUFFIXES = (".cnf", ".cnf.xz", ".cnf.gz", ".cnf.bz2", ".dimacs", *_SUFFIXES)
+
+SAT, UNSAT = "SATISFIABLE", "UNSATISFIABLE"
+
+
+def format_of(path: str, fmt: str | None = None) -> str:
+    """The format asked for, else the one the file name implies (DIMACS by default)."""
+    return fmt or _SUFFIXES.get(Path(path).suffix, "dimacs")
+
+
+def is_instance_name(path: str) -> bool:
+    """Does this output name ask for a solver instance rather than a puzzle file?"""
+    return path.endswith(_INSTANCE_SUFFIXES)
+
+
+@dataclass
+class Origin:
+    """Where the puzzle came from: the first comment lines of the instance say it."""
+
+    source: str  # a file, or the generate command that made the puzzle
+    text: str | None  # the puzzle text, from which `decode` rebuilds the puzzle
+    name: str | None = None  # the part of a multi-puzzle file
+    parameters: dict[str, Any] = field(default_factory=dict)  # generator parameters and seed
+    status: str | None = None  # expected status when known (a planted puzzle is SATISFIABLE)
+
+
+@dataclass
+class Exported:
+    file: str
+    format: str
+    variables: int
+    clauses: int  # constraints, for the formats that keep them native
+    hash: str
+    hash_kind: str
+    status: str | None
+    map: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"file": self.file, "format": self.format, "variables": self.variables,
+                "clauses": self.clauses, "hash": self.hash, "hash_kind": self.hash_kind,
+                "status": self.status, "map": self.map}
+
+
+def uniqueness_clause(family: Family, puzzle: Any, model: str | None,
+                      timeout: float | None) -> tuple[list[int], str | None, Any]:
+    """(the clause "differs from this solution somewhere" over the model's projection, the
+    status of the puzzle plus that clause when decided in time, the solution excluded)."""
+    from ..solve import solve
+
+    out = solve(puzzle, family, model=model, unique=True, timeout=timeout)
+    if out.status == "unsat":
+        raise SatDominoError("the puzzle has no solution, so there is no uniqueness instance")
+    if out.status != "sat":
+        raise SatDominoError("no solution found within the time limit (--timeout)")
+    m = family.model(model)(puzzle)
+    status = {True: UNSAT, False: SAT}.get(out.unique)
+    return blocking_clause(m.projection, out.assignment), status, out.solution
+
+
+def export_instance(family: Family, puzzle: Any, origin: Origin, out: str, fmt: str, *,
+                    model: str | None = None, encodings: Encodings = Encodings(),
+                    uniqueness: bool = False, timeout: float | None = None) -> Exported:
+    """Write the instance to ``out`` (atomically; DIMACS compressed by suffix, with its map
+    ``out.map.json``) and describe it."""
+    if fmt not in FORMATS:
+        raise UsageError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+    output_path(out, "-o")
+    if fmt == "dimacs" and origin.text is None:  # checked first: never a CNF without its map
+        raise UsageError("export of DIMACS needs a file, not standard input "
+                         "(its map must be able to rebuild the puzzle)")
+    m = family.model(model)(puzzle)
+    status = origin.status
+    head = [f"generator: satdomino {__version__}", f"family: {family.kind}"]
+    if origin.parameters:
+        head.append(f"parameters: {json.dumps(origin.parameters, sort_keys=True)}")
+    head.append(f"source: {origin.source}" + (f" [{origin.name}]" if origin.name else ""))
+    head.append(f"model: {m.name}")
+    if uniqueness:
+        block, status, _ = uniqueness_clause(family, puzzle, model, timeout)
+        m.add_clause(block)
+        head.append("instance: uniqueness (the puzzle plus a clause excluding one solution: "
+                    "UNSATISFIABLE exactly when that solution is the only one)")
+    elif status is None and fmt == "smt2":  # the SMT-LIB header wants it: find it
+        from ..solve import solve
+
+        found = solve(puzzle, family, model=model, timeout=timeout).status
+        status = {"sat": SAT, "unsat": UNSAT}.get(found)
+    if fmt == "dimacs":
+        head.append(f"encodings: {json.dumps(encodings.as_dict())}")
+    if status:
+        head.append(f"status: {status}")
+    head.append(f"model variables: x1..x{m.num_vars}")
+
+    if fmt == "dimacs":
+        cnf = lower(m, encodings)
+        write_dimacs(out, cnf, head)
+        result = Exported(out, fmt, cnf.num_vars, len(cnf.clauses), gbd_hash(cnf.clauses),
+                          "gbd", status, out + ".map.json")
+        _write_map(family, puzzle, origin, m, encodings, cnf.num_vars, uniqueness, result)
+        return result
+    if fmt == "smt2":
+        word = {SAT: "sat", UNSAT: "unsat"}.get(status or "", "unknown")
+        text = to_smt2(m, word, "; ".join(head))
+    else:
+        text = {"lp": to_lp, "mathprog": to_mathprog, "opb": to_opb}[fmt](m, head)
+    with atomic_text(out) as f:
+        f.write(text)
+    cols, rs = rows(m)
+    if fmt == "opb":
+        return Exported(out, fmt, len(cols), len(rs), opb_hash(text), "gbd-opb", status)
+    # GBD defines no hash for these formats: the md5 of the text, comments included
+    return Exported(out, fmt, len(cols), len(rs), hashlib.md5(text.encode()).hexdigest(),
+                    "md5-text", status)
+
+
+def _write_map(family: Family, puzzle: Any, origin: Origin, m, encodings: Encodings,
+               variables: int, uniqueness: bool, result: Exported) -> None:
+    """Everything `decode` needs to rebuild the same model and read an outside answer."""
+    readings = {k: getattr(puzzle, k) for k in ("cover", "rotate", "reflect")
+                if hasattr(puzzle, k)}
+    mapping = {"generator": f"satdomino {__version__}", "kind": family.kind,
+               "source": origin.source, "puzzle": origin.name, "parameters": origin.parameters,
+               "readings": readings, "model": m.name, "encodings": encodings.as_dict(),
+               "uniqueness": uniqueness, "variables": variables, "model_variables": m.num_vars,
+               "hash": result.hash, "input": origin.text}
+    assert result.map is not None
+    with atomic_text(result.map) as f:
+        f.write(json.dumps(mapping) + "\n")
