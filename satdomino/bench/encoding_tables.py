@@ -190,7 +190,7 @@ def table(kind: str, repeats: int) -> str:
     head = ["encoding", *up_head, *(c.label for c in CASES[kind])]
     lines = [f"Measured by `python -m satdomino.bench.encoding_tables --write`. Cells: "
              f"variables / clauses / median seconds of {BACKEND} over {repeats} runs (solve "
-             "only; planted puzzles, so all satisfiable)."]
+             "only; planted puzzles, so all satisfiable); the other kinds at their defaults."]
     if up:
         lines.append("UP-consistent: unit propagation finds every consequence on the "
                      "constraint's own variables, checked over all 3^n partial assignments of "
