@@ -530,7 +530,7 @@ def cmd_check_proof(args: argparse.Namespace) -> int:
     else:
         for name, c in checks.items():
             word = "VERIFIED" if c["verified"] else "NOT VERIFIED"
-            print(f"{name}: {word}" + (f" ({c['message']})" if c["message"] else ""))
+            print(f"{name}: {c['message'] or word}")
         if "drat-trim" not in checks and not args.no_drat_trim:
             print("drat-trim: not on PATH, not run")
         print("s VERIFIED" if ok else "s NOT VERIFIED")
