@@ -398,7 +398,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     params = {k: getattr(args, k) for k in gen.PARAMETERS[args.kind]}
     seed = args.seed
     if args.unique:
-        puzzle, seed = gen.unique(args.kind, params, seed, args.tries)
+        puzzle, seed = gen.unique(args.kind, params, seed, args.tries, args.timeout)
         print(f"satdomino: seed {seed} gives a puzzle with exactly one solution",
               file=sys.stderr)
     else:

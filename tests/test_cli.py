@@ -304,5 +304,23 @@ def test_generate_unique(capsys, tmp_path, kind, extra) -> None:
 
 
 def test_generate_unique_can_fail_cleanly(capsys) -> None:
-    code = main(["generate", "dominosa", "--n", "12", "--unique", "--tries", "2"])
+    # planted 12-domino Pips boards are rarely unique: seeds 0 and 1 are not
+    code = main(["generate", "pips", "--dominoes", "12", "--unique", "--tries", "2"])
     assert code == 2 and "no puzzle with exactly one solution" in capsys.readouterr().err
+
+
+def test_generate_unique_dominosa_is_built_unique(capsys, tmp_path) -> None:
+    out = tmp_path / "b.txt"
+    assert main(["generate", "dominosa", "--n", "30", "--seed", "7", "--unique",
+                 "-o", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["solve", str(out), "--unique", "--json"]) == 0
+    rec = json.loads(capsys.readouterr().out)
+    assert rec["status"] == "sat" and rec["unique"] is True
+    # the uniqueness instance of that board is UNSAT and recorded as built unique
+    cnf = tmp_path / "b.cnf"
+    assert main(["generate", "dominosa", "--n", "30", "--seed", "7", "--unique",
+                 "--uniqueness", "-o", str(cnf), "--json"]) == 0
+    rec = json.loads(capsys.readouterr().out)
+    assert rec["status"] == "UNSATISFIABLE"
+    assert 'c parameters: {"n": 30, "seed": 7, "unique": true}' in cnf.read_text()
