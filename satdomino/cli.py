@@ -22,6 +22,7 @@ from . import __version__
 from .analysis.count import count
 from .backends import DEFAULT_BACKEND, available_backends, get_backend
 from .backends.external import competition_answer
+from .compare.runner import KEY
 from .encode import KINDS, REGISTRY, Encodings
 from .errors import SatDominoError, UsageError, VerificationError
 from .export.instance import FORMATS, Origin, export_instance, format_of, is_instance_name
@@ -86,6 +87,34 @@ def build_parser() -> Parser:
     x.add_argument("--kind", choices=sorted(FAMILIES))
     x.add_argument("--puzzle", metavar="NAME")
     _instance_options(x, defaults)
+
+    c = sub.add_parser("compare", help="sweep puzzles x models x encodings x backends x seeds")
+    c.add_argument("puzzles", nargs="+", metavar="PUZZLES",
+                   help="files, folders, or generator specs such as dominosa:n=40..60:seeds=5")
+    c.add_argument("--model", default="", metavar="M,M", help="models (default: each "
+                   "family's default); a model another family lacks is skipped there")
+    for kind in KINDS:
+        c.add_argument(f"--{kind}", default=getattr(defaults, kind), metavar="E,E")
+    c.add_argument("--backend", default=DEFAULT_BACKEND, metavar="B,B")
+    c.add_argument("--seeds", type=int, default=1, metavar="K",
+                   help="runs per configuration: seed 0 is the CNF as built, seeds 1..K-1 "
+                   "rename variables and shuffle clauses and literals")
+    c.add_argument("--timeout", type=float, default=60.0, metavar="S",
+                   help="wall-clock seconds per run, encoding included (default 60)")
+    c.add_argument("--memory", type=int, default=None, metavar="MB",
+                   help="address-space limit per run in MB (default: none)")
+    where = c.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
+                       help="runs at once on this machine (default: number of CPUs)")
+    where.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                       help="run on a Dask distributed cluster (pip install "
+                       "'satdomino[distributed]')")
+    c.add_argument("-o", "--output", required=True, metavar="results.csv",
+                   help="rows are appended as runs finish; an existing file is resumed")
+    c.add_argument("--plot", metavar="cactus.svg", help="cactus plot (.svg, .png or .pdf)")
+    c.add_argument("--scatter", metavar="scatter.svg",
+                   help="scatter plot of the first two configurations")
+    c.add_argument("--no-progress", action="store_true", help="no progress bar on a terminal")
 
     k = sub.add_parser("check-proof", help="verify a DRAT proof that a DIMACS file is UNSAT")
     k.add_argument("cnf", metavar="CNF")
@@ -502,6 +531,43 @@ def _write_proof(cnf_path: str, proof_path: str, backend: str,
     return 0, {"file": proof_path, "backend": backend, "lines": len(lines)}
 
 
+def cmd_compare(args: argparse.Namespace) -> int:
+    """A resumable sweep; the summary covers everything in the results file."""
+    from .compare import summary
+    from .compare.sweep import Progress, puzzles, read_rows, sweep, tasks
+
+    if not 0 < args.timeout <= MAX_TIMEOUT:
+        raise UsageError(f"--timeout must be a positive number of seconds up to {MAX_TIMEOUT:g}")
+    if args.jobs < 1 or args.seeds < 1 or (args.memory is not None and args.memory < 16):
+        raise UsageError("--jobs and --seeds must be at least 1, --memory at least 16 MB")
+    out = output_path(args.output, "-o")
+    for plot in (args.plot, args.scatter):
+        if plot:
+            output_path(plot, "plot")
+    lists = {kind: [x for x in getattr(args, kind).split(",") if x] for kind in KINDS}
+    models: list[str | None] = [m for m in args.model.split(",") if m] or [None]
+    backends = [b for b in args.backend.split(",") if b]
+    todo = tasks(puzzles(args.puzzles), models, lists, backends, args.seeds, args.timeout,
+                 args.memory)
+    progress = None if not args.no_progress else Progress(0, enabled=False)
+    ran = sweep(todo, out, jobs=args.jobs, scheduler=args.scheduler, progress=progress)
+    wanted = {t.key() for t in todo}
+    rows = [r for r in read_rows(out) if tuple(r[k] for k in KEY) in wanted]
+    print(f"{out}: {len(rows)} runs of this sweep ({ran} run now, "
+          f"{len(rows) - ran} from before)")
+    print(summary.table(rows))
+    problems = summary.bugs(rows)
+    for line in problems:
+        print(line)
+    if args.plot:
+        summary.cactus(rows, Path(args.plot))
+        print(f"cactus plot: {args.plot}")
+    if args.scatter:
+        summary.scatter(rows, Path(args.scatter))
+        print(f"scatter plot: {args.scatter}")
+    return 4 if problems else 0
+
+
 def cmd_check_proof(args: argparse.Namespace) -> int:
     """Verify a DRAT proof with the built-in checker, and with drat-trim when it is here."""
     from .analysis.drat import check_drat, drat_trim, read_proof
@@ -588,7 +654,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"solve": cmd_solve, "export": cmd_export, "decode": cmd_decode,
-            "check-proof": cmd_check_proof,
+            "check-proof": cmd_check_proof, "compare": cmd_compare,
             "encodings": cmd_encodings, "generate": cmd_generate}
 
 
