@@ -96,6 +96,9 @@ def build_parser() -> Parser:
     for kind in KINDS:
         c.add_argument(f"--{kind}", default=getattr(defaults, kind), metavar="E,E")
     c.add_argument("--backend", default=DEFAULT_BACKEND, metavar="B,B")
+    c.add_argument("--no-cover", action="store_true", help="dominofit: squares may stay empty")
+    c.add_argument("--rotate", action="store_true", help="doodlefit: blocks may be rotated")
+    c.add_argument("--reflect", action="store_true", help="doodlefit: blocks may be mirrored")
     c.add_argument("--seeds", type=int, default=1, metavar="K",
                    help="runs per configuration: seed 0 is the CNF as built, seeds 1..K-1 "
                    "rename variables and shuffle clauses and literals")
@@ -547,8 +550,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
     lists = {kind: [x for x in getattr(args, kind).split(",") if x] for kind in KINDS}
     models: list[str | None] = [m for m in args.model.split(",") if m] or [None]
     backends = [b for b in args.backend.split(",") if b]
-    todo = tasks(puzzles(args.puzzles), models, lists, backends, args.seeds, args.timeout,
-                 args.memory)
+    items = puzzles(args.puzzles)
+    for item in items:  # the readings of the rules asked for, where a family has them
+        readings = _readings(item.instance, args)
+        if readings:  # part of the puzzle's identity, so a resumed sweep keeps them apart
+            item.instance = dataclasses.replace(item.instance, **readings)
+            item.label += " (" + ", ".join(k if v else f"no-{k}" for k, v in readings.items()) + ")"
+    todo = tasks(items, models, lists, backends, args.seeds, args.timeout, args.memory)
     progress = None if not args.no_progress else Progress(0, enabled=False)
     ran = sweep(todo, out, jobs=args.jobs, scheduler=args.scheduler, progress=progress)
     wanted = {t.key() for t in todo}

@@ -243,3 +243,14 @@ def test_dask_gives_the_same_rows(tmp_path) -> None:
                                  sort_keys=True) for r in read_rows(path))
 
     assert comparable(local) == comparable(remote)
+
+
+def test_cli_compare_readings_of_the_rules(tmp_path, capsys) -> None:
+    src = str(EXAMPLES / "doodlefit" / "pentominoes-6x10.txt")
+    out = tmp_path / "r.csv"
+    assert main(["compare", src, "-o", str(out), "--jobs", "1"]) == 0
+    assert main(["compare", src, "--rotate", "--reflect", "-o", str(out), "--jobs", "1"]) == 0
+    rows = {r["puzzle"].rsplit("/", 1)[-1]: r for r in read_rows(out)}
+    assert rows["pentominoes-6x10.txt"]["status"] == "unsat"  # as drawn, they do not fit
+    turned = rows["pentominoes-6x10.txt (rotate, reflect)"]
+    assert turned["status"] == "sat" and turned["verified"] == "yes"

@@ -10,8 +10,10 @@ peak memory from ``wait4``.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import faulthandler
 import json
+import math
 import os
 import random
 import resource
@@ -202,6 +204,9 @@ def _child_main(task: Task, fd: int) -> None:
     try:
         faulthandler.disable()  # a solver's crash is a result here, not a traceback to print
         os.setpgid(0, 0)  # killing the group also kills anything the solver started
+        _die_with_parent()
+        # a backstop if the parent cannot kill us: SIGALRM's default action ends the process
+        signal.alarm(math.ceil(task.timeout + GRACE + 1))
         if task.memory_mb:
             limit = task.memory_mb * 2**20
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
@@ -224,6 +229,18 @@ def _child_main(task: Task, fd: int) -> None:
         code = 70
     finally:
         os._exit(code)
+
+
+def _die_with_parent() -> None:
+    """Linux: SIGKILL this process when its parent dies (a sweep killed hard leaves no runs
+    behind). Elsewhere the alarm above is the only backstop."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() == 1:  # the parent died before prctl took effect
+        os._exit(70)
 
 
 def run_isolated(task: Task) -> dict[str, Any]:

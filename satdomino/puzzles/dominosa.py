@@ -312,7 +312,14 @@ def build_counted(p: Dominosa) -> Model:
     return m
 
 
-MODELS = {"placement": build_placement, "counted": build_counted}
+def build_reduced(p: Dominosa) -> Model:
+    """``placement`` after root-level deduction (see ``dominosa_reduce``)."""
+    from .dominosa_reduce import build_reduced as _build
+
+    return _build(p)
+
+
+MODELS = {"placement": build_placement, "counted": build_counted, "reduced": build_reduced}
 # --count-by tiling: the numbers are given, so a tiling is a placement (and there is one grid)
 COUNT_VIEWS = {"tiling": build_placement}
 

@@ -1,0 +1,377 @@
+"""Root-level deduction for Dominosa, run on the board before any SAT solving (the ``reduced``
+model).
+
+The board's placements (adjacent cell pairs, each carrying the domino its two numbers show)
+are pruned to a fixpoint by rules that never remove a placement used by any solution:
+
+- cell rule: a cell with one remaining placement gets it; then every other placement of that
+  domino and every other placement touching its two cells is removed;
+- domino rule: a domino with one remaining placement is placed (same removals);
+- common-cell rule: if every remaining placement of a domino covers cell c, no other domino can
+  lie on c, so c's placements of other dominoes are removed;
+- matching rule: the remaining placements are edges of the bipartite grid graph (black and
+  white checkerboard cells); a tiling is a perfect matching of it, so an edge lying in no
+  perfect matching is removed (one maximum matching by Hopcroft-Karp, then the strongly
+  connected components of the alternating digraph, as in Regin's all-different filtering);
+- probing: a placement whose assumption leads, by the rules above except matching, to a cell
+  or domino without placements is removed (failed literal).
+
+Each removal is sound: it is implied by the rules of the puzzle and the placements that remain,
+so the solution set is unchanged. The model then has one variable per placement of the board
+(all of them, so decode, projection and uniqueness blocking work as in ``placement``), unit
+clauses for removed and placed ones, and the exactly-one constraints over what remains.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+
+from ..model import Model
+
+Cell = tuple[int, int]
+Pair = tuple[Cell, Cell]
+
+
+class Conflict(Exception):
+    """No solution is left."""
+
+
+@dataclass
+class Reduction:
+    edges: list[Pair]
+    alive: list[bool]
+    unsat: bool = False
+    stats: dict = field(default_factory=dict)
+
+
+class _State:
+    """Placements as edge ids with alive flags, counts per cell and per domino, and a trail for
+    undoing what a probe removed."""
+
+    def __init__(self, p) -> None:
+        from .dominosa import domino_of, dominoes
+
+        self.cols = p.cols
+        self.ncells = p.rows * p.cols
+        self.edges: list[Pair] = p.edges()
+        dom_index = {d: i for i, d in enumerate(dominoes(p.n))}
+        self.ndom = len(dom_index)
+        self.ea: list[int] = []
+        self.eb: list[int] = []
+        self.ed: list[int] = []
+        self.cell_edges: list[list[int]] = [[] for _ in range(self.ncells)]
+        self.dom_edges: list[list[int]] = [[] for _ in range(self.ndom)]
+        for i, (a, b) in enumerate(self.edges):
+            ia, ib = a[0] * self.cols + a[1], b[0] * self.cols + b[1]
+            d = dom_index[domino_of(p, (a, b))]
+            self.ea.append(ia)
+            self.eb.append(ib)
+            self.ed.append(d)
+            self.cell_edges[ia].append(i)
+            self.cell_edges[ib].append(i)
+            self.dom_edges[d].append(i)
+        self.alive = [True] * len(self.edges)
+        self.ccount = [len(x) for x in self.cell_edges]
+        self.dcount = [len(x) for x in self.dom_edges]
+        self.trail: list[int] = []
+        self.queue: list[tuple[int, int]] = []  # (kind 0 cell / 1 domino, index) to look at
+
+    def kill(self, i: int) -> None:
+        if not self.alive[i]:
+            return
+        self.alive[i] = False
+        self.trail.append(i)
+        a, b, d = self.ea[i], self.eb[i], self.ed[i]
+        # every count is updated before a conflict is raised, so undo stays exact
+        self.ccount[a] -= 1
+        self.ccount[b] -= 1
+        self.dcount[d] -= 1
+        if self.ccount[a] == 0 or self.ccount[b] == 0 or self.dcount[d] == 0:
+            raise Conflict
+        if self.ccount[a] == 1:
+            self.queue.append((0, a))
+        if self.ccount[b] == 1:
+            self.queue.append((0, b))
+        if self.dcount[d] <= 3:
+            self.queue.append((1, d))
+
+    def place(self, i: int) -> None:
+        """Edge i is in every solution that remains: remove everything that competes with it."""
+        if not self.alive[i]:
+            raise Conflict
+        for j in self.cell_edges[self.ea[i]]:
+            if j != i:
+                self.kill(j)
+        for j in self.cell_edges[self.eb[i]]:
+            if j != i:
+                self.kill(j)
+        for j in self.dom_edges[self.ed[i]]:
+            if j != i:
+                self.kill(j)
+
+    def propagate(self) -> None:
+        q = self.queue
+        while q:
+            kind, x = q.pop()
+            if kind == 0:
+                if self.ccount[x] == 1:
+                    self.place(next(j for j in self.cell_edges[x] if self.alive[j]))
+            else:
+                live = [j for j in self.dom_edges[x] if self.alive[j]]
+                if len(live) == 1:
+                    self.place(live[0])
+                    continue
+                common = {self.ea[live[0]], self.eb[live[0]]}
+                for j in live[1:]:
+                    common &= {self.ea[j], self.eb[j]}
+                for c in common:  # at most one cell: two placements share at most one
+                    for j in self.cell_edges[c]:
+                        if self.ed[j] != x:
+                            self.kill(j)
+
+    def undo(self, mark: int) -> None:
+        while len(self.trail) > mark:
+            i = self.trail.pop()
+            self.alive[i] = True
+            for c in (self.ea[i], self.eb[i]):
+                self.ccount[c] += 1
+            self.dcount[self.ed[i]] += 1
+        self.queue.clear()
+
+    def initial_queue(self) -> None:
+        self.queue.extend((0, c) for c in range(self.ncells) if self.ccount[c] <= 1)
+        self.queue.extend((1, d) for d in range(self.ndom) if self.dcount[d] <= 3)
+        if any(x == 0 for x in self.ccount) or any(x == 0 for x in self.dcount):
+            raise Conflict
+
+    # matching --------------------------------------------------------------------------------
+    def matching_prune(self) -> int:
+        """Remove the alive edges that lie in no perfect matching; return how many."""
+        cols = self.cols
+        black = [c for c in range(self.ncells) if ((c // cols) + (c % cols)) % 2 == 0]
+        if 2 * len(black) != self.ncells:
+            raise Conflict
+        adj: dict[int, list[tuple[int, int]]] = {}
+        for b in black:
+            out = []
+            for i in self.cell_edges[b]:
+                if self.alive[i]:
+                    out.append((self.eb[i] if self.ea[i] == b else self.ea[i], i))
+            adj[b] = out
+        mate = _hopcroft_karp(black, adj, self.ncells)
+        if mate is None:
+            raise Conflict
+        # digraph on cells: black -> white along unmatched edges, white -> black along matched
+        succ: list[list[int]] = [[] for _ in range(self.ncells)]
+        for b in black:
+            for w, _ in adj[b]:
+                if mate[b] != w:
+                    succ[b].append(w)
+            succ[mate[b]].append(b)
+        comp = _scc(succ)
+        removed = 0
+        for b in black:
+            for w, i in adj[b]:
+                if mate[b] != w and comp[b] != comp[w] and self.alive[i]:
+                    self.kill(i)
+                    removed += 1
+        return removed
+
+    # probing ---------------------------------------------------------------------------------
+    def probe(self) -> int:
+        removed = 0
+        for i in range(len(self.edges)):
+            if not self.alive[i]:
+                continue
+            # skip placements already forced (nothing competes with them)
+            if (self.ccount[self.ea[i]] == 1 and self.ccount[self.eb[i]] == 1
+                    and self.dcount[self.ed[i]] == 1):
+                continue
+            mark = len(self.trail)
+            try:
+                self.place(i)
+                self.propagate()
+                failed = False
+            except Conflict:
+                failed = True
+            self.undo(mark)
+            if failed:
+                self.kill(i)
+                self.propagate()
+                removed += 1
+        return removed
+
+
+def _hopcroft_karp(left: list[int], adj: dict[int, list[tuple[int, int]]],
+                   size: int) -> list[int] | None:
+    """A perfect matching of the bipartite graph as mate[cell] (both sides), or None."""
+    inf = sys.maxsize
+    mate = [-1] * size
+    # greedy start
+    for u in left:
+        for v, _ in adj[u]:
+            if mate[v] < 0:
+                mate[u], mate[v] = v, u
+                break
+    while True:
+        dist: dict[int, int] = {}
+        frontier = [u for u in left if mate[u] < 0]
+        if not frontier:
+            return mate
+        for u in frontier:
+            dist[u] = 0
+        found = False
+        layer = frontier
+        while layer and not found:
+            nxt = []
+            for u in layer:
+                for v, _ in adj[u]:
+                    w = mate[v]
+                    if w < 0:
+                        found = True
+                    elif w not in dist:
+                        dist[w] = dist[u] + 1
+                        nxt.append(w)
+            layer = nxt
+        if not found:
+            return None
+        # iterative DFS along layers
+        progressed = False
+        for root in frontier:
+            stack = [(root, iter(adj[root]))]
+            path: list[int] = []
+            while stack:
+                u, it = stack[-1]
+                advanced = False
+                for v, _ in it:
+                    w = mate[v]
+                    if w < 0:
+                        # augment along the stack
+                        path = [s[0] for s in stack]
+                        vv = v
+                        for uu in reversed(path):
+                            prev = mate[uu]
+                            mate[uu], mate[vv] = vv, uu
+                            vv = prev
+                        stack = []
+                        progressed = True
+                        advanced = True
+                        break
+                    if dist.get(w, inf) == dist[u] + 1:
+                        stack.append((w, iter(adj[w])))
+                        advanced = True
+                        break
+                if not advanced:
+                    dist[u] = inf  # dead end
+                    stack.pop()
+        if not progressed:
+            return None
+
+
+def _scc(succ: list[list[int]]) -> list[int]:
+    """Component id per node (iterative Tarjan)."""
+    n = len(succ)
+    index = [-1] * n
+    low = [0] * n
+    on = [False] * n
+    comp = [-1] * n
+    stack: list[int] = []
+    counter = 0
+    ncomp = 0
+    for s in range(n):
+        if index[s] >= 0:
+            continue
+        work = [(s, 0)]
+        index[s] = low[s] = counter
+        counter += 1
+        stack.append(s)
+        on[s] = True
+        while work:
+            v, k = work[-1]
+            if k < len(succ[v]):
+                work[-1] = (v, k + 1)
+                w = succ[v][k]
+                if index[w] < 0:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on[w] = True
+                    work.append((w, 0))
+                elif on[w]:
+                    low[v] = min(low[v], index[w])
+            else:
+                work.pop()
+                if work:
+                    u = work[-1][0]
+                    low[u] = min(low[u], low[v])
+                if low[v] == index[v]:
+                    while True:
+                        w = stack.pop()
+                        on[w] = False
+                        comp[w] = ncomp
+                        if w == v:
+                            break
+                    ncomp += 1
+    return comp
+
+
+def reduce_board(p, *, matching: bool = True, probing: bool = True) -> Reduction:
+    """Prune the board's placements to a fixpoint of the rules in the module docstring."""
+    st = _State(p)
+    stats = {"placements": len(st.edges), "rounds": 0, "matching_removed": 0,
+             "probing_removed": 0}
+    try:
+        st.initial_queue()
+        st.propagate()
+        while True:
+            stats["rounds"] += 1
+            changed = 0
+            if matching:
+                k = st.matching_prune()
+                st.propagate()
+                stats["matching_removed"] += k
+                changed += k
+            if probing:
+                k = st.probe()
+                stats["probing_removed"] += k
+                changed += k
+            if not changed:
+                break
+    except Conflict:
+        stats["alive"] = 0
+        return Reduction(st.edges, [False] * len(st.edges), unsat=True, stats=stats)
+    stats["alive"] = sum(st.alive)
+    return Reduction(st.edges, st.alive, stats=stats)
+
+
+def build_reduced(p, *, matching: bool = True, probing: bool = True) -> Model:
+    """The ``placement`` model over the placements that survive ``reduce_board``: removed ones
+    are set false and forced ones true by unit clauses; all placement variables stay in the
+    projection."""
+    from .dominosa import domino_of, dominoes, place_key
+
+    red = reduce_board(p, matching=matching, probing=probing)
+    m = Model("reduced")
+    xs = [m.var(place_key(p, e)) for e in red.edges]
+    m.projection = list(xs)
+    m.stats = red.stats  # type: ignore[attr-defined]
+    if red.unsat:
+        m.add_clause([xs[0]])
+        m.add_clause([-xs[0]])
+        return m
+    by_cell: dict[Cell, list[int]] = {c: [] for c in p.cells()}
+    by_domino: dict[tuple[int, int], list[int]] = {d: [] for d in dominoes(p.n)}
+    for e, x, ok in zip(red.edges, xs, red.alive, strict=True):
+        if not ok:
+            m.add_clause([-x])
+            continue
+        by_cell[e[0]].append(x)
+        by_cell[e[1]].append(x)
+        by_domino[domino_of(p, e)].append(x)
+    for lits in [*by_cell.values(), *by_domino.values()]:
+        if len(lits) == 1:
+            m.add_clause(lits)
+        else:
+            m.exactly_one(lits)
+    return m
