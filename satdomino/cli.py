@@ -107,7 +107,7 @@ def build_parser() -> Parser:
     c.add_argument("--memory", type=int, default=None, metavar="MB",
                    help="address-space limit per run in MB (default: none)")
     where = c.add_mutually_exclusive_group()
-    where.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
+    where.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)), metavar="N",
                        help="runs at once on this machine (default: number of CPUs)")
     where.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                        help="run on a Dask distributed cluster (pip install "
@@ -322,6 +322,12 @@ def _svg_path(base: str, index: int, total: int) -> str:
 
 # commands ----------------------------------------------------------------------------------------
 
+def _check_timeout(seconds: float | None) -> None:
+    if seconds is not None and not 0 < seconds <= MAX_TIMEOUT:
+        raise UsageError(f"--timeout must be a positive number of seconds, at most "
+                         f"{MAX_TIMEOUT:.0f}")
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     encodings = Encodings(**{kind: getattr(args, kind) for kind in KINDS})
     engine = get_backend(args.backend)
@@ -330,9 +336,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         raise UsageError("--count-by needs --count")
     if args.limit is not None and (args.limit < 1 or not args.count):
         raise UsageError("--limit needs --count and a positive number")
-    if args.timeout is not None and not 0 < args.timeout <= MAX_TIMEOUT:
-        raise UsageError("--timeout must be a positive number of seconds, "
-                         f"at most {MAX_TIMEOUT:.0f}")
+    _check_timeout(args.timeout)
     if args.svg is not None:
         output_path(args.svg, "--svg")
     if args.model and args.kind:
@@ -425,20 +429,24 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if not instance and (args.uniqueness or args.proof):
         raise UsageError("--uniqueness and --proof need an instance output "
                          "(-o NAME.cnf, .opb, .smt2, .lp or .mod)")
-    if args.format in ("id", "grid") and args.kind != "dominosa":
+    if args.format in ("id", "grid") and (args.kind != "dominosa" or instance):
         raise UsageError(f"--format {args.format} is for dominosa puzzle files")
+    if args.tries < 1:
+        raise UsageError("--tries must be at least 1")
     params = {k: getattr(args, k) for k in gen.PARAMETERS[args.kind]}
     seed = args.seed
-    if args.unique:
-        puzzle, seed = gen.unique(args.kind, params, seed, args.tries, args.timeout)
-        print(f"satdomino: seed {seed} gives a puzzle with exactly one solution",
-              file=sys.stderr)
+    readings = gen.readings(args.kind, cover=not args.no_cover, rotate=args.rotate,
+                            reflect=args.reflect)
+    if readings and not (instance or args.unique):
+        raise UsageError(f"--{next(iter(readings)).replace('cover', 'no-cover')} is a reading "
+                         "of the rules: for --unique or an instance output (-o NAME.cnf ...)")
+    if args.unique:  # unique under the rules as they will be read
+        puzzle, seed = gen.unique(args.kind, params, seed, args.tries, args.timeout, readings)
+        under = " ".join(f"--{k}" if v else f"--no-{k}" for k, v in readings.items())
+        print(f"satdomino: seed {seed} gives a puzzle with exactly one solution"
+              + (f" (read with {under})" if under else ""), file=sys.stderr)
     else:
         puzzle = gen.planted(args.kind, params, seed)
-    readings = _readings(puzzle, args)
-    if readings and not instance:
-        raise UsageError(f"--{next(iter(readings)).replace('cover', 'no-cover')} is a reading "
-                         "of the rules, for an instance output (-o NAME.cnf ...)")
     if instance:
         puzzle = dataclasses.replace(puzzle, **readings)
         origin = gen.origin(args.kind, params, seed, args.unique, puzzle, readings)
@@ -451,19 +459,17 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _readings(puzzle: Any, args: argparse.Namespace) -> dict[str, bool]:
-    """Readings of the rules asked on the command line that this puzzle carries (Domino Fit's
-    cover, Doodle Fit's rotations and reflections)."""
-    readings = {"cover": False} if args.no_cover else {}
-    readings.update({k: True for k in ("rotate", "reflect") if getattr(args, k)})
-    return {k: v for k, v in readings.items() if hasattr(puzzle, k)}
-
-
 def _apply_readings(items: list[Item], args: argparse.Namespace) -> None:
+    """The readings of the rules asked on the command line (Domino Fit's cover, Doodle Fit's
+    rotations and reflections), for the puzzles whose family has them."""
+    from .generate import readings
+
     for item in items:
-        wanted = _readings(item.puzzle, args) if item.error is None else {}
-        if wanted:
-            item.puzzle = dataclasses.replace(item.puzzle, **wanted)
+        if item.error is None and item.family is not None:
+            wanted = readings(item.family.kind, cover=not args.no_cover, rotate=args.rotate,
+                              reflect=args.reflect)
+            if wanted:
+                item.puzzle = dataclasses.replace(item.puzzle, **wanted)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -485,8 +491,7 @@ def _export(fam: Family, puzzle: Any, origin: Origin, args: argparse.Namespace) 
     fmt = format_of(args.output, args.format if args.format in FORMATS else None)
     if args.proof and fmt != "dimacs":
         raise UsageError("--proof needs a DIMACS instance (-o NAME.cnf)")
-    if not 0 < args.timeout <= MAX_TIMEOUT:
-        raise UsageError(f"--timeout must be a positive number of seconds up to {MAX_TIMEOUT:g}")
+    _check_timeout(args.timeout)
     if args.proof:
         output_path(args.proof, "--proof")
         if os.path.realpath(args.proof) == os.path.realpath(args.output):
@@ -539,24 +544,27 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from .compare import summary
     from .compare.sweep import Progress, puzzles, read_rows, sweep, tasks
 
-    if not 0 < args.timeout <= MAX_TIMEOUT:
-        raise UsageError(f"--timeout must be a positive number of seconds up to {MAX_TIMEOUT:g}")
-    if args.jobs < 1 or args.seeds < 1 or (args.memory is not None and args.memory < 16):
-        raise UsageError("--jobs and --seeds must be at least 1, --memory at least 16 MB")
+    _check_timeout(args.timeout)
+    if args.jobs < 1 or args.seeds < 1:
+        raise UsageError("--jobs and --seeds must be at least 1")
+    if args.memory is not None and not 16 <= args.memory <= 2**30:
+        raise UsageError("--memory must be between 16 and 2^30 MB")
     out = output_path(args.output, "-o")
     for plot in (args.plot, args.scatter):
         if plot:
             output_path(plot, "plot")
+            if Path(plot).suffix.lower() not in (".svg", ".png", ".pdf"):
+                raise UsageError(f"{plot}: a plot is written as .svg, .png or .pdf")
     lists = {kind: [x for x in getattr(args, kind).split(",") if x] for kind in KINDS}
     models: list[str | None] = [m for m in args.model.split(",") if m] or [None]
     backends = [b for b in args.backend.split(",") if b]
-    items = puzzles(args.puzzles)
-    for item in items:  # the readings of the rules asked for, where a family has them
-        readings = _readings(item.instance, args)
-        if readings:  # part of the puzzle's identity, so a resumed sweep keeps them apart
-            item.instance = dataclasses.replace(item.instance, **readings)
-            item.label += " (" + ", ".join(k if v else f"no-{k}" for k, v in readings.items()) + ")"
+    items = puzzles(args.puzzles, {"cover": not args.no_cover, "rotate": args.rotate,
+                                   "reflect": args.reflect})
     todo = tasks(items, models, lists, backends, args.seeds, args.timeout, args.memory)
+    configs = {(t.kind, t.model, *t.encodings.values(), t.backend) for t in todo}
+    if args.scatter and len(configs) < 2:
+        raise UsageError("--scatter needs two configurations (two backends, encodings or "
+                         "models)")
     progress = None if not args.no_progress else Progress(0, enabled=False)
     ran = sweep(todo, out, jobs=args.jobs, scheduler=args.scheduler, progress=progress)
     wanted = {t.key() for t in todo}
@@ -581,14 +589,19 @@ def cmd_check_proof(args: argparse.Namespace) -> int:
     from .analysis.drat import check_drat, drat_trim, read_proof
     from .export.dimacs import read_dimacs
 
-    if not 0 < args.timeout <= MAX_TIMEOUT:
-        raise UsageError(f"--timeout must be a positive number of seconds up to {MAX_TIMEOUT:g}")
+    _check_timeout(args.timeout)
     num_vars, clauses = read_dimacs(args.cnf)
     if not Path(args.proof).is_file():
         raise SatDominoError(f"{args.proof}: no such file")
     t0 = time.perf_counter()
-    built_in = check_drat(num_vars, clauses, read_proof(args.proof),
-                          deadline=time.monotonic() + args.timeout)
+    try:
+        built_in = check_drat(num_vars, clauses, read_proof(args.proof),
+                              deadline=time.monotonic() + args.timeout)
+    except SatDominoError as e:
+        if "ran out of time" not in str(e):
+            raise
+        print(f"satdomino: {e}; s UNKNOWN", file=sys.stderr)
+        return 3
     checks = {"built-in": {"verified": built_in.ok, "message": built_in.message,
                            "lemmas": built_in.lemmas, "deletions": built_in.deletions,
                            "rat_lemmas": built_in.rat_lemmas,

@@ -49,10 +49,25 @@ def planted(kind: str, params: dict[str, Any], seed: int) -> Any:
     return dominosa.planted(p["n"], seed)[0]
 
 
+def readings(kind: str, cover: bool = True, rotate: bool = False,
+             reflect: bool = False) -> dict[str, bool]:
+    """The readings of the rules that differ from the default, for the families that have
+    them (Domino Fit: cover; Doodle Fit: rotate, reflect)."""
+    if kind == "dominofit":
+        return {} if cover else {"cover": False}
+    if kind == "doodlefit":
+        return {k: True for k, on in (("rotate", rotate), ("reflect", reflect)) if on}
+    return {}
+
+
 def unique(kind: str, params: dict[str, Any], seed: int, tries: int,
-           timeout: float | None = None) -> tuple[Any, int]:
-    """(a puzzle with exactly one solution, the seed that made it). Dominosa boards are built
-    unique; other families try planted seeds from ``seed`` until SAT proves one unique."""
+           timeout: float | None = None,
+           rules: dict[str, bool] | None = None) -> tuple[Any, int]:
+    """(a puzzle with exactly one solution under the readings ``rules``, the seed that made
+    it). Dominosa boards are built unique; other families try planted seeds from ``seed``
+    until SAT proves one unique."""
+    import dataclasses
+
     from .solve import solve
 
     check(kind, params)
@@ -64,7 +79,7 @@ def unique(kind: str, params: dict[str, Any], seed: int, tries: int,
     for s in range(seed, seed + tries):
         if deadline is not None and time.monotonic() > deadline:
             break
-        puzzle = planted(kind, params, s)
+        puzzle = dataclasses.replace(planted(kind, params, s), **(rules or {}))
         if solve(puzzle, family(kind), unique=True).unique:
             return puzzle, s
     raise SatDominoError(f"no puzzle with exactly one solution among seeds {seed}.."

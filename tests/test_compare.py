@@ -41,7 +41,13 @@ def _tasks(specs: list[str], **kw) -> list[runner.Task]:
 
 def test_generator_specs() -> None:
     assert _values("n", "40..60/10") == [40, 50, 60]
-    assert _values("n", "3,5..6") == [3, 5, 6]
+    assert _values("n", "3,5..6,3") == [3, 5, 6]
+    assert [it.parameters["seed"] for it in generated("dominosa:n=3:seeds=3..3")] == [3]
+    assert [it.parameters["seed"] for it in generated("dominosa:n=3:seeds=2")] == [1, 2]
+    with pytest.raises(Exception, match="1 <= K <= 10000"):
+        generated("dominosa:n=5:seeds=1000000000000")
+    with pytest.raises(Exception, match="more than 10000 values"):
+        generated("dominosa:n=5..999999999999")
     items = generated("dominosa:n=4..5:seeds=3")
     assert [it.label for it in items][:2] == ["dominosa:n=4:seed=1", "dominosa:n=4:seed=2"]
     assert len(items) == 6 and all(it.planted for it in items)
@@ -92,8 +98,9 @@ def test_resume_runs_only_what_is_missing(tmp_path) -> None:
     out = tmp_path / "r.csv"
     sweep(todo, out, jobs=2)
     lines = out.read_text().splitlines(keepends=True)
-    # an interrupted sweep: two rows missing and the last one cut short by a hard kill
-    out.write_text("".join(lines[:-3]) + lines[-3][:20])
+    # an interrupted sweep: two rows missing and the last one cut short by a hard kill,
+    # after its key columns (it must run again all the same)
+    out.write_text("".join(lines[:-3]) + lines[-3][:lines[-3].index(",sat,") + 3])
     assert sweep(todo, out, jobs=1) == 3
     rows = read_rows(out)
     assert len(rows) == len(todo) and len(done_keys(out)) == len(todo)
@@ -112,8 +119,8 @@ def test_time_limit_kills_the_run(tmp_path) -> None:
 
 
 def test_memory_limit_is_recorded(tmp_path) -> None:
-    (row,) = list(run_local(_tasks(["dominosa:n=80:seeds=1"], memory_mb=60), jobs=1))
-    assert row["status"] == "memout"
+    (row,) = list(run_local(_tasks(["dominosa:n=80:seeds=1"], memory_mb=16), jobs=1))
+    assert row["status"] == "memout"  # 16 MB above the interpreter: too little for N = 80
 
 
 def test_crash_and_error_are_recorded_and_the_sweep_goes_on(monkeypatch) -> None:
@@ -213,8 +220,14 @@ def test_cli_compare(tmp_path, capsys) -> None:
     (["--model", "nosuch"], "belongs to none"),
     (["--backend", "nosuch"], "unknown backend"),
     (["--timeout", "0"], "--timeout"),
+    (["--amo", ","], "at least one"),
+    (["--scheduler", "bogus"], "scheduler"),
+    (["--scatter", "s.svg"], "two configurations"),
+    (["--plot", "p.txt"], ".svg, .png or .pdf"),
+    (["--memory", "10000000000000"], "--memory"),
 ])
-def test_cli_compare_errors(tmp_path, capsys, extra, message) -> None:
+def test_cli_compare_errors(tmp_path, capsys, extra, message, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
     assert main(["compare", "dominosa:n=3", "-o", str(tmp_path / "r.csv"), *extra]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
@@ -254,3 +267,27 @@ def test_cli_compare_readings_of_the_rules(tmp_path, capsys) -> None:
     assert rows["pentominoes-6x10.txt"]["status"] == "unsat"  # as drawn, they do not fit
     turned = rows["pentominoes-6x10.txt (rotate, reflect)"]
     assert turned["status"] == "sat" and turned["verified"] == "yes"
+
+
+def test_a_sweep_holds_each_run_once_and_limits_are_part_of_a_run(tmp_path) -> None:
+    twice = _tasks(["dominosa:n=4:seeds=1", "dominosa:n=4:seeds=1"], backends=["cadical195"] * 2)
+    assert len(twice) == 1
+    out = tmp_path / "r.csv"
+    assert sweep(_tasks(["dominosa:n=4:seeds=1"], timeout=5.0), out) == 1
+    assert sweep(_tasks(["dominosa:n=4:seeds=1"], timeout=5.0), out) == 0
+    assert sweep(_tasks(["dominosa:n=4:seeds=1"], timeout=9.0), out) == 1  # another limit
+
+
+def test_summary_keeps_families_apart() -> None:
+    rows = [_row("a", "sat", 1.0), _row("a", "sat", 2.0)]
+    rows[1]["family"] = "pips"
+    rows[0]["family"] = "dominosa"
+    names = [ln.config for ln in summary.summarise(rows)]
+    assert sorted(names) == ["dominosa", "pips"]
+
+
+def test_impossible_combinations_are_refused_up_front() -> None:
+    with pytest.raises(Exception, match="no native cardinality"):
+        _tasks(["dominosa:n=4"], encodings={**DEFAULTS, "amo": ["native"]})
+    with pytest.raises(Exception, match="at least one"):
+        _tasks(["dominosa:n=4"], encodings={**DEFAULTS, "amo": []})

@@ -43,6 +43,9 @@ class ExternalBackend(Backend):
         if path is None:
             raise BackendError(f"external solver {argv[0]!r} not found or not executable")
         self.argv = [path, *argv[1:]]
+        # its own session, so a time-out kills the solver and all it started; compare's runs
+        # turn this off: each run is already a process group that the sweep kills whole
+        self.new_session = True
         super().__init__(name=f"external:{command}", takes="cnf", summary=f"binary {path}")
 
     def solve(self, formula, assumptions=(), time_limit=None) -> Result:
@@ -54,7 +57,8 @@ class ExternalBackend(Backend):
             with os.fdopen(fd, "w") as f:
                 f.writelines(dimacs_lines(formula, extra=units))
             proc = subprocess.Popen([*self.argv, path], stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, text=True, start_new_session=True)
+                                    stderr=subprocess.PIPE, text=True,
+                                    start_new_session=self.new_session)
             try:
                 out, err = proc.communicate(timeout=time_limit)
             except subprocess.TimeoutExpired:

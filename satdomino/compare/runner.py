@@ -2,7 +2,8 @@
 wall-clock and a memory limit, killed cleanly on time-out, and its crash recorded, not ours.
 
 The parent forks a child per run (``Child``); the child puts itself in a new process group, sets
-RLIMIT_AS, does the work and writes one JSON row to a pipe. The parent waits with ``select`` so a
+RLIMIT_AS (``--memory`` MB above what it inherited), does the
+work and writes one JSON row to a pipe. The parent waits with ``select`` so a
 single thread can watch many children, kills the group past the limit, and reads the child's
 peak memory from ``wait4``.
 """
@@ -16,23 +17,29 @@ import json
 import math
 import os
 import random
+import re
 import resource
 import select
+import shutil
 import signal
+import tempfile
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-GRACE = 5.0  # seconds an outside binary gets past the limit to stop itself before the kill
+ALARM_GRACE = 5.0  # the child's own alarm fires this long after the parent should have killed it
 
 # the columns of a results file, in order
 COLUMNS = ["puzzle", "family", "parameters", "planted", "model", "amo", "card", "pb", "int",
            "backend", "seed", "status", "verified", "bug", "variables", "clauses",
            "instance_hash", "encode_seconds", "solve_seconds", "wall_seconds", "peak_mb",
            "timeout", "memory_mb", "note"]
-KEY = ("puzzle", "model", "amo", "card", "pb", "int", "backend", "seed")  # a run's identity
+# a run's identity: the same puzzle and configuration under other limits is another run
+KEY = ("puzzle", "model", "amo", "card", "pb", "int", "backend", "seed", "timeout",
+       "memory_mb")
 
 
 @dataclass
@@ -52,9 +59,26 @@ class Task:
     memory_mb: int | None = None
 
     def key(self) -> tuple[str, ...]:
-        e = self.encodings
-        return (self.puzzle, self.model, e["amo"], e["card"], e["pb"], e["int"], self.backend,
-                str(self.seed))
+        row = base_row(self)
+        return tuple(str(row[k]) for k in KEY)
+
+
+def base_row(task: Task) -> dict[str, Any]:
+    """The row's fields that the task alone decides (every executor starts from these)."""
+    row: dict[str, Any] = dict.fromkeys(COLUMNS, "")
+    row.update(puzzle=task.puzzle, family=task.kind,
+               parameters=json.dumps(task.parameters, sort_keys=True),
+               planted="yes" if task.planted else "no", model=task.model, backend=task.backend,
+               seed=task.seed, timeout=float(task.timeout), memory_mb=task.memory_mb or "",
+               **task.encodings)
+    return row
+
+
+def failed_row(task: Task, status: str, note: str) -> dict[str, Any]:
+    row = base_row(task)
+    row.update(status=status, note=note[:300])
+    row["bug"] = bug(row)
+    return row
 
 
 def shuffled(cnf, seed: int):
@@ -107,16 +131,17 @@ def execute(task: Task, report: Callable[[dict[str, Any]], None] = lambda row: N
         row.update(variables=m.num_vars, clauses=len(m.constraints))
     row["encode_seconds"] = round(time.perf_counter() - t0, 4)
     report(row)
-    # an outside binary stops itself at the limit; in-process solvers are killed by the parent
-    limit = task.timeout if task.backend.startswith("external:") else None
-    result = engine.solve(formula, time_limit=limit)
+    if hasattr(engine, "new_session"):  # an outside binary stays in this run's process group
+        engine.new_session = False
+    result = engine.solve(formula)  # the parent kills the whole group at the limit
     row["solve_seconds"] = round(result.seconds, 4)
     row["status"] = {"unknown": "timeout"}.get(result.status, result.status)
     if result.note:
         row["note"] = result.note
     if result.status == "sat":  # every answer is decoded and checked by the rule checker
-        true = result.true_vars if back is None else frozenset(back[x] for x in result.true_vars)
         try:
+            true = (result.true_vars if back is None
+                    else frozenset(back[x] for x in result.true_vars))
             problems = fam.verify(task.instance, fam.decode(task.instance, m, true))
         except (KeyError, ValueError, IndexError, TypeError) as e:
             problems = [f"the answer does not decode: {e}"]
@@ -131,21 +156,24 @@ class Child:
 
     def __init__(self, task: Task) -> None:
         self.task = task
+        self.folder = tempfile.mkdtemp(prefix="satdomino-run-")  # the run's temporary files
         self.started = time.monotonic()
         read, write = os.pipe()
         pid = os.fork()
         if pid == 0:  # the child: never returns
             os.close(read)
-            _child_main(task, write)
+            _child_main(task, write, self.folder)
         os.close(write)
+        with contextlib.suppress(OSError):  # also here: a kill may come before the child's own
+            os.setpgid(pid, pid)
         self.pid, self.fd = pid, read
         self.data = b""
 
     @property
     def deadline(self) -> float:
-        """The limit covers the whole run (building, encoding, solving), like solve --timeout."""
-        grace = GRACE if self.task.backend.startswith("external:") else 0.0
-        return self.started + self.task.timeout + grace
+        """The limit covers the whole run (building, encoding, solving), like solve --timeout,
+        for in-process and outside solvers alike."""
+        return self.started + self.task.timeout
 
     def finish(self, killed: bool) -> dict[str, Any]:
         """Reap the child and make its row (after EOF on the pipe, or to kill it)."""
@@ -155,39 +183,52 @@ class Child:
         _, status, usage = os.wait4(self.pid, 0)
         os.close(self.fd)
         wall = time.monotonic() - self.started
-        row = dict.fromkeys(COLUMNS, "")
+        stderr = _last_line(Path(self.folder) / "stderr")
+        shutil.rmtree(self.folder, ignore_errors=True)
         t = self.task
-        row.update(puzzle=t.puzzle, family=t.kind, parameters=json.dumps(t.parameters,
-                                                                            sort_keys=True),
-                   planted="yes" if t.planted else "no", model=t.model, backend=t.backend,
-                   seed=t.seed, timeout=t.timeout, memory_mb=t.memory_mb or "", **t.encodings)
-        peak = usage.ru_maxrss / 1024  # kB on Linux
-        # the child writes JSON lines: the sizes once encoded, then the whole row
-        messages = []
+        row = base_row(t)
+        # the child writes JSON lines: its memory at the start, the sizes once encoded, then
+        # the whole row; what it said before dying still counts
+        known: dict[str, Any] = {}
         for line in self.data.decode(errors="replace").splitlines():
             try:
-                messages.append(json.loads(line))
+                known.update(json.loads(line))
             except ValueError:
                 break
-        payload = messages[-1] if messages and "status" in messages[-1] else None
-        if messages and payload is None:
-            row.update(messages[-1])  # what was known when the run died
+        start = known.pop("start_rss_mb", 0.0)
+        children = known.pop("children_peak_mb", 0.0)
+        # what the run added: the child's peak above what it inherited, or an outside solver's
+        peak = max(usage.ru_maxrss / 1024 - start, children)  # ru_maxrss is in kB on Linux
+        finished = "status" in known
+        row.update(known)
         if killed:
             row.update(status="timeout", note="killed at the time limit")
-        elif payload is None:
+        elif not finished:
             sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
-            near = t.memory_mb and peak > 0.9 * t.memory_mb
-            row.update(status="memout" if near else "crash",
-                       note=f"died by signal {sig}" if sig else f"exit {os.WEXITSTATUS(status)}")
-        else:
-            peak = max(peak, payload.pop("children_peak_mb", 0.0))
-            row.update(payload)
+            how = f"died by signal {sig}" if sig else f"exit {os.WEXITSTATUS(status)}"
+            # under --memory a C++ solver that cannot allocate aborts (std::bad_alloc)
+            memory = t.memory_mb and (sig == signal.SIGABRT or "alloc" in stderr)
+            row.update(status="memout" if memory else "crash",
+                       note="; ".join(x for x in (how, stderr) if x)[:300])
+        elif row["status"] == "error":
+            if t.memory_mb and re.search(r"memory|alloc", f"{row['note']} {stderr}", re.I):
+                row["status"] = "memout"
+            if stderr:
+                row["note"] = f"{row['note']}; {stderr}"[:300]
         row["wall_seconds"] = round(wall, 4)
         row["peak_mb"] = round(peak, 1)
         if row["status"] == "timeout" and row["solve_seconds"] == "":
             row["solve_seconds"] = round(wall - float(row["encode_seconds"] or 0), 4)
         row["bug"] = bug(row)
         return row
+
+
+def _last_line(path: Path) -> str:
+    try:
+        lines = path.read_text(errors="replace").strip().splitlines()
+    except OSError:
+        return ""
+    return lines[-1].strip()[:200] if lines else ""
 
 
 def bug(row: dict[str, Any]) -> str:
@@ -199,21 +240,34 @@ def bug(row: dict[str, Any]) -> str:
     return ""
 
 
-def _child_main(task: Task, fd: int) -> None:
+def _child_main(task: Task, fd: int, folder: str) -> None:
     code = 0
     try:
         faulthandler.disable()  # a solver's crash is a result here, not a traceback to print
         os.setpgid(0, 0)  # killing the group also kills anything the solver started
         _die_with_parent()
         # a backstop if the parent cannot kill us: SIGALRM's default action ends the process
-        signal.alarm(math.ceil(task.timeout + GRACE + 1))
-        if task.memory_mb:
-            limit = task.memory_mb * 2**20
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        signal.alarm(math.ceil(task.timeout + ALARM_GRACE))
+        # the run's files (an outside solver's CNF) go in a folder the parent removes, and its
+        # chatter on stderr to a file, for the note, not over the progress bar
+        tempfile.tempdir = folder
+        err = os.open(Path(folder) / "stderr", os.O_WRONLY | os.O_CREAT, 0o600)
+        os.dup2(err, 2)
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+
         def send(message: dict[str, Any]) -> None:
             data = (json.dumps(message) + "\n").encode()
             while data:
                 data = data[os.write(fd, data):]
+
+        if task.backend.startswith("z3"):  # its library loads lazily: before the limit
+            import z3  # noqa: F401
+        size, resident = _statm()
+        send({"start_rss_mb": resident})
+        if task.memory_mb:  # MB on top of what the process holds now (executors differ there)
+            limit = int((size + task.memory_mb) * 2**20)
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
         try:
             row = execute(task, send)
@@ -231,6 +285,16 @@ def _child_main(task: Task, fd: int) -> None:
         os._exit(code)
 
 
+def _statm() -> tuple[float, float]:
+    """(virtual size, resident size) of this process in MB (Linux /proc; zeros elsewhere)."""
+    try:
+        pages = Path("/proc/self/statm").read_text().split()
+    except OSError:
+        return 0.0, 0.0
+    unit = os.sysconf("SC_PAGE_SIZE") / 2**20
+    return int(pages[0]) * unit, int(pages[1]) * unit
+
+
 def _die_with_parent() -> None:
     """Linux: SIGKILL this process when its parent dies (a sweep killed hard leaves no runs
     behind). Elsewhere the alarm above is the only backstop."""
@@ -243,16 +307,30 @@ def _die_with_parent() -> None:
         os._exit(70)
 
 
+def watch(children: list[Child]) -> Iterator[tuple[Child, bool]]:
+    """(child, killed) as children end or reach their limit, watched from one thread."""
+    running = {c.fd: c for c in children}
+    while running:
+        wait = max(0.0, min(c.deadline for c in running.values()) - time.monotonic())
+        ready, _, _ = select.select(list(running), [], [], wait)
+        for fd in ready:
+            chunk = os.read(fd, 65536)
+            if chunk:
+                running[fd].data += chunk
+            else:
+                yield running.pop(fd), False
+        now = time.monotonic()
+        for fd, child in list(running.items()):
+            if now >= child.deadline:
+                yield running.pop(fd), True
+
+
 def run_isolated(task: Task) -> dict[str, Any]:
     """One run in its own process, to the end or the limit (what a Dask worker calls)."""
     child = Child(task)
-    while True:
-        left = child.deadline - time.monotonic()
-        if left <= 0:
-            return child.finish(killed=True)
-        ready, _, _ = select.select([child.fd], [], [], left)
-        if ready:
-            chunk = os.read(child.fd, 65536)
-            if not chunk:
-                return child.finish(killed=False)
-            child.data += chunk
+    try:
+        (_, killed), = watch([child])
+    except BaseException:
+        child.finish(killed=True)
+        raise
+    return child.finish(killed)

@@ -11,7 +11,6 @@ import csv
 import itertools
 import os
 import re
-import select
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -21,9 +20,10 @@ from typing import Any
 
 from ..encode import KINDS, REGISTRY, Encodings
 from ..errors import SatDominoError, UsageError
-from .runner import COLUMNS, KEY, Child, Task, run_isolated
+from .runner import COLUMNS, KEY, Child, Task, failed_row, run_isolated, watch
 
 SPEC = re.compile(r"^(dominosa|pips|dominofit|doodlefit):(.*)$")
+MAX_VALUES = 10_000  # values of one parameter, and puzzles of one spec
 
 
 @dataclass
@@ -45,13 +45,16 @@ def _values(key: str, text: str) -> list[int]:
         lo, hi, step = int(m[1]), int(m[2] or m[1]), int(m[3] or 1)
         if hi < lo or step < 1:
             raise UsageError(f"empty range {part!r} for {key}")
+        if (hi - lo) // step >= MAX_VALUES or len(out) >= MAX_VALUES:
+            raise UsageError(f"{key}={text}: more than {MAX_VALUES} values")
         out += range(lo, hi + 1, step)
-    return out
+    return list(dict.fromkeys(out))  # each value once
 
 
-def generated(spec: str) -> list[PuzzleItem]:
+def generated(spec: str, flags: dict[str, bool] | None = None) -> list[PuzzleItem]:
     """The puzzles of a generator spec such as ``dominosa:n=40..60:seeds=5`` (seeds 1..5;
-    ``seeds=3..7`` for others; ``unique=yes`` for puzzles with one solution)."""
+    ``seeds=3..7`` for others; ``unique=yes`` for puzzles with one solution under the
+    readings of the rules ``flags``: cover, rotate, reflect)."""
     from .. import generate as gen
 
     m = SPEC.match(spec)
@@ -60,18 +63,28 @@ def generated(spec: str) -> list[PuzzleItem]:
     fields = dict(part.split("=", 1) if "=" in part else (part, "")
                   for part in rest.split(":") if part)
     unique = fields.pop("unique", "no").lower() in ("yes", "1", "true")
-    seeds = _values("seeds", fields.pop("seeds", "1"))
-    seeds = list(range(1, seeds[0] + 1)) if len(seeds) == 1 else seeds
+    seeds_text = fields.pop("seeds", "1")
+    seeds = _values("seeds", seeds_text)
+    if not any(c in seeds_text for c in ".,"):  # a single number is a count: seeds 1..K
+        if not 1 <= seeds[0] <= MAX_VALUES:
+            raise UsageError(f"{spec}: seeds=K needs 1 <= K <= {MAX_VALUES}")
+        seeds = list(range(1, seeds[0] + 1))
     unknown = set(fields) - set(gen.PARAMETERS[kind])
     if unknown:
         raise UsageError(f"{spec}: unknown parameter {sorted(unknown)[0]!r} for {kind}; "
                          f"it takes {', '.join(gen.PARAMETERS[kind])}, seeds, unique")
     names = list(fields)
+    size = len(seeds)
+    for k in names:
+        size *= len(_values(k, fields[k]))
+    if size > MAX_VALUES:
+        raise UsageError(f"{spec}: {size} puzzles; at most {MAX_VALUES} per spec")
     items = []
     for combo in itertools.product(*(_values(k, fields[k]) for k in names)):
         params = dict(zip(names, combo, strict=True))
+        rules = gen.readings(kind, **(flags or {}))
         for seed in seeds:
-            puzzle = (gen.unique(kind, params, seed, tries=200)[0] if unique
+            puzzle = (gen.unique(kind, params, seed, tries=200, rules=rules)[0] if unique
                       else gen.planted(kind, params, seed))
             label = ":".join([kind, *(f"{k}={v}" for k, v in params.items()), f"seed={seed}",
                               *(["unique"] if unique else [])])
@@ -80,14 +93,19 @@ def generated(spec: str) -> list[PuzzleItem]:
     return items
 
 
-def puzzles(args: Iterable[str]) -> list[PuzzleItem]:
-    """Files, folders and generator specs, in order; bad input is one clear error."""
+def puzzles(args: Iterable[str], flags: dict[str, bool] | None = None) -> list[PuzzleItem]:
+    """Files, folders and generator specs, in order, read under the readings of the rules
+    ``flags`` (cover, rotate, reflect) where a family has them; bad input is one clear
+    error."""
+    import dataclasses
+
+    from .. import generate as gen
     from ..cli import load
 
     items: list[PuzzleItem] = []
     for arg in args:
         if SPEC.match(arg) and not Path(arg).exists():
-            items += generated(arg)
+            items += generated(arg, flags)
             continue
         for it in load([arg], None):
             if it.error is not None:
@@ -98,6 +116,11 @@ def puzzles(args: Iterable[str]) -> list[PuzzleItem]:
             items.append(PuzzleItem(label, it.family.kind, it.puzzle))
     if not items:
         raise UsageError("no puzzles to compare")
+    for item in items:
+        rules = gen.readings(item.kind, **(flags or {}))
+        if rules:  # part of the puzzle's identity, so a resumed sweep keeps them apart
+            item.instance = dataclasses.replace(item.instance, **rules)
+            item.label += " (" + ", ".join(k if v else f"no-{k}" for k, v in rules.items()) + ")"
     return items
 
 
@@ -110,14 +133,19 @@ def tasks(items: list[PuzzleItem], models: list[str | None], encodings: dict[str
     from ..puzzles import family
 
     for kind in KINDS:
+        if not encodings[kind]:
+            raise UsageError(f"--{kind} needs at least one encoding name")
         for name in encodings[kind]:
             if name not in REGISTRY[kind]:
                 raise UsageError(f"unknown {kind} encoding {name!r}; choose from "
                                  f"{', '.join(REGISTRY[kind])}")
-    for b in backends:
-        get_backend(b)  # unknown or unavailable: one clear error now, not a failed sweep
+    if not backends:
+        raise UsageError("--backend needs at least one backend name")
+    engines = [get_backend(b) for b in backends]  # unknown or unavailable: an error now
     combos = [dict(zip(KINDS, c, strict=True))
               for c in itertools.product(*(encodings[k] for k in KINDS))]
+    for engine, enc in itertools.product(engines, combos):
+        engine.check(Encodings(**enc))  # native constraints on a backend without them
     out = []
     used_models = set()
     for item in items:
@@ -128,13 +156,13 @@ def tasks(items: list[PuzzleItem], models: list[str | None], encodings: dict[str
                 continue
             used_models.add(model)
             for enc, backend, seed in itertools.product(combos, backends, range(seeds)):
-                Encodings(**enc)
                 out.append(Task(item.label, item.kind, item.instance, item.parameters,
                                 item.planted, name, enc, backend, seed, timeout, memory_mb))
     missing = [m for m in models if m not in used_models]
     if missing:
         raise UsageError(f"model {missing[0]!r} belongs to none of the puzzles' families")
-    return out
+    unique = {t.key(): t for t in out}  # a puzzle or a name given twice runs once
+    return list(unique.values())
 
 
 def done_keys(path: Path) -> set[tuple[str, ...]]:
@@ -154,17 +182,24 @@ def read_rows(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(f))
 
 
+def drop_partial_row(path: Path) -> None:
+    """A row cut short by a hard kill is dropped (before reading what is done): it runs again."""
+    if path.exists() and path.stat().st_size:
+        data = path.read_bytes()
+        if not data.endswith(b"\n"):
+            with path.open("r+b") as f:
+                f.truncate(data.rfind(b"\n") + 1)
+
+
 class Appender:
     """Rows appended and flushed one by one: what is written stays written."""
 
     def __init__(self, path: Path) -> None:
         new = not path.exists() or path.stat().st_size == 0
-        if not new:  # a row cut short by a hard kill: drop it, it runs again
-            data = path.read_bytes()
-            if not data.endswith(b"\n"):
-                with path.open("r+b") as f:
-                    f.truncate(data.rfind(b"\n") + 1)
-        self.file = path.open("a", newline="")
+        try:
+            self.file = path.open("a", newline="")
+        except OSError as e:
+            raise SatDominoError(f"cannot write {path}: {e.strerror or e}") from None
         self.writer = csv.DictWriter(self.file, fieldnames=COLUMNS)
         if new:
             self.writer.writeheader()
@@ -203,6 +238,13 @@ class Progress:
         sys.stderr.flush()
 
 
+    def close(self) -> None:
+        """End the bar's line (also when the sweep is interrupted)."""
+        if self.enabled and 0 < self.done < self.total:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
 def _clock(seconds: float) -> str:
     m, s = divmod(int(seconds + 0.5), 60)
     h, m = divmod(m, 60)
@@ -212,29 +254,16 @@ def _clock(seconds: float) -> str:
 def run_local(todo: list[Task], jobs: int) -> Iterator[dict[str, Any]]:
     """Rows as runs finish, at most ``jobs`` children at once, watched from this thread."""
     pending = list(reversed(todo))
-    running: dict[int, Child] = {}
+    running: list[Child] = []
     try:
         while pending or running:
             while pending and len(running) < jobs:
-                child = Child(pending.pop())
-                running[child.fd] = child
-            wait = max(0.0, min(c.deadline for c in running.values()) - time.monotonic())
-            ready, _, _ = select.select(list(running), [], [], wait)
-            for fd in ready:
-                child = running[fd]
-                chunk = os.read(fd, 65536)
-                if chunk:
-                    child.data += chunk
-                else:
-                    del running[fd]
-                    yield child.finish(killed=False)
-            now = time.monotonic()
-            for fd, child in list(running.items()):
-                if now >= child.deadline:
-                    del running[fd]
-                    yield child.finish(killed=True)
-    finally:  # interrupted: no orphan runs left behind
-        for child in running.values():
+                running.append(Child(pending.pop()))
+            child, killed = next(watch(running))
+            running.remove(child)
+            yield child.finish(killed)
+    finally:  # interrupted: no run left behind
+        for child in running:
             child.finish(killed=True)
 
 
@@ -244,9 +273,11 @@ def run_dask(todo: list[Task], address: str) -> Iterator[dict[str, Any]]:
         from distributed import Client, as_completed
     except ImportError:
         raise UsageError("--scheduler needs Dask: pip install 'satdomino[distributed]'") from None
+    if not address.strip():
+        raise UsageError("--scheduler needs an address such as tcp://HOST:8786")
     try:
         client = Client(address, timeout="10s")
-    except (OSError, TimeoutError) as e:
+    except (OSError, TimeoutError, ValueError) as e:
         raise SatDominoError(f"cannot reach the Dask scheduler at {address}: {e}") from None
     try:
         futures = client.map(run_isolated, todo, pure=False)
@@ -255,12 +286,7 @@ def run_dask(todo: list[Task], address: str) -> Iterator[dict[str, Any]]:
             try:
                 yield fut.result()
             except Exception as e:  # the worker itself died: record it, go on
-                t = index[fut.key]
-                row = dict.fromkeys(COLUMNS, "")
-                row.update(puzzle=t.puzzle, family=t.kind, model=t.model, backend=t.backend,
-                           seed=t.seed, status="crash", note=f"worker failed: {e}"[:300],
-                           **t.encodings)
-                yield row
+                yield failed_row(index[fut.key], "crash", f"worker failed: {e}")
     finally:
         client.close()
 
@@ -269,12 +295,16 @@ def sweep(todo: list[Task], out: Path, jobs: int = 1, scheduler: str | None = No
           progress: Progress | None = None,
           on_row: Callable[[dict[str, Any]], None] | None = None) -> int:
     """Run what ``out`` does not hold yet; append each row as it comes. The runs done now."""
+    try:
+        drop_partial_row(out)
+    except OSError as e:
+        raise SatDominoError(f"cannot write {out}: {e.strerror or e}") from None
     have = done_keys(out)
     left = [t for t in todo if t.key() not in have]
     progress = progress or Progress(len(left))
     appender = Appender(out)
     try:
-        rows = run_dask(left, scheduler) if scheduler else run_local(left, jobs)
+        rows = run_dask(left, scheduler) if scheduler is not None else run_local(left, jobs)
         for row in rows:
             appender(row)
             progress.update(row)
@@ -282,4 +312,5 @@ def sweep(todo: list[Task], out: Path, jobs: int = 1, scheduler: str | None = No
                 on_row(row)
     finally:
         appender.close()
+        progress.close()
     return len(left)

@@ -91,9 +91,11 @@ def export_instance(family: Family, puzzle: Any, origin: Origin, out: str, fmt: 
     if fmt not in FORMATS:
         raise UsageError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
     output_path(out, "-o")
-    if fmt == "dimacs" and origin.text is None:  # checked first: never a CNF without its map
-        raise UsageError("export of DIMACS needs a file, not standard input "
-                         "(its map must be able to rebuild the puzzle)")
+    if fmt == "dimacs":  # checked first: never a CNF without its map
+        output_path(out + ".map.json", "the map")
+        if origin.text is None:
+            raise UsageError("export of DIMACS needs a file, not standard input "
+                             "(its map must be able to rebuild the puzzle)")
     m = family.model(model)(puzzle)
     status = origin.status
     head = [f"generator: satdomino {__version__}", f"family: {family.kind}"]
@@ -116,6 +118,7 @@ def export_instance(family: Family, puzzle: Any, origin: Origin, out: str, fmt: 
     if status:
         head.append(f"status: {status}")
     head.append(f"model variables: x1..x{m.num_vars}")
+    head = [_comment_safe(line) for line in head]
 
     if fmt == "dimacs":
         cnf = lower(m, encodings)
@@ -137,6 +140,12 @@ def export_instance(family: Family, puzzle: Any, origin: Origin, out: str, fmt: 
     # GBD defines no hash for these formats: the md5 of the text, comments included
     return Exported(out, fmt, len(cols), len(rs), hashlib.md5(text.encode()).hexdigest(),
                     "md5-text", status)
+
+
+def _comment_safe(text: str) -> str:
+    """One comment line in every format: no line breaks or control characters (a puzzle name
+    could hold them), and no ``*/`` that would end a MathProg comment."""
+    return "".join(c if c.isprintable() else " " for c in text).replace("*/", "* /")
 
 
 def _write_map(family: Family, puzzle: Any, origin: Origin, m, encodings: Encodings,
