@@ -50,9 +50,8 @@ def build_parser() -> Parser:
     s.add_argument("files", nargs="+", metavar="FILE",
                    help="puzzle files, folders, or - for standard input")
     s.add_argument("--kind", choices=sorted(FAMILIES), help="puzzle kind (default: detected)")
-    s.add_argument("--model", help="model of the puzzle family (dominosa: placement, counted; "
-                   "pips: placement, link-value; dominofit: placement, dot-half; "
-                   "doodlefit: placement)")
+    s.add_argument("--model", help="model of the puzzle family (" + "; ".join(
+        f"{kind}: {', '.join(fam.models)}" for kind, fam in FAMILIES.items()) + ")")
     s.add_argument("--puzzle", metavar="NAME",
                    help="only the part of each file with this name (easy, medium, hard, ...)")
     s.add_argument("--backend", default=DEFAULT_BACKEND,
