@@ -73,11 +73,11 @@ def write_all(folder: Path = FOLDER) -> list[dict]:
                          "readings": s.readings, "uniqueness": s.uniqueness, "model": s.model,
                          "encodings": s.encodings.as_dict(), "variables": info.variables,
                          "clauses": info.clauses, "status": info.status,
-                         "gbd_hash": info.hash})
+                         "hash": info.hash})
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest
 
 
 if __name__ == "__main__":
     for row in write_all(Path(sys.argv[1]) if len(sys.argv) > 1 else FOLDER):
-        print(row["file"], row["variables"], row["clauses"], row["status"], row["gbd_hash"])
+        print(row["file"], row["variables"], row["clauses"], row["status"], row["hash"])
