@@ -585,17 +585,15 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def cmd_check_proof(args: argparse.Namespace) -> int:
     """Verify a DRAT proof with the built-in checker, and with drat-trim when it is here."""
-    from .analysis.drat import check_drat, drat_trim, read_proof
-    from .export.dimacs import read_dimacs
+    from .analysis.drat import check_drat_files, drat_trim
 
     _check_timeout(args.timeout)
-    num_vars, clauses = read_dimacs(args.cnf)
     if not Path(args.proof).is_file():
         raise SatDominoError(f"{args.proof}: no such file")
     t0 = time.perf_counter()
     try:
-        built_in = check_drat(num_vars, clauses, read_proof(args.proof),
-                              deadline=time.monotonic() + args.timeout)
+        built_in = check_drat_files(args.cnf, args.proof,
+                                    deadline=time.monotonic() + args.timeout)
     except SatDominoError as e:
         if "ran out of time" not in str(e):
             raise

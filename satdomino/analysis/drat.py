@@ -469,6 +469,15 @@ def check_drat(num_vars: int, clauses: list[list[int]],
         return ProofCheck(ok, message, lemmas, deletions, rat_lemmas, ignored, step,
                           time.monotonic() - start)
 
+    def make_room(lits: list[int], where: str) -> None:
+        """Grow the checker's arrays for new variables (extended resolution), within reason."""
+        top = max(max(lits), -min(lits))
+        if top > checker.cap:
+            if top > limit:
+                raise SatDominoError(f"{where} uses variable {top}, far beyond the formula's "
+                                     f"{num_vars}")
+            checker.grow(top)
+
     def out_of_time() -> SatDominoError:
         return SatDominoError(f"proof check ran out of time after {lemmas} lemma(s) "
                               f"({time.monotonic() - start:.1f} s)")
@@ -480,12 +489,7 @@ def check_drat(num_vars: int, clauses: list[list[int]],
             return result(True, "VERIFIED: the formula contains the empty clause")
         if 0 in clause:
             raise SatDominoError(f"formula clause {number} contains the literal 0")
-        top = max(max(clause), -min(clause))
-        if top > checker.cap:
-            if top > limit:
-                raise SatDominoError(f"formula clause {number} uses variable {top}, beyond "
-                                     f"the {num_vars} declared")
-            checker.grow(top)
+        make_room(clause, f"formula clause {number}")
         lits = _clean(clause)
         if len(set(map(abs, lits))) != len(lits):
             continue  # a tautology constrains nothing
@@ -512,12 +516,7 @@ def check_drat(num_vars: int, clauses: list[list[int]],
         if 0 in raw:
             raise SatDominoError(f"proof step {step} contains the literal 0")
         lits = _clean(raw)
-        top = max(max(lits), -min(lits))
-        if top > checker.cap:
-            if top > limit:
-                raise SatDominoError(f"proof step {step} uses variable {top}, far beyond the "
-                                     f"formula's {num_vars}")
-            checker.grow(top)
+        make_room(lits, f"proof step {step}")
         mark = len(trail)
         if not checker.assume_negation(lits):
             # Not RUP; try RAT on the first literal, with the lemma's negation still asserted.

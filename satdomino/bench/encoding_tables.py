@@ -155,9 +155,14 @@ def up_columns(kind: str) -> dict[str, list[str]]:
                    else "no" for group in groups] for name in REGISTRY[kind]}
 
 
-def sizes(case: Case, kind: str, name: str) -> tuple[int, int]:
+def case_cnf(case: Case, kind: str, name: str):
+    """The CNF of the case's planted puzzle with encoding ``name`` for ``kind``."""
     puzzle = gen.planted(case.kind, case.params, case.seed)
-    cnf = lower(family(case.kind).model(case.model)(puzzle), Encodings(**{kind: name}))
+    return lower(family(case.kind).model(case.model)(puzzle), Encodings(**{kind: name}))
+
+
+def sizes(case: Case, kind: str, name: str) -> tuple[int, int]:
+    cnf = case_cnf(case, kind, name)
     return cnf.num_vars, len(cnf.clauses)
 
 
@@ -170,8 +175,7 @@ def measure(kind: str, repeats: int) -> list[list[str]]:
             continue
         row = [f"`{name}`"]
         for case in CASES[kind]:
-            puzzle = gen.planted(case.kind, case.params, case.seed)
-            cnf = lower(family(case.kind).model(case.model)(puzzle), Encodings(**{kind: name}))
+            cnf = case_cnf(case, kind, name)
             times, status = [], ""
             for _ in range(repeats):
                 r = backend.solve(cnf, time_limit=TIME_LIMIT)
