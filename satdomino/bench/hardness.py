@@ -5,60 +5,50 @@ Planted random Dominosa boards with the plain exactly-one model (``satdomino gen
 --n N --seed S -o X.cnf`` writes the same instance) are easy up to about N = 45 and grow hard
 near N = 55-60. This script measures it: for every N and seed, the solve time of one solver on
 the exported CNF, with a time limit, printed as it goes and summarised per N (solved, median,
-max), so the tables in encodings/families/dominosa.md can be remade.
+max), so the tables in encodings/families/dominosa.md can be remade. Each run goes through
+``satdomino compare``'s isolated runner (time limit, kill, verified answer).
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import statistics
 import sys
-import time
+from pathlib import Path
 
-from .. import generate as gen
-from ..backends import get_backend
-from ..encode import Encodings, lower
-from ..export.dimacs import gbd_hash
-from ..puzzles import dominosa as D
+from ..compare.sweep import Appender, generated, run_local, tasks
+from ..encode import Encodings
 
 
 def run(ns: list[int], seeds: int, timeout: float, backend: str,
         out: str | None) -> list[dict]:
-    engine = get_backend(backend)
+    """One run at a time (so times are one solver's), through compare's isolated runner;
+    with ``out``, the rows in compare's CSV form."""
+    spec = f"dominosa:n={','.join(map(str, ns))}:seeds={seeds}"
+    todo = tasks(generated(spec), [None], {k: [v] for k, v in Encodings().as_dict().items()},
+                 [backend], 1, timeout, None)
+    appender = Appender(Path(out)) if out else None
     rows = []
-    writer = None
-    f = open(out, "w", newline="") if out else None  # noqa: SIM115 (rows appended as they come)
     try:
-        for n in ns:
-            for seed in range(1, seeds + 1):
-                board = gen.planted("dominosa", {"n": n}, seed)
-                cnf = lower(D.build_placement(board), Encodings())
-                t0 = time.perf_counter()
-                r = engine.solve(cnf, time_limit=timeout)
-                row = {"n": n, "seed": seed, "variables": cnf.num_vars,
-                       "clauses": len(cnf.clauses), "hash": gbd_hash(cnf.clauses),
-                       "status": r.status, "seconds": round(time.perf_counter() - t0, 3)}
-                rows.append(row)
-                print(" ".join(f"{k}={v}" for k, v in row.items()), flush=True)
-                if f is not None:
-                    if writer is None:
-                        writer = csv.DictWriter(f, fieldnames=list(row))
-                        writer.writeheader()
-                    writer.writerow(row)
-                    f.flush()
+        for row in run_local(todo, jobs=1):
+            rows.append(row)
+            print(" ".join(f"{k}={row[k]}" for k in ("puzzle", "variables", "clauses",
+                                                     "instance_hash", "status",
+                                                     "solve_seconds")), flush=True)
+            if appender:
+                appender(row)
     finally:
-        if f is not None:
-            f.close()
+        if appender:
+            appender.close()
     print(f"\n| N | solved (of {seeds}) within {timeout:g} s | median s | max s |")
     print("|---|---|---|---|")
     for n in ns:
-        mine = [r for r in rows if r["n"] == n]
-        solved = [r["seconds"] for r in mine if r["status"] == "sat"]
-        times = [r["seconds"] if r["status"] == "sat" else float("inf") for r in mine]
-        med = statistics.median(times)
-        print(f"| {n} | {len(solved)} | {med:.2f} | "
-              f"{max(times):.2f} |".replace("inf", f">{timeout:g}"))
+        mine = [r for r in rows if r["parameters"].startswith(f'{{"n": {n},')]
+        times = [float(r["solve_seconds"]) if r["status"] == "sat" else float("inf")
+                 for r in mine]
+        print(f"| {n} | {sum(t < float('inf') for t in times)} | "
+              f"{statistics.median(times):.2f} | {max(times):.2f} |"
+              .replace("inf", f">{timeout:g}"))
     return rows
 
 
