@@ -18,6 +18,7 @@ from ..analysis import blocking_clause
 from ..encode import Encodings, lower
 from ..errors import SatDominoError, UsageError
 from ..fileio import atomic_text, output_path
+from ..model import Model
 from ..puzzles import Family
 from .dimacs import gbd_hash, write_dimacs
 from .linear import opb_hash, rows, to_lp, to_mathprog, to_opb, to_smt2
@@ -67,20 +68,19 @@ class Exported:
                 "status": self.status, "map": self.map}
 
 
-def uniqueness_clause(family: Family, puzzle: Any, model: str | None,
-                      timeout: float | None) -> tuple[list[int], str | None, Any]:
-    """(the clause "differs from this solution somewhere" over the model's projection, the
-    status of the puzzle plus that clause when decided in time, the solution excluded)."""
+def uniqueness_clause(family: Family, puzzle: Any, m: Model,
+                      timeout: float | None) -> tuple[list[int], str | None]:
+    """(the clause "differs from this solution somewhere" over the projection of ``m``, the
+    status of the puzzle plus that clause when decided in time)."""
     from ..solve import solve
 
-    out = solve(puzzle, family, model=model, unique=True, timeout=timeout)
+    out = solve(puzzle, family, model=m.name, unique=True, timeout=timeout)
     if out.status == "unsat":
         raise SatDominoError("the puzzle has no solution, so there is no uniqueness instance")
     if out.status != "sat":
         raise SatDominoError("no solution found within the time limit (--timeout)")
-    m = family.model(model)(puzzle)
     status = {True: UNSAT, False: SAT}.get(out.unique)
-    return blocking_clause(m.projection, out.assignment), status, out.solution
+    return blocking_clause(m.projection, out.assignment), status
 
 
 def export_instance(family: Family, puzzle: Any, origin: Origin, out: str, fmt: str, *,
@@ -104,7 +104,7 @@ def export_instance(family: Family, puzzle: Any, origin: Origin, out: str, fmt: 
     head.append(f"source: {origin.source}" + (f" [{origin.name}]" if origin.name else ""))
     head.append(f"model: {m.name}")
     if uniqueness:
-        block, status, _ = uniqueness_clause(family, puzzle, model, timeout)
+        block, status = uniqueness_clause(family, puzzle, m, timeout)
         m.add_clause(block)
         head.append("instance: uniqueness (the puzzle plus a clause excluding one solution: "
                     "UNSATISFIABLE exactly when that solution is the only one)")
