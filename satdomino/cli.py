@@ -20,7 +20,7 @@ from typing import Any
 
 from . import __version__
 from .analysis.count import count
-from .backends import DEFAULT_BACKEND, available_backends, get_backend
+from .backends import DEFAULT_BACKEND, PRESETS, available_backends, get_backend
 from .backends.external import competition_answer
 from .compare.runner import KEY
 from .encode import KINDS, REGISTRY, Encodings
@@ -413,8 +413,9 @@ def cmd_encodings(args: argparse.Namespace) -> int:
             print(f"  {enc.name:<15} {enc.summary}")
     print("backends (--backend):")
     for name in backends:
-        print(f"  {name}")
+        print(f"  {name:<15} {PRESETS[name][1]}" if name in PRESETS else f"  {name}")
     print("  external:CMD    any DIMACS solver printing 's SATISFIABLE' / 'v ... 0'")
+    print("  portfolio:A+B   A and B race in parallel processes; the first answer wins")
     return 0
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from .analysis import blocking_clause
 from .backends import DEFAULT_BACKEND, Backend, Result, Status, get_backend
 from .backends.base import add_clause
-from .encode import Encodings
+from .encode import CNF, Encodings
 from .errors import VerificationError
 from .model import Model
 from .puzzles import Family
@@ -51,6 +51,7 @@ def solve(puzzle: Any, family: Family, *, model: str | None = None,
 
     first = engine.solve(formula, time_limit=remaining())
     solve_seconds = first.seconds
+    unique_seconds = None
     out = Outcome(first.status)
     if first.status == "sat":
         out.solution = _checked(puzzle, family, m, first)
@@ -58,8 +59,12 @@ def solve(puzzle: Any, family: Family, *, model: str | None = None,
         if unique:
             block = blocking_clause(m.projection, first.true_vars)
             add_clause(formula, block)
-            second = engine.solve(formula, time_limit=remaining())
+            # a second solution, if any, usually differs from the first in a few places: the
+            # search starts from the first (what an incremental solver's saved phases would do)
+            second = engine.solve(formula, time_limit=remaining(),
+                                  phases=near(first.true_vars, formula))
             solve_seconds += second.seconds
+            unique_seconds = second.seconds
             if second.status == "sat":
                 out.unique = False
                 out.other = _checked(puzzle, family, m, second)
@@ -70,11 +75,19 @@ def solve(puzzle: Any, family: Family, *, model: str | None = None,
         "clauses": n_clauses,
         "encode_seconds": round(encode_seconds, 6),
         "solve_seconds": round(solve_seconds, 6),
+        **({} if unique_seconds is None else {"unique_seconds": round(unique_seconds, 6)}),
         "backend": engine.name,
         "encodings": encodings.as_dict() if engine.takes == "cnf" else {"z3": "native"},
         "model": m.name,
     }
     return out
+
+
+def near(true_vars: frozenset[int], formula: CNF | Model) -> list[int]:
+    """Every variable of ``formula`` as the literal it has in an answer: phases to search near
+    that answer."""
+    n = formula.num_vars
+    return [v if v in true_vars else -v for v in range(1, n + 1)]
 
 
 def _checked(puzzle: Any, family: Family, m: Model, result: Result) -> Any:

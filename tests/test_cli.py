@@ -161,7 +161,7 @@ class SlowSecondCall(Backend):
         self.inner = get_backend("cadical195")
         self.calls = 0
 
-    def solve(self, formula, assumptions=(), time_limit=None) -> Result:
+    def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
         self.calls += 1
         if self.calls == 1:
             return self.inner.solve(formula, assumptions, time_limit)

@@ -1,10 +1,12 @@
-"""Backend registry: python-sat solvers by name, ``external:CMD``, ``z3`` and ``z3-smt``."""
+"""Backend registry: python-sat solvers by name, ``external:CMD``, ``z3`` and ``z3-smt``, named
+solver configurations (``PRESETS``) and ``portfolio:A+B`` races of any of these."""
 
 from __future__ import annotations
 
 from ..errors import UnknownNameError
 from .base import Backend, Result, Status
 from .external import ExternalBackend, found_binaries
+from .portfolio import PortfolioBackend
 from .pysat_backend import PysatBackend, solver_names
 from .z3_backend import Z3Backend
 
@@ -12,8 +14,25 @@ __all__ = ["DEFAULT_BACKEND", "Backend", "Result", "Status", "available_backends
 
 DEFAULT_BACKEND = "cadical195"
 
+# named solver configurations: name -> (backend it stands for, what it is for)
+PRESETS: dict[str, tuple[str, str]] = {
+    # CryptoMiniSat runs its CCAnr local search during inprocessing, first after 44,000
+    # conflicts; --nextm 0.001 brings every inprocessing step (that one included) 1000x
+    # sooner, and --yalsatmems 30 gives each local-search run 3x its default budget
+    "cms-sls": ("external:cryptominisat5 --nextm 0.001 --yalsatmems 30",
+                "CryptoMiniSat 5 with early, frequent CCAnr local search: large satisfiable "
+                "puzzles (Dominosa N >= 50)"),
+}
+
 
 def get_backend(name: str) -> Backend:
+    if name in PRESETS:
+        engine = get_backend(PRESETS[name][0])
+        engine.name, engine.summary = name, f"{PRESETS[name][1]} ({PRESETS[name][0]})"
+        return engine
+    if name.startswith("portfolio:"):
+        return PortfolioBackend([get_backend(x.strip())
+                                 for x in name[len("portfolio:"):].split("+") if x.strip()])
     if name.startswith("external:"):
         return ExternalBackend(name[len("external:"):])
     if name in ("z3", "z3-smt"):
@@ -28,4 +47,6 @@ def get_backend(name: str) -> Backend:
 
 
 def available_backends() -> list[str]:
-    return [*solver_names(), "z3", "z3-smt", *found_binaries()]
+    binaries = found_binaries()
+    presets = [p for p, (target, _) in PRESETS.items() if target.split()[0] in binaries]
+    return [*solver_names(), "z3", "z3-smt", *binaries, *presets]

@@ -30,8 +30,12 @@ class Backend:
     native_card: bool = False  # accepts CNF.atmosts
     summary: str = ""
 
+    takes_phases: bool = False  # honours the ``phases`` hint of ``solve``
+
     def solve(self, formula: CNF | Model, assumptions: Sequence[int] = (),
-              time_limit: float | None = None) -> Result:
+              time_limit: float | None = None, phases: Sequence[int] = ()) -> Result:
+        """``phases``: literals the search should prefer (a hint, such as a known solution to
+        search near); a backend without ``takes_phases`` ignores it."""
         raise NotImplementedError
 
     def check(self, encodings: Encodings) -> None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
+import os
+import signal
 import time
 from collections.abc import Callable
 from typing import Any
@@ -55,3 +58,15 @@ def run_limited(name: str, fn: Callable[..., tuple[str, list[int]]], args: tuple
         return Result("unknown", seconds=time.perf_counter() - t0, note="time limit")
     status, true = payload
     return Result(status, frozenset(true), time.perf_counter() - t0)
+
+
+def die_with_parent() -> None:
+    """Linux: SIGKILL this process when its parent dies, so no solver outlives the run that
+    started it. Elsewhere a no-op (time limits still kill what they started)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() == 1:  # the parent died before prctl took effect
+        os._exit(70)

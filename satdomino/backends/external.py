@@ -14,6 +14,7 @@ from ..encode import CNF
 from ..errors import BackendError
 from ..export.dimacs import dimacs_lines
 from .base import Backend, Result
+from .child import die_with_parent
 
 # binaries we look for on PATH to list as ready-made external backends
 KNOWN_BINARIES = ("cadical", "kissat", "picosat", "cryptominisat5", "lingeling", "glucose")
@@ -48,7 +49,7 @@ class ExternalBackend(Backend):
         self.new_session = True
         super().__init__(name=f"external:{command}", takes="cnf", summary=f"binary {path}")
 
-    def solve(self, formula, assumptions=(), time_limit=None) -> Result:
+    def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
         assert isinstance(formula, CNF)
         units = [[x] for x in assumptions]  # DIMACS has no assumptions: add them as units
         fd, path = tempfile.mkstemp(prefix="satdomino-", suffix=".cnf")
@@ -58,7 +59,8 @@ class ExternalBackend(Backend):
                 f.writelines(dimacs_lines(formula, extra=units))
             proc = subprocess.Popen([*self.argv, path], stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE, text=True,
-                                    start_new_session=self.new_session)
+                                    start_new_session=self.new_session,
+                                    preexec_fn=die_with_parent)
             try:
                 out, err = proc.communicate(timeout=time_limit)
             except subprocess.TimeoutExpired:

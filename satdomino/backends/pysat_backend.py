@@ -13,6 +13,9 @@ from ..errors import BackendError
 from .base import Backend, Result
 from .child import run_in_child, run_limited
 
+# solvers whose python-sat wrapper has no user phases (set_phases raises)
+NO_PHASES = {"cadical103", "kissat404", "cryptosat"}
+
 # canonical names whose native library imports on this machine
 _SKIP = {"ergo"}  # a stub without a real solver behind it in some builds
 
@@ -38,8 +41,11 @@ def open_solver(name: str, cnf: CNF) -> Solver:
     return s
 
 
-def _run(name: str, cnf: CNF, assumptions: Sequence[int]) -> tuple[str, list[int]]:
+def _run(name: str, cnf: CNF, assumptions: Sequence[int],
+         phases: Sequence[int] = ()) -> tuple[str, list[int]]:
     with open_solver(name, cnf) as s:
+        if phases:
+            s.set_phases(list(phases))
         if s.solve(assumptions=list(assumptions)):
             return "sat", [x for x in s.get_model() or [] if x > 0]
         return "unsat", []
@@ -53,18 +59,19 @@ class PysatBackend(Backend):
         except Exception as e:
             raise BackendError(f"python-sat solver {name!r} is not available here ({e})") from None
         super().__init__(name=name, takes="cnf", native_card=native,
-                         summary=f"python-sat {name}")
+                         summary=f"python-sat {name}", takes_phases=name not in NO_PHASES)
 
-    def solve(self, formula, assumptions=(), time_limit=None) -> Result:
+    def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
         assert isinstance(formula, CNF)
         if formula.atmosts and not self.native_card:
             raise BackendError(f"backend {self.name} has no native cardinality constraints; "
                                "use minicard, gluecard3, gluecard4 or z3, or a clausal encoding")
         t0 = time.perf_counter()
+        phases = phases if self.takes_phases else ()
         if time_limit is None:
-            status, true = _run(self.name, formula, assumptions)
+            status, true = _run(self.name, formula, assumptions, phases)
             return Result(status, frozenset(true), time.perf_counter() - t0)
-        return run_limited(self.name, _run, (self.name, formula, assumptions), time_limit)
+        return run_limited(self.name, _run, (self.name, formula, assumptions, phases), time_limit)
 
 
 # python-sat solvers that can log a DRAT proof (the others raise NotImplementedError)

@@ -83,7 +83,7 @@ class Z3Backend(Backend):
                          native_card=True,
                          summary="Z3 on native formulas" if smt else "Z3 on the CNF")
 
-    def solve(self, formula, assumptions=(), time_limit=None) -> Result:
+    def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
         t0 = time.perf_counter()
         if time_limit is None:
             status, true = _check(formula, assumptions, None)

@@ -1,12 +1,17 @@
 """Dominosa at scale (not a test): ``python -m satdomino.bench.dominosa_scale [--n 40,50,60]
-[--seeds 5] [--timeout 120] [--model reduced] [--backend cadical195] [--unique]``.
+[--seeds 5] [--timeout 60] [--config MODEL/AMO/BACKEND ...] [--no-unique] [--no-cpsat]``.
 
 Planted random boards (``dominosa.planted(n, seed)``), seeds 1..S for every N. Each board is
-solved by satdomino (model, encodings and backend as chosen; the time is building the model,
-including the root-level deduction of ``reduced``, plus solving, with the solution verified)
-and, in the same run, by OR-Tools CP-SAT with 2 workers on the plain exactly-one placement model
-(the one in ``dominosa_speed``). Per-board seconds, then per N the number solved and the median
-(a board not solved within the limit counts as infinitely slow) with the ratio to CP-SAT.
+solved end to end (build the model, encode, solve, decode, check the rules) by every
+satdomino configuration, then, in the same run, by OR-Tools CP-SAT with 2 workers on the
+plain exactly-one placement model, also timed from board to answer (building its model
+included). With uniqueness on (the default) each configuration also decides whether the
+solution is the only one, by a second solve with the first solution blocked that searches near
+it; its seconds are reported apart from the time to the first solution.
+
+Per-board seconds, then per N: the median time to the first solution (a board not solved
+within the limit counts as infinitely slow), solved / boards, the ratio of that median to
+CP-SAT's, the worst per-board ratio, and the median time of the uniqueness check.
 """
 
 from __future__ import annotations
@@ -14,21 +19,36 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
+import time
 
+from ..encode import Encodings
 from ..puzzles import dominosa as D
 from ..puzzles import family
 from ..solve import solve
 from .dominosa_speed import cpsat
 
+DEFAULT_CONFIGS = ["placement/pairwise/portfolio:cms-sls+cadical195",
+                   "placement/pairwise/cms-sls"]
 
-def ours(board: D.Dominosa, model: str, backend: str, limit: float,
-         unique: bool) -> tuple[str, float, str]:
-    out = solve(board, family("dominosa"), model=model, backend=backend, timeout=limit,
-                unique=unique)
-    seconds = out.stats["encode_seconds"] + out.stats["solve_seconds"]
-    note = "" if not unique or out.status != "sat" else (
-        " unique" if out.unique else " not unique" if out.unique is False else " unique?")
-    return out.status, seconds, note
+
+def ours(board: D.Dominosa, config: str, limit: float, unique: bool) -> tuple[str, float, str]:
+    """(status, seconds to the first verified solution, uniqueness verdict and its seconds)."""
+    model, amo, backend = config.split("/", 2)
+    t0 = time.perf_counter()
+    out = solve(board, family("dominosa"), model=model, backend=backend,
+                encodings=Encodings(amo=amo), timeout=limit, unique=unique)
+    total = time.perf_counter() - t0
+    if "unique_seconds" not in out.stats:
+        return out.status, total, ""
+    check = out.stats["unique_seconds"]  # the second solve, with the first solution blocked
+    verdict = {True: "unique", False: "not unique", None: "undecided"}[out.unique]
+    return out.status, total - check, f"{verdict} {check:.2f}"
+
+
+def cpsat_e2e(board: D.Dominosa, limit: float) -> tuple[str, float]:
+    t0 = time.perf_counter()
+    status, _ = cpsat(board, 2, limit)
+    return status, time.perf_counter() - t0
 
 
 def fmt(status: str, seconds: float, limit: float) -> str:
@@ -39,48 +59,73 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", default="40,50,60,70,80,100", help="comma-separated N values")
     ap.add_argument("--seeds", default="5", help="S (seeds 1..S) or a comma-separated list")
-    ap.add_argument("--timeout", type=float, default=120.0, help="seconds per board and solver")
-    ap.add_argument("--model", default="reduced")
-    ap.add_argument("--backend", default="cadical195")
-    ap.add_argument("--unique", action="store_true", help="also decide uniqueness (ours only)")
+    ap.add_argument("--timeout", type=float, default=60.0, help="seconds per board and solver")
+    ap.add_argument("--config", action="append",
+                    help="MODEL/AMO/BACKEND, repeatable (default: "
+                    + ", ".join(DEFAULT_CONFIGS) + ")")
+    ap.add_argument("--no-unique", action="store_true", help="skip the uniqueness check")
     ap.add_argument("--no-cpsat", action="store_true")
     args = ap.parse_args()
+    configs = args.config or DEFAULT_CONFIGS
+    unique = not args.no_unique
     ns = [int(x) for x in args.n.split(",")]
     seeds = (list(range(1, int(args.seeds) + 1)) if "," not in args.seeds
              else [int(x) for x in args.seeds.split(",")])
-    label = f"{args.model}/{args.backend}"
-    print(f"planted boards, seconds (limit {args.timeout:g} s per board and solver)")
-    print(f"| N | seed | {label} | cp-sat 2 workers |")
-    print("|---|---|---|---|")
+    cols = [*configs, *([] if args.no_cpsat else ["cp-sat 2 workers"])]
+    warm, _ = D.planted(8, 0)  # imports and first calls are not timed against anyone
+    for c in configs:
+        ours(warm, c, args.timeout, unique)
+    if not args.no_cpsat:
+        cpsat_e2e(warm, args.timeout)
+    print(f"planted boards, seconds from board to verified solution (limit {args.timeout:g} s)"
+          + ("; then the uniqueness verdict and its extra seconds" if unique else ""))
+    print("| N | seed | " + " | ".join(cols) + " |")
+    print("|---|---|" + "---|" * len(cols))
     times: dict[tuple[int, str], list[float]] = {}
+    checks: dict[tuple[int, str], list[float]] = {}
     for n in ns:
         for seed in seeds:
             board, _ = D.planted(n, seed)
-            st, sec, note = ours(board, args.model, args.backend, args.timeout, args.unique)
-            times.setdefault((n, "ours"), []).append(sec if st == "sat" else math.inf)
-            cells = [fmt(st, sec, args.timeout) + note]
+            cells = []
+            for c in configs:
+                st, sec, note = ours(board, c, args.timeout, unique)
+                times.setdefault((n, c), []).append(sec if st == "sat" else math.inf)
+                if note and not note.startswith("undecided"):
+                    checks.setdefault((n, c), []).append(float(note.split()[-1]))
+                cells.append(fmt(st, sec, args.timeout) + (f" ({note})" if note else ""))
             if not args.no_cpsat:
-                cst, csec = cpsat(board, 2, args.timeout)
+                cst, csec = cpsat_e2e(board, args.timeout)
                 times.setdefault((n, "cp"), []).append(csec if cst == "sat" else math.inf)
                 cells.append(fmt(cst, csec, args.timeout))
-            else:
-                cells.append("-")
             print(f"| {n} | {seed} | " + " | ".join(cells) + " |", flush=True)
-    print(f"\n| N | {label} solved | median s | cp-sat solved | median s | ratio |")
-    print("|---|---|---|---|---|---|")
+    print("\nmedian seconds to the first solution (solved / boards), ratio of medians to "
+          "CP-SAT, worst per-board ratio" + ("; median uniqueness check" if unique else ""))
+    print("| N | " + " | ".join(cols) + " |")
+    print("|---|" + "---|" * len(cols))
     for n in ns:
-        mine = times[(n, "ours")]
-        med = statistics.median(mine)
-        row = [f"{sum(t < math.inf for t in mine)}/{len(mine)}", _m(med, args.timeout)]
-        if (n, "cp") in times:
-            cp = times[(n, "cp")]
-            cmed = statistics.median(cp)
-            ratio = med / cmed if math.isfinite(med) and math.isfinite(cmed) and cmed else None
-            row += [f"{sum(t < math.inf for t in cp)}/{len(cp)}", _m(cmed, args.timeout),
-                    f"{ratio:.2f}x" if ratio is not None else "-"]
-        else:
-            row += ["-", "-", "-"]
+        cp = times.get((n, "cp"))
+        row = [_summary(times[(n, c)], cp, checks.get((n, c)), args.timeout) for c in configs]
+        if cp:
+            row.append(f"{_m(statistics.median(cp), args.timeout)} "
+                       f"({sum(t < math.inf for t in cp)}/{len(cp)})")
         print(f"| {n} | " + " | ".join(row) + " |", flush=True)
+
+
+def _summary(mine: list[float], cp: list[float] | None, checks: list[float] | None,
+             limit: float) -> str:
+    med = statistics.median(mine)
+    text = f"{_m(med, limit)} ({sum(t < math.inf for t in mine)}/{len(mine)})"
+    if cp:
+        cmed = statistics.median(cp)
+        if math.isfinite(med) and math.isfinite(cmed) and cmed:
+            text += f", {med / cmed:.2f}x"
+        worst = max((a / b for a, b in zip(mine, cp, strict=True) if math.isfinite(b) and b),
+                    default=None)
+        if worst is not None:
+            text += f", worst {worst:.2f}x" if math.isfinite(worst) else ", worst -"
+    if checks:
+        text += f"; unique check {statistics.median(checks):.2f}"
+    return text
 
 
 def _m(x: float, limit: float) -> str:

@@ -11,7 +11,6 @@ peak memory from ``wait4``.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import faulthandler
 import json
 import math
@@ -29,6 +28,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from ..backends.child import die_with_parent
 
 ALARM_GRACE = 5.0  # the child's own alarm fires this long after the parent should have killed it
 
@@ -245,7 +246,7 @@ def _child_main(task: Task, fd: int, folder: str) -> None:
     try:
         faulthandler.disable()  # a solver's crash is a result here, not a traceback to print
         os.setpgid(0, 0)  # killing the group also kills anything the solver started
-        _die_with_parent()
+        die_with_parent()
         # a backstop if the parent cannot kill us: SIGALRM's default action ends the process
         signal.alarm(math.ceil(task.timeout + ALARM_GRACE))
         # the run's files (an outside solver's CNF) go in a folder the parent removes, and its
@@ -293,18 +294,6 @@ def _statm() -> tuple[float, float]:
         return 0.0, 0.0
     unit = os.sysconf("SC_PAGE_SIZE") / 2**20
     return int(pages[0]) * unit, int(pages[1]) * unit
-
-
-def _die_with_parent() -> None:
-    """Linux: SIGKILL this process when its parent dies (a sweep killed hard leaves no runs
-    behind). Elsewhere the alarm above is the only backstop."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-    if os.getppid() == 1:  # the parent died before prctl took effect
-        os._exit(70)
 
 
 def watch(children: list[Child]) -> Iterator[tuple[Child, bool]]:

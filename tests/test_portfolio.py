@@ -1,0 +1,156 @@
+"""Portfolios, named solver configurations and phase hints: answers against brute force, the
+race's losers really killed, time limits kept, failures reported."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from satdomino import family, solve
+from satdomino.backends import PRESETS, available_backends, get_backend
+from satdomino.backends.pysat_backend import NO_PHASES, solver_names
+from satdomino.compare.sweep import run_local
+from satdomino.encode import CNF
+from satdomino.errors import BackendError, SatDominoError
+from satdomino.puzzles import dominosa as D
+
+from .test_dominosa_solve import BOARDS, TRUTH, check
+
+FAM = family("dominosa")
+HAVE_CMS = shutil.which("cryptominisat5") is not None
+needs_cms = pytest.mark.skipif(not HAVE_CMS, reason="cryptominisat5 is not installed")
+
+
+def _script(tmp_path: Path, name: str, body: str) -> str:
+    """An outside 'solver' that records its pid in ``name``.pid, then runs ``body``."""
+    path = tmp_path / name
+    path.write_text(f'#!/bin/sh\necho $$ > "{tmp_path / name}.pid"\n{body}\n')
+    path.chmod(0o755)
+    return f"external:{path}"
+
+
+def _gone(pid_file: Path, within: float = 5.0) -> bool:
+    """The process whose pid is in ``pid_file`` has ended (or never started)."""
+    if not pid_file.exists():
+        return True
+    pid = int(pid_file.read_text())
+    end = time.monotonic() + within
+    while time.monotonic() < end:
+        try:
+            status = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+        except OSError:
+            return True
+        if status == "Z":  # a zombie has ended; only its parent's wait is missing
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_portfolio_answers_match_brute_force() -> None:
+    for board, truth in zip(BOARDS[:14], TRUTH[:14], strict=True):
+        check(board, truth, backend="portfolio:cadical195+minisat22")
+
+
+@needs_cms
+def test_preset_and_portfolio_with_local_search_match_brute_force() -> None:
+    for board, truth in zip(BOARDS[:14], TRUTH[:14], strict=True):
+        check(board, truth, backend="cms-sls")
+        check(board, truth, backend="portfolio:cms-sls+cadical195")
+
+
+@needs_cms
+def test_local_search_preset_solves_a_large_planted_board() -> None:
+    board, _ = D.planted(60, seed=2)
+    out = solve(board, FAM, backend="portfolio:cms-sls+cadical195", unique=True, timeout=120)
+    assert out.status == "sat" and D.verify(board, out.solution) == []
+    assert out.unique is False and D.verify(board, out.other) == []
+
+
+def test_presets_resolve_to_their_configuration() -> None:
+    for name, (target, _) in PRESETS.items():
+        binary = target.split()[0].split(":", 1)[1]
+        if shutil.which(binary) is None:
+            assert name not in available_backends()
+            with pytest.raises(BackendError, match="not found"):
+                get_backend(name)
+            continue
+        engine = get_backend(name)
+        assert name in available_backends() and engine.name == name
+        assert engine.argv[1:] == target.split()[1:]  # type: ignore[attr-defined]
+
+
+def test_the_losers_of_the_race_are_killed(tmp_path: Path) -> None:
+    slow = _script(tmp_path, "slow", "sleep 60")
+    t0 = time.monotonic()
+    out = solve(D.planted(3, 1)[0], FAM, backend=f"portfolio:{slow}+cadical195")
+    assert out.status == "sat" and time.monotonic() - t0 < 20
+    assert _gone(tmp_path / "slow.pid"), "the outside solver that lost is still running"
+
+
+def test_time_limit_kills_every_member(tmp_path: Path) -> None:
+    a = _script(tmp_path, "a", "sleep 60")
+    b = _script(tmp_path, "b", "sleep 60")
+    t0 = time.monotonic()
+    out = solve(D.planted(3, 1)[0], FAM, backend=f"portfolio:{a}+{b}", timeout=1.5)
+    assert out.status == "unknown" and time.monotonic() - t0 < 10
+    assert _gone(tmp_path / "a.pid") and _gone(tmp_path / "b.pid")
+
+
+def test_a_failing_member_does_not_sink_the_race(tmp_path: Path) -> None:
+    broken = _script(tmp_path, "broken", "exit 1")
+    out = solve(D.planted(3, 1)[0], FAM, backend=f"portfolio:{broken}+cadical195")
+    assert out.status == "sat"
+    other = _script(tmp_path, "other", "exit 3")
+    with pytest.raises(BackendError, match="every portfolio member failed.*gave no answer"):
+        solve(D.planted(3, 1)[0], FAM, backend=f"portfolio:{broken}+{other}")
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("portfolio:cadical195", "two or more"),
+    ("portfolio:", "two or more"),
+    ("portfolio:cadical195+z3-smt", "does not read CNF"),
+    ("portfolio:cadical195+nosuch", "unknown backend"),
+])
+def test_bad_portfolios(spec: str, message: str) -> None:
+    with pytest.raises(SatDominoError, match=message):
+        get_backend(spec)
+
+
+def test_native_cardinality_only_when_every_member_has_it() -> None:
+    assert get_backend("portfolio:minicard+gluecard4").native_card
+    assert not get_backend("portfolio:minicard+cadical195").native_card
+
+
+@pytest.mark.parametrize("name", [n for n in solver_names() if n not in NO_PHASES])
+def test_phases_steer_an_unconstrained_search(name: str) -> None:
+    """With nothing forcing any value, a solver that takes phases answers with them."""
+    cnf = CNF(num_vars=6, model_vars=6, clauses=[[v, -v] for v in range(1, 7)])
+    want = [1, -2, 3, -4, -5, 6]
+    engine = get_backend(name)
+    assert engine.takes_phases
+    result = engine.solve(cnf, phases=want)
+    assert result.status == "sat" and result.true_vars == {1, 3, 6}
+    opposite = engine.solve(cnf, phases=[-x for x in want], time_limit=30)  # in a child too
+    assert opposite.true_vars == {2, 4, 5}
+
+
+def test_uniqueness_search_starts_from_the_first_solution() -> None:
+    """The second solve of a uniqueness check is steered to the first solution: on a planted
+    board with many solutions the second one found differs from it in a few dominoes."""
+    board, _ = D.planted(30, seed=4)
+    out = solve(board, FAM, unique=True)
+    assert out.unique is False
+    moved = set(out.solution.pairs) ^ set(out.other.pairs)
+    assert 0 < len(moved) <= 12, len(moved)
+
+
+def test_portfolio_in_compare_rows_are_verified() -> None:
+    from .test_compare import _tasks
+
+    todo = _tasks(["dominosa:n=5:seeds=2"], backends=["portfolio:cadical195+minisat22"])
+    rows = list(run_local(todo, 1))
+    assert len(rows) == 2 and all(r["status"] == "sat" and r["verified"] for r in rows)
+    assert all("answered by" in r["note"] for r in rows)
