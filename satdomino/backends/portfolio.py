@@ -58,6 +58,7 @@ class PortfolioBackend(Backend):
         t0 = time.perf_counter()
         deadline = None if time_limit is None else t0 + time_limit
         running = {}
+        started = []
         for m in self.members:
             recv, send = ctx.Pipe(duplex=False)
             proc = ctx.Process(target=_member, args=(send, m, formula, assumptions, phases),
@@ -65,6 +66,7 @@ class PortfolioBackend(Backend):
             proc.start()
             send.close()
             running[recv] = (m, proc)
+            started.append(proc)
         errors: list[str] = []
         unknown: list[str] = []
         try:
@@ -95,8 +97,9 @@ class PortfolioBackend(Backend):
             for conn, (_, proc) in running.items():
                 if proc.is_alive():
                     os.kill(proc.pid, signal.SIGKILL)  # its outside solver dies with it
-                proc.join()
                 conn.close()
+            for proc in started:  # the finished ones too: no zombies left behind
+                proc.join()
         if errors and not unknown:
             raise BackendError("every portfolio member failed: " + "; ".join(errors))
         return Result("unknown", seconds=time.perf_counter() - t0,
