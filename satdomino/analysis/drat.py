@@ -62,6 +62,17 @@ class ProofCheck:
 # ----------------------------------------------------------------------------- reading proofs
 
 
+def _whole_clause(tokens: list[str]) -> list[int] | None:
+    """The literals of tokens that are exactly one clause ending in its only 0, else None."""
+    try:
+        nums = list(map(int, tokens))
+    except ValueError:
+        return None
+    if nums and nums[-1] == 0 and nums.count(0) == 1:
+        return nums[:-1]
+    return None
+
+
 def parse_proof_lines(lines: Iterable[str | bytes], where: str = "proof"
                       ) -> Iterator[tuple[bool, list[int]]]:
     """(is_deletion, literals) from text DRAT lines such as ``"1 -2 0"`` and ``"d 1 -2 0"``
@@ -76,27 +87,14 @@ def parse_proof_lines(lines: Iterable[str | bytes], where: str = "proof"
             continue
         first = tokens[0]
         if not clause and not deletion:
-            if first == "d" and len(tokens) > 1:
-                # The common case, one whole clause on the line, in C-speed calls.
-                try:
-                    nums = list(map(int, tokens[1:]))
-                except ValueError:
-                    nums = []
-                if nums and nums[-1] == 0 and nums.count(0) == 1:
-                    nums.pop()
-                    yield True, nums
-                    continue
-            elif first[0] == "c":
+            if first[0] == "c":
                 continue
-            else:
-                try:
-                    nums = list(map(int, tokens))
-                except ValueError:
-                    nums = []
-                if nums and nums[-1] == 0 and nums.count(0) == 1:
-                    nums.pop()
-                    yield False, nums
-                    continue
+            # The common case, one whole clause (or deletion) on the line, in C-speed calls.
+            is_deletion = first == "d"
+            nums = _whole_clause(tokens[1:] if is_deletion else tokens)
+            if nums is not None:
+                yield is_deletion, nums
+                continue
         for tok in tokens:  # anything else, token by token
             if tok == "d":
                 if clause or deletion:
