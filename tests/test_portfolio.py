@@ -11,7 +11,9 @@ import pytest
 
 from satdomino import family, solve
 from satdomino.backends import PRESETS, available_backends, get_backend
-from satdomino.backends.pysat_backend import NO_PHASES, solver_names
+from satdomino.backends.base import Result
+from satdomino.backends.pysat_backend import INTERRUPTIBLE, NO_PHASES, solver_names
+from satdomino.backends.run import Run
 from satdomino.compare.sweep import run_local
 from satdomino.encode import CNF
 from satdomino.errors import BackendError, SatDominoError
@@ -82,12 +84,93 @@ def test_presets_resolve_to_their_configuration() -> None:
         assert engine.argv[1:] == target.split()[1:]  # type: ignore[attr-defined]
 
 
-def test_the_losers_of_the_race_are_killed(tmp_path: Path) -> None:
+def pigeonhole(holes: int) -> CNF:
+    """holes + 1 pigeons in ``holes`` holes: unsatisfiable, and exponential for CDCL."""
+    var = {(p, h): p * holes + h + 1 for p in range(holes + 1) for h in range(holes)}
+    clauses = [[var[p, h] for h in range(holes)] for p in range(holes + 1)]
+    clauses += [[-var[p, h], -var[q, h]] for h in range(holes)
+                for p in range(holes + 1) for q in range(p)]
+    return CNF(num_vars=len(var), model_vars=len(var), clauses=clauses)
+
+
+@pytest.mark.parametrize("name", ["cadical195", "minisat22"])  # in a child; in-process
+def test_the_losers_of_the_race_are_killed(tmp_path: Path, name: str) -> None:
     slow = _script(tmp_path, "slow", "sleep 60")
     t0 = time.monotonic()
-    out = solve(D.planted(3, 1)[0], FAM, backend=f"portfolio:{slow}+cadical195")
+    out = solve(D.planted(3, 1)[0], FAM, backend=f"portfolio:{slow}+{name}")
     assert out.status == "sat" and time.monotonic() - t0 < 20
     assert _gone(tmp_path / "slow.pid"), "the outside solver that lost is still running"
+
+
+@pytest.mark.parametrize("name", sorted(INTERRUPTIBLE & set(solver_names())))
+def test_interruptible_solvers_stop_at_the_time_limit(name: str, monkeypatch) -> None:
+    """In-process (no fork), yet the limit really stops the search."""
+    monkeypatch.setattr("os.fork", _no_fork)
+    t0 = time.monotonic()
+    out = get_backend(name).solve(pigeonhole(11), time_limit=0.3)
+    assert out.status == "unknown" and out.note == "time limit"
+    assert time.monotonic() - t0 < 5
+
+
+def _no_fork():
+    raise AssertionError("this run should not fork")
+
+
+def test_in_process_and_outside_members_race_without_forking(tmp_path: Path,
+                                                             monkeypatch) -> None:
+    """python-sat members that honour interrupt, and outside solvers, run from threads: the
+    in-process one answers, the outside one still running is killed."""
+    monkeypatch.setattr("os.fork", _no_fork)
+    slow = _script(tmp_path, "slow", "sleep 60")
+    board, _ = D.planted(20, 1)
+    out = solve(board, FAM, backend=f"portfolio:glucose4+{slow}", unique=True, timeout=60)
+    assert out.status == "sat" and out.unique is False
+    assert D.verify(board, out.solution) == [] and D.verify(board, out.other) == []
+    assert _gone(tmp_path / "slow.pid")
+    # and a limit stops both: the in-process search by interrupt, the outside one by a kill
+    t0 = time.monotonic()
+    res = get_backend(f"portfolio:minisat22+{slow}").solve(pigeonhole(11), time_limit=0.5)
+    assert res.status == "unknown" and res.note == "time limit"
+    assert time.monotonic() - t0 < 5 and _gone(tmp_path / "slow.pid")
+
+
+def test_members_set_up_one_after_another() -> None:
+    """A member's set-up (holding the GIL) starts once the previous member is searching."""
+    order: list[str] = []
+
+    class Member(get_backend("minisat22").__class__):  # type: ignore[misc]
+        def __init__(self, tag: str) -> None:
+            super().__init__("minisat22")
+            self.tag = tag
+
+        def start(self, formula, assumptions=(), phases=()) -> Run:
+            def work(run: Run) -> Result:
+                order.append(f"{self.tag} set-up")
+                with run.stoppable(lambda: None):
+                    order.append(f"{self.tag} searching")
+                    time.sleep(0.2 if self.tag == "a" else 0.0)
+                return Result("sat" if self.tag == "b" else "unknown")
+
+            return Run(work)
+
+    from satdomino.backends.portfolio import PortfolioBackend
+
+    out = PortfolioBackend([Member("a"), Member("b")]).solve(pigeonhole(2))
+    assert out.status == "sat" and out.note == "answered by minisat22"
+    assert order.index("a searching") < order.index("b set-up")
+
+
+def test_a_run_stopped_before_its_search_stops_at_once() -> None:
+    run = Run(lambda r: Result("unknown"))
+    calls: list[str] = []
+    run.stop()
+    with run.stoppable(lambda: calls.append("stop")):
+        assert calls == ["stop"] and run.searching
+    run2 = Run(lambda r: Result("unknown"))
+    with run2.stoppable(lambda: calls.append("late")):
+        pass
+    run2.stop()  # after the block: its stopper must not run
+    assert calls == ["stop"]
 
 
 def test_time_limit_kills_every_member(tmp_path: Path) -> None:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..encode import CNF, Encodings, lower
 from ..errors import BackendError
 from ..model import Model
+
+if TYPE_CHECKING:
+    from .run import Run
 
 Status = Literal["sat", "unsat", "unknown"]
 
@@ -37,6 +40,14 @@ class Backend:
         """``phases``: literals the search should prefer (a hint, such as a known solution to
         search near); a backend without ``takes_phases`` ignores it."""
         raise NotImplementedError
+
+    def start(self, formula: CNF | Model, assumptions: Sequence[int] = (),
+              phases: Sequence[int] = ()) -> Run:
+        """A solve another thread can stop (see ``run``). This default forks a child now, to
+        be killed; backends that can stop in-process return a lighter Run."""
+        from .run import ForkedRun
+
+        return ForkedRun(self, formula, assumptions, phases)
 
     def check(self, encodings: Encodings) -> None:
         """Refuse encodings this backend cannot take (native cardinality without support)."""

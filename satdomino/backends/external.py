@@ -9,12 +9,21 @@ import signal
 import subprocess
 import tempfile
 import time
+from contextlib import suppress
+from itertools import islice
 
 from ..encode import CNF
 from ..errors import BackendError
 from ..export.dimacs import dimacs_lines
 from .base import Backend, Result
 from .child import die_with_parent
+from .run import Run
+
+# util-linux's setpriv sets PR_SET_PDEATHSIG in the child before it runs the solver, so a solver
+# dies with the process that started it; unlike a preexec_fn, it is safe to start from a thread
+# (a portfolio's). Without setpriv, preexec_fn does the same.
+_SETPRIV = shutil.which("setpriv")
+_DIE_WITH_PARENT = [_SETPRIV, "--pdeathsig", "KILL", "--"] if _SETPRIV else []
 
 # binaries we look for on PATH to list as ready-made external backends
 KNOWN_BINARIES = ("cadical", "kissat", "picosat", "cryptominisat5", "lingeling", "glucose")
@@ -50,25 +59,50 @@ class ExternalBackend(Backend):
         super().__init__(name=f"external:{command}", takes="cnf", summary=f"binary {path}")
 
     def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
+        return self._solve(formula, assumptions, time_limit, None)
+
+    def start(self, formula, assumptions=(), phases=()) -> Run:
+        return Run(lambda run: self._solve(formula, assumptions, None, run))
+
+    def _solve(self, formula, assumptions, time_limit: float | None, run: Run | None) -> Result:
         assert isinstance(formula, CNF)
         units = [[x] for x in assumptions]  # DIMACS has no assumptions: add them as units
         fd, path = tempfile.mkstemp(prefix="satdomino-", suffix=".cnf")
         t0 = time.perf_counter()
         try:
             with os.fdopen(fd, "w") as f:
-                f.writelines(dimacs_lines(formula, extra=units))
-            proc = subprocess.Popen([*self.argv, path], stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, text=True,
+                # in chunks: between them a portfolio member with an answer gets the GIL at
+                # once (sleep(0) lets it in; else it would wait out the 5 ms switch interval)
+                # and, once it has, this member stops writing
+                lines = dimacs_lines(formula, extra=units)
+                while chunk := list(islice(lines, 512)):
+                    if run is not None and run.stopped:
+                        return run.stopped_result(time.perf_counter() - t0)
+                    f.writelines(chunk)
+                    time.sleep(0)
+            proc = subprocess.Popen([*_DIE_WITH_PARENT, *self.argv, path],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                     start_new_session=self.new_session,
-                                    preexec_fn=die_with_parent)
+                                    preexec_fn=None if _DIE_WITH_PARENT else die_with_parent)
+
+            def kill() -> None:  # the solver and anything it started, unless already gone
+                with suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+
             try:
-                out, err = proc.communicate(timeout=time_limit)
+                if run is None:
+                    out, err = proc.communicate(timeout=time_limit)
+                else:
+                    with run.stoppable(kill):
+                        out, err = proc.communicate()
             except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)  # the solver and anything it started
+                kill()
                 proc.communicate()
                 return Result("unknown", seconds=time.perf_counter() - t0, note="time limit")
         finally:
             os.unlink(path)
+        if run is not None and run.stopped and proc.returncode < 0:
+            return run.stopped_result(time.perf_counter() - t0)
         return self._parse(out, err, proc.returncode, time.perf_counter() - t0)
 
     def _parse(self, out: str, err: str, code: int, seconds: float) -> Result:

@@ -1,33 +1,24 @@
-"""A portfolio: several backends race on the same CNF, each in its own process; the first
-definite answer (sat or unsat) wins and the others are killed.
+"""A portfolio: several backends race on the same CNF; the first definite answer (sat or
+unsat) wins and the others are stopped.
 
 Written ``portfolio:A+B[+C...]`` with any CNF-reading backends (python-sat names, presets,
-``external:CMD``, ``z3``). A ``phases`` hint goes to every member; those that cannot take one
-simply race without it, so a portfolio of a local-search configuration and CaDiCaL is quick
-both at finding a first solution and at finding a second one near it.
+``external:CMD``, ``z3``). Each member runs as its ``Backend.start`` says: outside solvers and
+python-sat solvers that honour ``interrupt`` run from threads of this process (no fork, so an
+easy puzzle costs no more than its fastest member); the others in forked children that are
+killed. A ``phases`` hint goes to every member; those that cannot take one simply race without
+it, so a portfolio of a local-search configuration and a CDCL solver is quick both at finding a
+first solution and at finding a second one near it.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import signal
+import queue
+import threading
 import time
-from multiprocessing.connection import wait
 
 from ..errors import BackendError
 from .base import Backend, Result
-from .child import die_with_parent
-
-
-def _member(conn, member: Backend, formula, assumptions, phases) -> None:
-    die_with_parent()  # killing the portfolio (or its run) kills the members too
-    try:
-        conn.send(("ok", member.solve(formula, assumptions, time_limit=None, phases=phases)))
-    except BaseException as e:  # report every failure; the other members race on
-        conn.send(("error", f"{type(e).__name__}: {e}"))
-    finally:
-        conn.close()
+from .run import Run
 
 
 class PortfolioBackend(Backend):
@@ -54,53 +45,69 @@ class PortfolioBackend(Backend):
                 m.new_session = value
 
     def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
-        ctx = multiprocessing.get_context("fork")
         t0 = time.perf_counter()
         deadline = None if time_limit is None else t0 + time_limit
-        running = {}
-        started = []
-        for m in self.members:
-            recv, send = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_member, args=(send, m, formula, assumptions, phases),
-                               daemon=True)
-            proc.start()
-            send.close()
-            running[recv] = (m, proc)
-            started.append(proc)
+        runs: list[tuple[Backend, Run]] = []
+        try:  # every fork happens here, before any thread starts
+            for m in self.members:
+                runs.append((m, m.start(formula, assumptions, phases)))
+        except BaseException:
+            for _, run in runs:
+                run.close()
+            raise
+        events: queue.SimpleQueue = queue.SimpleQueue()
+
+        def race(m: Backend, run: Run) -> None:
+            try:
+                events.put(("done", m, run.result(), ""))
+            except BaseException as e:  # report every failure; the other members race on
+                events.put(("done", m, None, str(e) if isinstance(e, BackendError)
+                            else f"{type(e).__name__}: {e}"))
+
+        # Members set up one after another, in the order given, and search together: set-up
+        # holds the GIL, so overlapping two would only delay both.
+        threads: list[threading.Thread] = []
+
+        def launch_next() -> None:
+            while len(threads) < len(runs):
+                m, run = runs[len(threads)]
+                run.on_searching = lambda: events.put(("searching", None, None, ""))
+                threads.append(threading.Thread(target=race, args=(m, run), daemon=True))
+                threads[-1].start()
+                if not run.searching:
+                    return
+
         errors: list[str] = []
         unknown: list[str] = []
         try:
-            while running:
+            launch_next()
+            ended = 0
+            while ended < len(runs):
                 left = None if deadline is None else max(0.0, deadline - time.perf_counter())
-                ready = wait(list(running), timeout=left)
-                if not ready:
+                try:
+                    kind, m, result, error = events.get(timeout=left)
+                except queue.Empty:
                     return Result("unknown", seconds=time.perf_counter() - t0,
                                   note="time limit")
-                for conn in ready:
-                    m, proc = running.pop(conn)
-                    try:
-                        kind, payload = conn.recv()
-                    except EOFError:
-                        proc.join(1)
-                        errors.append(f"{m.name}: the process died (exit {proc.exitcode})")
-                        continue
-                    finally:
-                        conn.close()
-                    if kind == "error":
-                        errors.append(f"{m.name}: {payload}")
-                    elif payload.status == "unknown":
-                        unknown.append(f"{m.name}: {payload.note or 'no answer'}")
+                if kind == "done":
+                    ended += 1
+                    if error:
+                        errors.append(f"{m.name}: {error}")
+                    elif result.status == "unknown":
+                        unknown.append(f"{m.name}: {result.note or 'no answer'}")
                     else:
-                        return Result(payload.status, payload.true_vars,
+                        return Result(result.status, result.true_vars,
                                       time.perf_counter() - t0, note=f"answered by {m.name}")
+                launch_next()  # the last one started is searching, or has ended
         finally:
-            for conn, (_, proc) in running.items():
-                if proc.is_alive():
-                    os.kill(proc.pid, signal.SIGKILL)  # its outside solver dies with it
-                conn.close()
-            for proc in started:  # the finished ones too: no zombies left behind
-                proc.join()
+            for _, run in runs:
+                run.stop()
+            for t in threads:  # every member has ended, its process reaped, when we return
+                t.join()
+            for _, run in runs[len(threads):]:  # never started (a forked one is reaped)
+                run.close()
         if errors and not unknown:
             raise BackendError("every portfolio member failed: " + "; ".join(errors))
         return Result("unknown", seconds=time.perf_counter() - t0,
                       note="; ".join(unknown + errors))
+

@@ -1,8 +1,10 @@
-"""Every python-sat solver. With a time limit the solver runs in a forked child that is killed
-(python-sat's own interrupt is not honoured by every solver)."""
+"""Every python-sat solver. A time limit interrupts the solvers that honour python-sat's
+``interrupt`` (they release the GIL while solving); the others run in a forked child that is
+killed."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Sequence
 
@@ -12,9 +14,14 @@ from ..encode import CNF
 from ..errors import BackendError
 from .base import Backend, Result
 from .child import run_in_child, run_limited
+from .run import Run
 
 # solvers whose python-sat wrapper has no user phases (set_phases raises)
 NO_PHASES = {"cadical103", "kissat404", "cryptosat"}
+# solvers that stop on ``interrupt()`` from another thread (CaDiCaL, Kissat and Lingeling keep
+# the GIL and ignore it); tests/test_portfolio.py checks each one
+INTERRUPTIBLE = {"gluecard3", "gluecard4", "glucose3", "glucose4", "glucose42", "maplechrono",
+                 "maplecm", "maplesat", "mergesat3", "minicard", "minisat22", "minisatep"}
 
 # canonical names whose native library imports on this machine
 _SKIP = {"ergo"}  # a stub without a real solver behind it in some builds
@@ -51,6 +58,20 @@ def _run(name: str, cnf: CNF, assumptions: Sequence[int],
         return "unsat", []
 
 
+def _interruptible(name: str, cnf: CNF, assumptions: Sequence[int], phases: Sequence[int],
+                   run: Run) -> Result:
+    t0 = time.perf_counter()
+    with open_solver(name, cnf) as s:
+        if phases:
+            s.set_phases(list(phases))
+        with run.stoppable(s.interrupt):
+            answer = s.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
+        if answer is None:  # interrupted
+            return run.stopped_result(time.perf_counter() - t0)
+        true = [x for x in s.get_model() or [] if x > 0] if answer else []
+    return Result("sat" if answer else "unsat", frozenset(true), time.perf_counter() - t0)
+
+
 class PysatBackend(Backend):
     def __init__(self, name: str) -> None:
         try:
@@ -61,17 +82,39 @@ class PysatBackend(Backend):
         super().__init__(name=name, takes="cnf", native_card=native,
                          summary=f"python-sat {name}", takes_phases=name not in NO_PHASES)
 
-    def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
+    def _checked(self, formula) -> CNF:
         assert isinstance(formula, CNF)
         if formula.atmosts and not self.native_card:
             raise BackendError(f"backend {self.name} has no native cardinality constraints; "
                                "use minicard, gluecard3, gluecard4 or z3, or a clausal encoding")
+        return formula
+
+    def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
+        formula = self._checked(formula)
         t0 = time.perf_counter()
         phases = phases if self.takes_phases else ()
         if time_limit is None:
             status, true = _run(self.name, formula, assumptions, phases)
             return Result(status, frozenset(true), time.perf_counter() - t0)
+        if self.name in INTERRUPTIBLE:
+            run = self.start(formula, assumptions, phases)
+            timer = threading.Timer(max(time_limit, 0.0), run.stop)
+            timer.daemon = True
+            timer.start()
+            try:
+                result = run.result()
+            finally:
+                timer.cancel()
+            return result if result.note != "stopped" else Result(
+                "unknown", seconds=result.seconds, note="time limit")
         return run_limited(self.name, _run, (self.name, formula, assumptions, phases), time_limit)
+
+    def start(self, formula, assumptions=(), phases=()) -> Run:
+        if self.name not in INTERRUPTIBLE:
+            return super().start(formula, assumptions, phases)
+        formula = self._checked(formula)
+        phases = phases if self.takes_phases else ()
+        return Run(lambda run: _interruptible(self.name, formula, assumptions, phases, run))
 
 
 # python-sat solvers that can log a DRAT proof (the others raise NotImplementedError)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from itertools import combinations
 
 from pysat.card import CardEnc, EncType
 
@@ -18,9 +19,7 @@ def _pysat(encoding: int):
 
 @register("amo", "pairwise", "one binary clause per pair: n(n-1)/2 clauses, no new variables")
 def pairwise(lits: list[int], out: Sink) -> None:
-    for i, a in enumerate(lits):
-        for b in lits[i + 1:]:
-            out.clause([-a, -b])
+    out.cnf.clauses.extend([-a, -b] for a, b in combinations(lits, 2))  # never empty
 
 
 register("amo", "seqcounter", "Sinz's sequential counter: n-1 new variables, 3n-4 clauses")(

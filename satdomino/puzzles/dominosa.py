@@ -286,10 +286,11 @@ def build_placement(p: Dominosa) -> Model:
     by_cell: dict[Cell, list[int]] = {c: [] for c in p.cells()}
     by_domino: dict[tuple[int, int], list[int]] = {d: [] for d in dominoes(p.n)}
     for e in p.edges():
-        x = m.var(place_key(p, e))
+        d = domino_of(p, e)
+        x = m.var(("place", d, e))  # place_key(p, e), without computing d twice
         by_cell[e[0]].append(x)
         by_cell[e[1]].append(x)
-        by_domino[domino_of(p, e)].append(x)
+        by_domino[d].append(x)
     m.projection = list(range(1, m.num_vars + 1))
     for lits in by_cell.values():
         m.exactly_one(lits)

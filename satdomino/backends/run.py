@@ -1,0 +1,131 @@
+"""A solve that another thread can stop: what a portfolio races, and how in-process solvers
+honour a time limit without a child process.
+
+``Backend.start`` returns a Run. ``result()`` does the work, in any thread, and returns its
+Result; ``stop()``, from any thread at any time, makes it end soon with status "unknown".
+The work says how it can be stopped (interrupt an in-process solver, kill a process) with
+``stoppable``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from typing import TYPE_CHECKING
+
+from ..errors import BackendError
+from .base import Result
+from .child import die_with_parent
+
+if TYPE_CHECKING:
+    from .base import Backend
+
+
+class Run:
+    def __init__(self, work: Callable[[Run], Result]) -> None:
+        self._work = work
+        self._lock = threading.Lock()
+        self._stoppers: list[Callable[[], None]] = []
+        self.stopped = False
+        # set-up (loading clauses, writing DIMACS) holds Python's GIL; searching does not.
+        # ``searching`` turns true, and ``on_searching`` is called, when the work first
+        # enters ``stoppable``: a portfolio starts its next member then.
+        self.searching = False
+        self.on_searching: Callable[[], None] | None = None
+
+    def result(self) -> Result:
+        return self._work(self)
+
+    @contextmanager
+    def stoppable(self, stopper: Callable[[], None]) -> Iterator[None]:
+        """While inside, ``stop()`` calls ``stopper`` (at once if the run is already stopped).
+        Stoppers run under the lock, so none runs after its block is left (say, on a solver
+        that has been deleted)."""
+        with self._lock:
+            if self.stopped:
+                stopper()
+            else:
+                self._stoppers.append(stopper)
+        if not self.searching:
+            self.searching = True
+            if self.on_searching is not None:
+                self.on_searching()
+        try:
+            yield
+        finally:
+            with self._lock:
+                if stopper in self._stoppers:
+                    self._stoppers.remove(stopper)
+
+    def stop(self) -> None:
+        with self._lock:
+            self.stopped = True
+            for stopper in self._stoppers:
+                stopper()
+            self._stoppers.clear()
+
+    def close(self) -> None:
+        """Give up a run whose ``result()`` nobody will call: stop it and free what
+        ``Backend.start`` took (a forked child is killed and reaped)."""
+        self.stop()
+
+    def stopped_result(self, seconds: float) -> Result:
+        return Result("unknown", seconds=seconds, note="stopped")
+
+
+def _forked_member(conn, backend: Backend, formula, assumptions, phases) -> None:
+    die_with_parent()  # killing the parent kills the member, and its outside solver with it
+    try:
+        conn.send(("ok", backend.solve(formula, assumptions, time_limit=None, phases=phases)))
+    except BaseException as e:  # report every failure; never leave the parent waiting
+        conn.send(("error", f"{type(e).__name__}: {e}"))
+    finally:
+        conn.close()
+
+
+class ForkedRun(Run):
+    """Any backend's solve in a forked child, stopped by killing the child. The fork happens
+    here, in the constructor: make every ForkedRun before starting threads (a fork copies only
+    the calling thread, and locks other threads hold would stay held in the child)."""
+
+    def __init__(self, backend: Backend, formula, assumptions: Sequence[int],
+                 phases: Sequence[int]) -> None:
+        super().__init__(self._wait)
+        ctx = multiprocessing.get_context("fork")
+        self._recv, send = ctx.Pipe(duplex=False)
+        self._proc = ctx.Process(target=_forked_member,
+                                 args=(send, backend, formula, assumptions, phases), daemon=True)
+        self._proc.start()
+        send.close()
+        self._stoppers.append(self._kill)  # stoppable from birth until _wait reaps it
+        self.searching = True  # its set-up is in the child
+
+    def _kill(self) -> None:
+        if self._proc.is_alive():
+            os.kill(self._proc.pid, signal.SIGKILL)
+
+    def close(self) -> None:
+        super().close()
+        with suppress(BackendError):
+            self._wait(self)
+
+    def _wait(self, _: Run) -> Result:
+        try:
+            kind, payload = self._recv.recv()
+        except EOFError:
+            if self.stopped:
+                return self.stopped_result(0.0)
+            self._proc.join(1)
+            raise BackendError(f"the process died (exit {self._proc.exitcode})") from None
+        finally:
+            self._recv.close()
+            with self._lock:  # reaped below: no kill may reach a recycled pid
+                self._stoppers.clear()
+            self._proc.join()
+        if kind == "error":
+            raise BackendError(payload)
+        return payload
