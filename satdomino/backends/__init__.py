@@ -18,8 +18,10 @@ DEFAULT_BACKEND = "cadical195"
 PRESETS: dict[str, tuple[str, str]] = {
     # CryptoMiniSat runs its CCAnr local search during inprocessing, first after 44,000
     # conflicts; --nextm 0.001 brings every inprocessing step (that one included) 1000x
-    # sooner, and --yalsatmems 30 gives each local-search run 3x its default budget
-    "cms-sls": ("external:cryptominisat5 --nextm 0.001 --yalsatmems 30",
+    # sooner, --yalsatmems 30 gives each local-search run 3x its default budget, and
+    # --distillbin 0 skips the binary-clause distillation that comes first (a quarter of the
+    # time at N = 50)
+    "cms-sls": ("external:cryptominisat5 --nextm 0.001 --yalsatmems 30 --distillbin 0",
                 "CryptoMiniSat 5 with early, frequent CCAnr local search: large satisfiable "
                 "puzzles (Dominosa N >= 50)"),
 }

@@ -10,7 +10,6 @@ import subprocess
 import tempfile
 import time
 from contextlib import suppress
-from itertools import islice
 
 from ..encode import CNF
 from ..errors import BackendError
@@ -71,14 +70,13 @@ class ExternalBackend(Backend):
         t0 = time.perf_counter()
         try:
             with os.fdopen(fd, "w") as f:
-                # in chunks: between them a portfolio member with an answer gets the GIL at
+                # in pieces: between them a portfolio member with an answer gets the GIL at
                 # once (sleep(0) lets it in; else it would wait out the 5 ms switch interval)
                 # and, once it has, this member stops writing
-                lines = dimacs_lines(formula, extra=units)
-                while chunk := list(islice(lines, 512)):
+                for piece in dimacs_lines(formula, extra=units):
                     if run is not None and run.stopped:
                         return run.stopped_result(time.perf_counter() - t0)
-                    f.writelines(chunk)
+                    f.write(piece)
                     time.sleep(0)
             proc = subprocess.Popen([*_DIE_WITH_PARENT, *self.argv, path],
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

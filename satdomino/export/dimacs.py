@@ -14,6 +14,8 @@ from ..fileio import atomic_text, open_text
 
 def dimacs_lines(cnf: CNF, comments: Iterable[str] = (),
                  extra: Iterable[list[int]] = ()) -> Iterator[str]:
+    """DIMACS text in pieces of whole lines (up to 1,024 clauses each, so a writer can stop
+    between them)."""
     if cnf.atmosts:
         raise BackendError("DIMACS has no native cardinality constraints; "
                            "choose a clausal encoding")
@@ -21,10 +23,15 @@ def dimacs_lines(cnf: CNF, comments: Iterable[str] = (),
     for line in comments:
         yield f"c {line}".rstrip() + "\n"
     yield f"p cnf {cnf.num_vars} {len(cnf.clauses) + len(extra)}\n"
-    for clause in cnf.clauses:
-        yield " ".join(map(str, clause)) + " 0\n"
-    for clause in extra:
-        yield " ".join(map(str, clause)) + " 0\n"
+    for clauses in (cnf.clauses, extra):
+        for i in range(0, len(clauses), 1024):
+            yield _clause_lines(clauses[i:i + 1024])
+
+
+def _clause_lines(clauses: list[list[int]]) -> str:
+    # an f-string for binary clauses (most of ours): twice as fast as joining them
+    return "".join([f"{c[0]} {c[1]} 0\n" if len(c) == 2 else " ".join(map(str, c)) + " 0\n"
+                    for c in clauses])
 
 
 def to_dimacs(cnf: CNF, comments: Iterable[str] = (), extra: Iterable[list[int]] = ()) -> str:

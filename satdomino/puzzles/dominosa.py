@@ -55,12 +55,13 @@ class Dominosa:
 
     def edges(self) -> list[Pair]:
         """Adjacent cell pairs (first cell above or left of the second), row-major."""
+        rows, cols = self.rows, self.cols
         out = []
-        for r in range(self.rows):
-            for c in range(self.cols):
-                if c + 1 < self.cols:
+        for r in range(rows):
+            for c in range(cols):
+                if c + 1 < cols:
                     out.append(((r, c), (r, c + 1)))
-                if r + 1 < self.rows:
+                if r + 1 < rows:
                     out.append(((r, c), (r + 1, c)))
         return out
 
@@ -365,17 +366,19 @@ def verify(p: Dominosa, sol: DominosaSolution) -> list[str]:
     """Everything wrong with ``sol`` under the puzzle's rules (empty: it is a solution).
     Plain Python over cells and numbers; it knows nothing of variables or encodings."""
     problems = []
-    covered: Counter[Cell] = Counter()
-    used: Counter[tuple[int, int]] = Counter()
+    rows, cols = p.rows, p.cols
+    on_board = []
     for a, b in sol.pairs:
-        if not all(0 <= r < p.rows and 0 <= c < p.cols for r, c in (a, b)):
+        if not (0 <= a[0] < rows and 0 <= a[1] < cols and 0 <= b[0] < rows and 0 <= b[1] < cols):
             problems.append(f"domino {a}-{b} lies off the board")
             continue
         if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
             problems.append(f"cells {a} and {b} are not neighbours")
-        covered.update([a, b])
-        x, y = p.at(a), p.at(b)
-        used[(min(x, y), max(x, y))] += 1
+        on_board.append((a, b))
+    covered = Counter(cell for pair in on_board for cell in pair)
+    grid = p.grid
+    used = Counter((min(x, y), max(x, y)) for x, y in
+                   ((grid[a[0]][a[1]], grid[b[0]][b[1]]) for a, b in on_board))
     for cell in p.cells():
         if covered[cell] != 1:
             problems.append(f"cell {cell} is covered {covered[cell]} times")
