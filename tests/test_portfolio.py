@@ -112,6 +112,25 @@ def test_interruptible_solvers_stop_at_the_time_limit(name: str, monkeypatch) ->
     assert time.monotonic() - t0 < 5
 
 
+@pytest.mark.parametrize("name", ["minisat22", "portfolio:glucose4+minisat22"])
+def test_ctrl_c_stops_an_in_process_search(name: str) -> None:
+    """The waiting thread takes the KeyboardInterrupt and stops the search it waits for."""
+    import os
+    import signal
+    import threading
+
+    before = set(threading.enumerate())
+    ctrl_c = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    ctrl_c.start()
+    t0 = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        get_backend(name).solve(pigeonhole(11), time_limit=60)
+    assert time.monotonic() - t0 < 10
+    ctrl_c.join()
+    left = [t for t in threading.enumerate() if t not in before and t.is_alive()]
+    assert not left, "a solver thread outlived the interrupt"
+
+
 def _no_fork():
     raise AssertionError("this run should not fork")
 

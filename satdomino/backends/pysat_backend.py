@@ -4,7 +4,6 @@ killed."""
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Sequence
 
@@ -14,7 +13,7 @@ from ..encode import CNF
 from ..errors import BackendError
 from .base import Backend, Result
 from .child import run_in_child, run_limited
-from .run import Run
+from .run import Run, finish_within
 
 # solvers whose python-sat wrapper has no user phases (set_phases raises)
 NO_PHASES = {"cadical103", "kissat404", "cryptosat"}
@@ -97,16 +96,7 @@ class PysatBackend(Backend):
             status, true = _run(self.name, formula, assumptions, phases)
             return Result(status, frozenset(true), time.perf_counter() - t0)
         if self.name in INTERRUPTIBLE:
-            run = self.start(formula, assumptions, phases)
-            timer = threading.Timer(max(time_limit, 0.0), run.stop)
-            timer.daemon = True
-            timer.start()
-            try:
-                result = run.result()
-            finally:
-                timer.cancel()
-            return result if result.note != "stopped" else Result(
-                "unknown", seconds=result.seconds, note="time limit")
+            return finish_within(self.start(formula, assumptions, phases), time_limit)
         return run_limited(self.name, _run, (self.name, formula, assumptions, phases), time_limit)
 
     def start(self, formula, assumptions=(), phases=()) -> Run:

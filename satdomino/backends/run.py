@@ -77,6 +77,33 @@ class Run:
         return Result("unknown", seconds=seconds, note="stopped")
 
 
+def finish_within(run: Run, time_limit: float) -> Result:
+    """``run.result()``, stopped after ``time_limit`` seconds (then "unknown", "time limit").
+    The work runs in a thread so that this one stays free to take a KeyboardInterrupt, which
+    stops the run too."""
+    box: list = []
+
+    def work() -> None:
+        try:
+            box.append(run.result())
+        except BaseException as e:
+            box.append(e)
+
+    thread = threading.Thread(target=work, daemon=True)
+    thread.start()
+    try:
+        thread.join(max(time_limit, 0.0))
+        timed_out = thread.is_alive()
+    finally:
+        run.stop()  # nothing to stop if the work has ended
+        thread.join()
+    if isinstance(box[0], BaseException):
+        raise box[0]
+    if timed_out and box[0].status == "unknown":
+        return Result("unknown", seconds=box[0].seconds, note="time limit")
+    return box[0]
+
+
 def _forked_member(conn, backend: Backend, formula, assumptions, phases) -> None:
     die_with_parent()  # killing the parent kills the member, and its outside solver with it
     try:
