@@ -415,7 +415,8 @@ def cmd_encodings(args: argparse.Namespace) -> int:
     for name in backends:
         print(f"  {name:<15} {PRESETS[name][1]}" if name in PRESETS else f"  {name}")
     print("  external:CMD    any DIMACS solver printing 's SATISFIABLE' / 'v ... 0'")
-    print("  portfolio:A+B   A and B race in parallel processes; the first answer wins")
+    print("  portfolio:A+B   A and B race in parallel; the first answer wins "
+          "(portfolio:minisat22+cms-sls: large Dominosa)")
     return 0
 
 

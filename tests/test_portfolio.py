@@ -66,7 +66,7 @@ def test_preset_and_portfolio_with_local_search_match_brute_force() -> None:
 @needs_cms
 def test_local_search_preset_solves_a_large_planted_board() -> None:
     board, _ = D.planted(60, seed=2)
-    out = solve(board, FAM, backend="portfolio:cms-sls+cadical195", unique=True, timeout=120)
+    out = solve(board, FAM, backend="portfolio:minisat22+cms-sls", unique=True, timeout=120)
     assert out.status == "sat" and D.verify(board, out.solution) == []
     assert out.unique is False and D.verify(board, out.other) == []
 

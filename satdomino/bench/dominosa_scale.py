@@ -30,8 +30,7 @@ from ..puzzles import family
 from ..solve import solve
 from .dominosa_speed import cpsat
 
-DEFAULT_CONFIGS = ["placement/pairwise/portfolio:cms-sls+cadical195",
-                   "placement/pairwise/cms-sls"]
+DEFAULT_CONFIGS = ["placement/pairwise/portfolio:minisat22+cms-sls"]
 
 
 def ours(board: D.Dominosa, config: str, limit: float, unique: bool) -> tuple[str, float, str]:
