@@ -11,7 +11,7 @@ import pytest
 
 from satdomino import family, solve
 from satdomino.backends import PRESETS, available_backends, get_backend
-from satdomino.backends.base import Result
+from satdomino.backends.base import Backend, Result
 from satdomino.backends.pysat_backend import INTERRUPTIBLE, NO_PHASES, solver_names
 from satdomino.backends.run import Run
 from satdomino.compare.sweep import run_local
@@ -35,17 +35,14 @@ def _script(tmp_path: Path, name: str, body: str) -> str:
 
 
 def _gone(pid_file: Path, within: float = 5.0) -> bool:
-    """The process whose pid is in ``pid_file`` has ended (or never started)."""
+    """The process whose pid is in ``pid_file`` has ended and been reaped (or never started):
+    a zombie left unreaped counts as not gone."""
     if not pid_file.exists():
         return True
     pid = int(pid_file.read_text())
     end = time.monotonic() + within
     while time.monotonic() < end:
-        try:
-            status = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
-        except OSError:
-            return True
-        if status == "Z":  # a zombie has ended; only its parent's wait is missing
+        if not Path(f"/proc/{pid}").exists():
             return True
         time.sleep(0.05)
     return False
@@ -131,6 +128,23 @@ def test_ctrl_c_stops_an_in_process_search(name: str) -> None:
     assert not left, "a solver thread outlived the interrupt"
 
 
+@pytest.mark.parametrize("portfolio", [False, True])
+def test_ctrl_c_kills_an_outside_solver(tmp_path: Path, portfolio: bool) -> None:
+    """An outside solver runs in its own session, so Ctrl-C does not reach it: we kill it."""
+    import os
+    import signal
+    import threading
+
+    slow = _script(tmp_path, "slow", "sleep 60")
+    ctrl_c = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    ctrl_c.start()
+    with pytest.raises(KeyboardInterrupt):
+        get_backend(f"portfolio:{slow}+{slow}" if portfolio else slow).solve(
+            pigeonhole(3), time_limit=60)
+    ctrl_c.join()
+    assert (tmp_path / "slow.pid").exists() and _gone(tmp_path / "slow.pid")
+
+
 def _no_fork():
     raise AssertionError("this run should not fork")
 
@@ -138,45 +152,84 @@ def _no_fork():
 def test_in_process_and_outside_members_race_without_forking(tmp_path: Path,
                                                              monkeypatch) -> None:
     """python-sat members that honour interrupt, and outside solvers, run from threads: the
-    in-process one answers, the outside one still running is killed."""
+    in-process one answers (after about a second), the outside one, started first, is
+    killed."""
     monkeypatch.setattr("os.fork", _no_fork)
     slow = _script(tmp_path, "slow", "sleep 60")
+    res = get_backend(f"portfolio:{slow}+glucose4").solve(pigeonhole(8), time_limit=60)
+    assert res.status == "unsat" and res.note == "answered by glucose4"
+    assert (tmp_path / "slow.pid").exists() and _gone(tmp_path / "slow.pid")
     board, _ = D.planted(20, 1)
     out = solve(board, FAM, backend=f"portfolio:glucose4+{slow}", unique=True, timeout=60)
     assert out.status == "sat" and out.unique is False
     assert D.verify(board, out.solution) == [] and D.verify(board, out.other) == []
-    assert _gone(tmp_path / "slow.pid")
     # and a limit stops both: the in-process search by interrupt, the outside one by a kill
+    (tmp_path / "slow.pid").unlink()
     t0 = time.monotonic()
-    res = get_backend(f"portfolio:minisat22+{slow}").solve(pigeonhole(11), time_limit=0.5)
+    res = get_backend(f"portfolio:{slow}+minisat22").solve(pigeonhole(11), time_limit=0.5)
     assert res.status == "unknown" and res.note == "time limit"
-    assert time.monotonic() - t0 < 5 and _gone(tmp_path / "slow.pid")
+    assert time.monotonic() - t0 < 5
+    assert (tmp_path / "slow.pid").exists() and _gone(tmp_path / "slow.pid")
+
+
+@pytest.mark.parametrize("session", [True, False])
+def test_a_losing_outside_solver_is_killed_with_or_without_its_own_session(
+        tmp_path: Path, session: bool) -> None:
+    """compare's runs keep outside solvers in the run's process group (no session of their
+    own): a loser must be killed all the same, not waited for."""
+    slow = _script(tmp_path, "slow", "exec sleep 60")  # no child of its own left to orphan
+    engine = get_backend(f"portfolio:{slow}+glucose4")
+    engine.new_session = session  # type: ignore[attr-defined]
+    t0 = time.monotonic()
+    res = engine.solve(pigeonhole(8), time_limit=30)
+    assert res.status == "unsat" and time.monotonic() - t0 < 15
+    assert (tmp_path / "slow.pid").exists() and _gone(tmp_path / "slow.pid")
+
+
+def test_loading_a_large_formula_stops_at_the_time_limit() -> None:
+    """Loading clauses holds the GIL and cannot be interrupted: it goes in pieces."""
+    big = pigeonhole(11)
+    big.clauses = big.clauses * 8000  # 5.9 million clauses: about a second to load whole
+    for name in ("minisat22", "portfolio:minisat22+glucose4"):
+        t0 = time.monotonic()
+        res = get_backend(name).solve(big, time_limit=0.1)
+        assert res.status == "unknown" and time.monotonic() - t0 < 0.5, name
+
+
+def test_a_member_that_cannot_start_does_not_sink_the_race() -> None:
+    from satdomino.backends.portfolio import PortfolioBackend
+
+    class Broken(Backend):
+        def start(self, formula, assumptions=(), phases=()) -> Run:
+            raise OSError("no more processes")
+
+    out = PortfolioBackend([Broken("broken"), get_backend("minisat22")]).solve(pigeonhole(3))
+    assert out.status == "unsat" and out.note == "answered by minisat22"
+    with pytest.raises(BackendError, match="every portfolio member failed.*no more processes"):
+        PortfolioBackend([Broken("a"), Broken("b")]).solve(pigeonhole(3))
 
 
 def test_members_set_up_one_after_another() -> None:
     """A member's set-up (holding the GIL) starts once the previous member is searching."""
     order: list[str] = []
 
-    class Member(get_backend("minisat22").__class__):  # type: ignore[misc]
-        def __init__(self, tag: str) -> None:
-            super().__init__("minisat22")
-            self.tag = tag
-
+    class Member(Backend):
         def start(self, formula, assumptions=(), phases=()) -> Run:
             def work(run: Run) -> Result:
-                order.append(f"{self.tag} set-up")
+                order.append(f"{self.name} set-up")
+                time.sleep(0.2 if self.name == "a" else 0.0)  # a long set-up
                 with run.stoppable(lambda: None):
-                    order.append(f"{self.tag} searching")
-                    time.sleep(0.2 if self.tag == "a" else 0.0)
-                return Result("sat" if self.tag == "b" else "unknown")
+                    order.append(f"{self.name} searching")
+                    time.sleep(0.2 if self.name == "a" else 0.0)
+                return Result("sat" if self.name == "b" else "unknown")
 
             return Run(work)
 
     from satdomino.backends.portfolio import PortfolioBackend
 
     out = PortfolioBackend([Member("a"), Member("b")]).solve(pigeonhole(2))
-    assert out.status == "sat" and out.note == "answered by minisat22"
-    assert order.index("a searching") < order.index("b set-up")
+    assert out.status == "sat" and out.note == "answered by b"
+    assert order.index("a searching") < order.index("b set-up"), order
 
 
 def test_a_run_stopped_before_its_search_stops_at_once() -> None:

@@ -78,30 +78,55 @@ class ExternalBackend(Backend):
                         return run.stopped_result(time.perf_counter() - t0)
                     f.write(piece)
                     time.sleep(0)
-            proc = subprocess.Popen([*_DIE_WITH_PARENT, *self.argv, path],
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                    start_new_session=self.new_session,
-                                    preexec_fn=None if _DIE_WITH_PARENT else die_with_parent)
-
-            def kill() -> None:  # the solver and anything it started, unless already gone
-                with suppress(ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-
-            try:
-                if run is None:
-                    out, err = proc.communicate(timeout=time_limit)
-                else:
-                    with run.stoppable(kill):
-                        out, err = proc.communicate()
-            except subprocess.TimeoutExpired:
-                kill()
-                proc.communicate()
-                return Result("unknown", seconds=time.perf_counter() - t0, note="time limit")
+            # output to files, not pipes: a solver's own children (a wrapper script's) could
+            # hold a pipe open after the solver is killed, and we would wait for them
+            with tempfile.TemporaryFile("w+") as out_file, \
+                    tempfile.TemporaryFile("w+") as err_file:
+                proc = subprocess.Popen([*_DIE_WITH_PARENT, *self.argv, path],
+                                        stdout=out_file, stderr=err_file, text=True,
+                                        start_new_session=self.new_session,
+                                        preexec_fn=None if _DIE_WITH_PARENT else die_with_parent)
+                if not self._wait(proc, time_limit, run):
+                    return Result("unknown", seconds=time.perf_counter() - t0, note="time limit")
+                out_file.seek(0)
+                err_file.seek(0)
+                out, err = out_file.read(), err_file.read()
         finally:
             os.unlink(path)
         if run is not None and run.stopped and proc.returncode < 0:
             return run.stopped_result(time.perf_counter() - t0)
         return self._parse(out, err, proc.returncode, time.perf_counter() - t0)
+
+    def _wait(self, proc: subprocess.Popen, time_limit: float | None, run: Run | None) -> bool:
+        """Wait for the solver to end (True), or kill it: at the time limit (False), on a stop
+        of ``run``, on Ctrl-C (which a solver in its own session would not see)."""
+
+        def kill() -> None:
+            # returncode is set as wait() reaps the process: after that its pid may be reused
+            # (though not within microseconds: Linux hands out pids in turn)
+            if proc.returncode is not None:
+                return
+            with suppress(ProcessLookupError):
+                if self.new_session:  # the solver leads a group: it and all it started
+                    os.killpg(proc.pid, signal.SIGKILL)
+                else:  # in compare's run, whose group the sweep kills: the solver itself
+                    proc.kill()
+
+        try:
+            if run is None:
+                proc.wait(timeout=time_limit)
+            else:
+                with run.stoppable(kill):
+                    proc.wait()
+            return True
+        except subprocess.TimeoutExpired:
+            kill()
+            proc.wait()
+            return False
+        except BaseException:
+            kill()
+            proc.wait()
+            raise
 
     def _parse(self, out: str, err: str, code: int, seconds: float) -> Result:
         status, true = competition_answer(out, self.argv[0])

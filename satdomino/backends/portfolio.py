@@ -48,13 +48,19 @@ class PortfolioBackend(Backend):
         t0 = time.perf_counter()
         deadline = None if time_limit is None else t0 + time_limit
         runs: list[tuple[Backend, Run]] = []
+        errors: list[str] = []
         try:  # every fork happens here, before any thread starts
             for m in self.members:
-                runs.append((m, m.start(formula, assumptions, phases)))
+                try:
+                    runs.append((m, m.start(formula, assumptions, phases)))
+                except Exception as e:  # this one cannot start; the others race on
+                    errors.append(f"{m.name}: {type(e).__name__}: {e}")
         except BaseException:
             for _, run in runs:
                 run.close()
             raise
+        if not runs:
+            raise BackendError("every portfolio member failed: " + "; ".join(errors))
         events: queue.SimpleQueue = queue.SimpleQueue()
 
         def race(m: Backend, run: Run) -> None:
@@ -77,7 +83,6 @@ class PortfolioBackend(Backend):
                 if not run.searching:
                     return
 
-        errors: list[str] = []
         unknown: list[str] = []
         try:
             launch_next()

@@ -5,7 +5,7 @@ killed."""
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pysat.solvers import Solver, SolverNames
 
@@ -39,9 +39,19 @@ def solver_names() -> list[str]:
     return names
 
 
-def open_solver(name: str, cnf: CNF) -> Solver:
-    """A python-sat solver holding the CNF's clauses and native at-most-k constraints."""
-    s = Solver(name=name, bootstrap_with=cnf.clauses)
+def open_solver(name: str, cnf: CNF, stopped: Callable[[], bool] | None = None) -> Solver:
+    """A python-sat solver holding the CNF's clauses and native at-most-k constraints.
+
+    Loading holds the GIL and cannot be interrupted; with ``stopped``, clauses go in 4,096 at
+    a time and loading ends early (the solver holding part of them) once ``stopped()``."""
+    if stopped is None:
+        s = Solver(name=name, bootstrap_with=cnf.clauses)
+    else:
+        s = Solver(name=name)
+        for i in range(0, len(cnf.clauses), 4096):
+            if stopped():
+                return s
+            s.append_formula(cnf.clauses[i:i + 4096])
     for lits, k in cnf.atmosts:
         s.add_atmost(lits, k)
     return s
@@ -60,7 +70,9 @@ def _run(name: str, cnf: CNF, assumptions: Sequence[int],
 def _interruptible(name: str, cnf: CNF, assumptions: Sequence[int], phases: Sequence[int],
                    run: Run) -> Result:
     t0 = time.perf_counter()
-    with open_solver(name, cnf) as s:
+    with open_solver(name, cnf, stopped=lambda: run.stopped) as s:
+        if run.stopped:
+            return run.stopped_result(time.perf_counter() - t0)
         if phases:
             s.set_phases(list(phases))
         with run.stoppable(s.interrupt):
