@@ -54,7 +54,7 @@ class PortfolioBackend(Backend):
                 try:
                     runs.append((m, m.start(formula, assumptions, phases)))
                 except Exception as e:  # this one cannot start; the others race on
-                    errors.append(f"{m.name}: {type(e).__name__}: {e}")
+                    errors.append(f"{m.name}: {_why(e)}")
         except BaseException:
             for _, run in runs:
                 run.close()
@@ -67,8 +67,7 @@ class PortfolioBackend(Backend):
             try:
                 events.put(("done", m, run.result(), ""))
             except BaseException as e:  # report every failure; the other members race on
-                events.put(("done", m, None, str(e) if isinstance(e, BackendError)
-                            else f"{type(e).__name__}: {e}"))
+                events.put(("done", m, None, _why(e)))
 
         # Members set up one after another, in the order given, and search together: set-up
         # holds the GIL, so overlapping two would only delay both.
@@ -116,3 +115,6 @@ class PortfolioBackend(Backend):
         return Result("unknown", seconds=time.perf_counter() - t0,
                       note="; ".join(unknown + errors))
 
+
+def _why(e: BaseException) -> str:
+    return str(e) if isinstance(e, BackendError) else f"{type(e).__name__}: {e}"
