@@ -47,7 +47,7 @@ class Backend:
         be killed; backends that can stop in-process return a lighter Run."""
         from .run import ForkedRun
 
-        return ForkedRun(self, formula, assumptions, phases)
+        return ForkedRun(self.solve, (formula, assumptions, None, phases))
 
     def check(self, encodings: Encodings) -> None:
         """Refuse encodings this backend cannot take (native cardinality without support)."""

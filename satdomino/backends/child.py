@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ctypes
-import multiprocessing
 import os
 import signal
 import time
@@ -14,7 +13,9 @@ from ..errors import BackendError
 from .base import Result
 
 
-def _child(conn, fn: Callable[..., Any], args: tuple) -> None:
+def in_child(conn, fn: Callable[..., Any], args: tuple) -> None:
+    """The forked child's side: send back ("ok", fn(*args)) or ("error", what went wrong)."""
+    die_with_parent()  # killing the parent kills the child, and any outside solver with it
     try:
         conn.send(("ok", fn(*args)))
     except BaseException as e:  # report every failure; never leave the parent waiting
@@ -27,26 +28,16 @@ def run_in_child(name: str, fn: Callable[..., Any], args: tuple,
                  time_limit: float) -> tuple[bool, Any]:
     """(True, fn(*args)) computed in a forked child, or (False, None) when ``time_limit``
     passed first (the child is killed). A failure in the child raises BackendError."""
-    ctx = multiprocessing.get_context("fork")
-    recv, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(send, fn, args), daemon=True)
-    proc.start()
-    send.close()
+    from .run import ForkedRun  # run.py builds on this module
+
+    run = ForkedRun(fn, args)
+    if not run.ready(time_limit):
+        run.close()
+        return False, None
     try:
-        if not recv.poll(max(time_limit, 0.0)):
-            return False, None
-        kind, payload = recv.recv()
-    except EOFError:
-        proc.join(1)
-        raise BackendError(f"{name}: the process died (exit {proc.exitcode})") from None
-    finally:
-        if proc.is_alive():
-            proc.kill()
-        proc.join()
-        recv.close()
-    if kind == "error":
-        raise BackendError(f"{name} failed: {payload}")
-    return True, payload
+        return True, run.result()
+    except BackendError as e:
+        raise BackendError(f"{name} failed: {e}") from None
 
 
 def run_limited(name: str, fn: Callable[..., tuple[str, list[int]]], args: tuple,

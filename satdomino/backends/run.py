@@ -13,16 +13,13 @@ import multiprocessing
 import os
 import signal
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from typing import TYPE_CHECKING
+from typing import Any
 
 from ..errors import BackendError
 from .base import Result
-from .child import die_with_parent
-
-if TYPE_CHECKING:
-    from .base import Backend
+from .child import in_child
 
 
 class Run:
@@ -104,32 +101,25 @@ def finish_within(run: Run, time_limit: float) -> Result:
     return box[0]
 
 
-def _forked_member(conn, backend: Backend, formula, assumptions, phases) -> None:
-    die_with_parent()  # killing the parent kills the member, and its outside solver with it
-    try:
-        conn.send(("ok", backend.solve(formula, assumptions, time_limit=None, phases=phases)))
-    except BaseException as e:  # report every failure; never leave the parent waiting
-        conn.send(("error", f"{type(e).__name__}: {e}"))
-    finally:
-        conn.close()
-
-
 class ForkedRun(Run):
-    """Any backend's solve in a forked child, stopped by killing the child. The fork happens
-    here, in the constructor: make every ForkedRun before starting threads (a fork copies only
-    the calling thread, and locks other threads hold would stay held in the child)."""
+    """``fn(*args)`` in a forked child, stopped by killing the child. The fork happens here,
+    in the constructor: make every ForkedRun before starting threads (a fork copies only the
+    calling thread, and locks other threads hold would stay held in the child)."""
 
-    def __init__(self, backend: Backend, formula, assumptions: Sequence[int],
-                 phases: Sequence[int]) -> None:
+    def __init__(self, fn: Callable[..., Any], args: tuple) -> None:
         super().__init__(self._wait)
         ctx = multiprocessing.get_context("fork")
         self._recv, send = ctx.Pipe(duplex=False)
-        self._proc = ctx.Process(target=_forked_member,
-                                 args=(send, backend, formula, assumptions, phases), daemon=True)
+        self._proc = ctx.Process(target=in_child, args=(send, fn, args), daemon=True)
         self._proc.start()
         send.close()
         self._stoppers.append(self._kill)  # stoppable from birth until _wait reaps it
         self.searching = True  # its set-up is in the child
+
+    def ready(self, timeout: float) -> bool:
+        """The child has answered or died within ``timeout`` seconds (``result()`` will not
+        wait)."""
+        return self._recv.poll(max(timeout, 0.0))
 
     def _kill(self) -> None:
         if self._proc.is_alive():
@@ -140,7 +130,7 @@ class ForkedRun(Run):
         with suppress(BackendError):
             self._wait(self)
 
-    def _wait(self, _: Run) -> Result:
+    def _wait(self, _: Run) -> Any:  # a Result when fn is a solve
         try:
             kind, payload = self._recv.recv()
         except EOFError:
