@@ -4,9 +4,13 @@ killed."""
 
 from __future__ import annotations
 
+import inspect
+import re
 import time
 from collections.abc import Callable, Sequence
+from itertools import repeat
 
+import pysolvers
 from pysat.solvers import Solver, SolverNames
 
 from ..encode import CNF
@@ -44,17 +48,61 @@ def open_solver(name: str, cnf: CNF, stopped: Callable[[], bool] | None = None) 
 
     Loading holds the GIL and cannot be interrupted; with ``stopped``, clauses go in 4,096 at
     a time and loading ends early (the solver holding part of them) once ``stopped()``."""
-    if stopped is None:
-        s = Solver(name=name, bootstrap_with=cnf.clauses)
-    else:
-        s = Solver(name=name)
-        for i in range(0, len(cnf.clauses), 4096):
-            if stopped():
-                return s
-            s.append_formula(cnf.clauses[i:i + 4096])
+    s = Solver(name=name)
+    add = clause_adder(s)
+    step = len(cnf.clauses) if stopped is None else 4096
+    for i in range(0, len(cnf.clauses), step or 1):
+        if stopped is not None and stopped():
+            return s
+        add(cnf.clauses[i:i + step])
     for lits, k in cnf.atmosts:
         s.add_atmost(lits, k)
     return s
+
+
+# python-sat's add_clause, for every solver we know, is exactly this (docstring aside)
+_USUAL_ADD_CLAUSE = re.compile(
+    r"def add_clause\(self, clause, no_return=True\):\n"
+    r"if self\.(?P<handle>\w+):\n"
+    r"res = pysolvers\.(?P<fn>\w+_add_cl)\(self\.(?P=handle), clause\)\n"
+    r"if res == False:\nself\.status = False\n"
+    r"if not no_return:\nreturn res")
+_direct: dict[type, tuple[Callable, str] | None] = {}
+
+
+def _usual_add_clause(kind: type) -> tuple[Callable, str] | None:
+    """(the native function, the handle's attribute) when ``kind.add_clause`` is the usual."""
+    try:
+        code = inspect.getsource(kind.add_clause)
+    except (OSError, TypeError):
+        return None
+    outside_docstring = "".join(code.split('"""')[0::2])
+    lines = [ln.strip() for ln in outside_docstring.splitlines() if ln.strip()]
+    found = _USUAL_ADD_CLAUSE.fullmatch("\n".join(lines))
+    fn = found and getattr(pysolvers, found["fn"], None)
+    return None if fn is None else (fn, found["handle"])
+
+
+def clause_adder(s: Solver) -> Callable[[list[list[int]]], None]:
+    """A function that adds clauses to ``s``. Where python-sat's add_clause has the usual
+    form, it calls the native function under it directly: two Python calls fewer per clause,
+    a third of MiniSat's loading time. Otherwise ``append_formula``."""
+    inner = s.solver
+    kind = type(inner)
+    if kind not in _direct:
+        _direct[kind] = _usual_add_clause(kind)
+    if _direct[kind] is None or not getattr(inner, _direct[kind][1], None):
+        return s.append_formula
+    fn, handle = _direct[kind]
+    native = getattr(inner, handle)
+
+    def add(clauses: list[list[int]]) -> None:
+        # all() runs the calls in C and stops at the first False (the clauses are
+        # unsatisfiable at the root; the solver ignores any more)
+        if not all(map(fn, repeat(native), clauses)):
+            inner.status = False
+
+    return add
 
 
 def _run(name: str, cnf: CNF, assumptions: Sequence[int],
