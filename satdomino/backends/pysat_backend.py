@@ -8,6 +8,7 @@ import inspect
 import re
 import time
 from collections.abc import Callable, Sequence
+from functools import cache
 from itertools import repeat
 
 import pysolvers
@@ -46,15 +47,14 @@ def solver_names() -> list[str]:
 def open_solver(name: str, cnf: CNF, stopped: Callable[[], bool] | None = None) -> Solver:
     """A python-sat solver holding the CNF's clauses and native at-most-k constraints.
 
-    Loading holds the GIL and cannot be interrupted; with ``stopped``, clauses go in 4,096 at
-    a time and loading ends early (the solver holding part of them) once ``stopped()``."""
+    Loading holds the GIL and cannot be interrupted; clauses go in 4,096 at a time and, with
+    ``stopped``, loading ends early (the solver holding part of them) once ``stopped()``."""
     s = Solver(name=name)
     add = clause_adder(s)
-    step = len(cnf.clauses) if stopped is None else 4096
-    for i in range(0, len(cnf.clauses), step or 1):
+    for i in range(0, len(cnf.clauses), 4096):
         if stopped is not None and stopped():
             return s
-        add(cnf.clauses[i:i + step])
+        add(cnf.clauses[i:i + 4096])
     for lits, k in cnf.atmosts:
         s.add_atmost(lits, k)
     return s
@@ -67,9 +67,9 @@ _USUAL_ADD_CLAUSE = re.compile(
     r"res = pysolvers\.(?P<fn>\w+_add_cl)\(self\.(?P=handle), clause\)\n"
     r"if res == False:\nself\.status = False\n"
     r"if not no_return:\nreturn res")
-_direct: dict[type, tuple[Callable, str] | None] = {}
 
 
+@cache
 def _usual_add_clause(kind: type) -> tuple[Callable, str] | None:
     """(the native function, the handle's attribute) when ``kind.add_clause`` is the usual."""
     try:
@@ -88,13 +88,11 @@ def clause_adder(s: Solver) -> Callable[[list[list[int]]], None]:
     form, it calls the native function under it directly: two Python calls fewer per clause,
     a third of MiniSat's loading time. Otherwise ``append_formula``."""
     inner = s.solver
-    kind = type(inner)
-    if kind not in _direct:
-        _direct[kind] = _usual_add_clause(kind)
-    if _direct[kind] is None or not getattr(inner, _direct[kind][1], None):
+    usual = _usual_add_clause(type(inner))
+    native = usual and getattr(inner, usual[1], None)
+    if not native:
         return s.append_formula
-    fn, handle = _direct[kind]
-    native = getattr(inner, handle)
+    fn = usual[0]
 
     def add(clauses: list[list[int]]) -> None:
         # all() runs the calls in C and stops at the first False (the clauses are

@@ -271,7 +271,8 @@ def sniff(text: str) -> bool:
 # models ------------------------------------------------------------------------------------------
 
 def domino_of(p: Dominosa, e: Pair) -> tuple[int, int]:
-    a, b = p.at(e[0]), p.at(e[1])
+    (r, c), (r2, c2) = e
+    a, b = p.grid[r][c], p.grid[r2][c2]  # not p.at: this runs once per placement
     return (a, b) if a <= b else (b, a)
 
 
@@ -286,12 +287,9 @@ def build_placement(p: Dominosa) -> Model:
     m = Model("placement")
     by_cell: dict[Cell, list[int]] = {c: [] for c in p.cells()}
     by_domino: dict[tuple[int, int], list[int]] = {d: [] for d in dominoes(p.n)}
-    grid = p.grid
     for e in p.edges():
-        (r, c), (r2, c2) = e
-        a, b = grid[r][c], grid[r2][c2]
-        d = (a, b) if a <= b else (b, a)  # domino_of(p, e), inline: this loop is most of it
-        x = m.var(("place", d, e))  # place_key(p, e)
+        d = domino_of(p, e)
+        x = m.var(("place", d, e))  # place_key(p, e), without computing d twice
         by_cell[e[0]].append(x)
         by_cell[e[1]].append(x)
         by_domino[d].append(x)
