@@ -166,7 +166,7 @@ class Model:
     # constraints ----------------------------------------------------------------------------
     def _lits(self, lits: Iterable[int]) -> tuple[int, ...]:
         out = tuple(lits)
-        n = len(self._names) - 1
+        n = self.num_vars
         # min/max run in C: one pass each instead of a Python loop over every literal
         if out and (0 in out or max(out) > n or min(out) < -n):
             bad = next(x for x in out if x == 0 or abs(x) > n)

@@ -84,8 +84,8 @@ def _solve(puzzle: Any, family: Family, model: str | None, backend: str | Backen
             add_clause(formula, block)
             # a second solution, if any, usually differs from the first in a few places: the
             # search starts from the first (what an incremental solver's saved phases would do)
-            second = engine.solve(formula, time_limit=remaining(),
-                                  phases=near(first.true_vars, formula))
+            phases = near(first.true_vars, formula) if engine.takes_phases else ()
+            second = engine.solve(formula, time_limit=remaining(), phases=phases)
             solve_seconds += second.seconds
             unique_seconds = second.seconds
             if second.status == "sat":

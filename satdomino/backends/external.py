@@ -77,7 +77,8 @@ class ExternalBackend(Backend):
                     if run is not None and run.stopped:
                         return run.stopped_result(time.perf_counter() - t0)
                     f.write(piece)
-                    time.sleep(0)
+                    if run is not None:
+                        time.sleep(0)
             # output to files, not pipes: a solver's own children (a wrapper script's) could
             # hold a pipe open after the solver is killed, and we would wait for them
             with tempfile.TemporaryFile("w+") as out_file, \

@@ -147,14 +147,14 @@ class PysatBackend(Backend):
         return formula
 
     def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
+        if time_limit is not None and self.name in INTERRUPTIBLE:
+            return finish_within(self.start(formula, assumptions, phases), time_limit)
         formula = self._checked(formula)
         t0 = time.perf_counter()
         phases = phases if self.takes_phases else ()
         if time_limit is None:
             status, true = _run(self.name, formula, assumptions, phases)
             return Result(status, frozenset(true), time.perf_counter() - t0)
-        if self.name in INTERRUPTIBLE:
-            return finish_within(self.start(formula, assumptions, phases), time_limit)
         return run_limited(self.name, _run, (self.name, formula, assumptions, phases), time_limit)
 
     def start(self, formula, assumptions=(), phases=()) -> Run:

@@ -12,6 +12,7 @@ max), so the tables in encodings/families/dominosa.md can be remade. Each run go
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 from pathlib import Path
@@ -43,7 +44,7 @@ def run(ns: list[int], seeds: int, timeout: float, backend: str,
     print(f"\n| N | solved (of {seeds}) within {timeout:g} s | median s | max s |")
     print("|---|---|---|---|")
     for n in ns:
-        mine = [r for r in rows if r["parameters"].startswith(f'{{"n": {n},')]
+        mine = [r for r in rows if json.loads(r["parameters"])["n"] == n]
         times = [float(r["solve_seconds"]) if r["status"] == "sat" else float("inf")
                  for r in mine]
         print(f"| {n} | {sum(t < float('inf') for t in times)} | "
