@@ -7,6 +7,7 @@ import gzip
 import hashlib
 import json
 import lzma
+import random
 
 import pytest
 
@@ -14,7 +15,7 @@ from satdomino import generate as gen
 from satdomino.backends import get_backend
 from satdomino.cli import main
 from satdomino.encode import CNF
-from satdomino.export.dimacs import gbd_hash, gbd_hash_file, read_dimacs
+from satdomino.export.dimacs import gbd_hash, gbd_hash_file, read_dimacs, to_dimacs
 from satdomino.export.linear import opb_hash
 from satdomino.puzzles import family
 from satdomino.solve import solve
@@ -41,6 +42,18 @@ def test_gbd_hash_is_md5_of_the_literals(tmp_path) -> None:
     for path in _write_all_compressions(tmp_path, FORMATTED):
         assert gbd_hash_file(path) == expected
     assert gbd_hash([[1, 2]]) != gbd_hash([[2, 1]])  # clause order and literal order count
+
+
+def test_dimacs_text_reads_back_as_written(tmp_path) -> None:
+    rng = random.Random(7)
+    # every length from 0 to 100 (the writer formats short clauses from a table, long ones not)
+    clauses = [[rng.choice([-1, 1]) * rng.randint(1, 300) for _ in range(k)] for k in range(101)]
+    rng.shuffle(clauses)
+    cnf = CNF(300, 300, clauses)
+    path = tmp_path / "r.cnf"
+    path.write_text(to_dimacs(cnf, comments=["made here"], extra=[[5], [-6, 7]]))
+    assert read_dimacs(path) == (300, clauses + [[5], [-6, 7]])
+    assert path.read_text().splitlines()[:2] == ["c made here", f"p cnf 300 {len(clauses) + 2}"]
 
 
 def test_gbd_hash_agrees_with_gbdc(tmp_path) -> None:

