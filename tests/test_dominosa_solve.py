@@ -110,6 +110,55 @@ def test_verify_rejects_broken_layouts() -> None:
     assert D.verify(board, D.DominosaSolution((pairs[0], *pairs)))  # overlap
 
 
+def _breaks_rules(board: D.Dominosa, pairs: list) -> bool:
+    """The rules read independently of ``verify``: the pairs cover every cell of the board once,
+    each pair is two neighbours, and their numbers are the domino set."""
+    if sorted(cell for pair in pairs for cell in pair) != board.cells():
+        return True
+    if any(abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1 for a, b in pairs):
+        return True
+    shown = sorted(tuple(sorted((board.at(a), board.at(b)))) for a, b in pairs)
+    return shown != sorted(D.dominoes(board.n))
+
+
+def _mutated(pairs: list, rng: random.Random) -> list:
+    """A planted layout with one change: a 2x2 block of two dominoes turned (every cell still
+    covered once, the dominoes shown may change), a domino dropped, doubled, or moved."""
+    pairs = list(pairs)
+    at = set(pairs)
+    blocks = [(p, q) for p in pairs for q in pairs
+              if q == tuple((r + (p[0][0] == p[1][0]), c + (p[0][1] == p[1][1])) for r, c in p)]
+    kind = rng.choice(["turn", "turn", "drop", "double", "move"])
+    if kind == "turn" and blocks:
+        (a, b), (c, d) = rng.choice(blocks)
+        at -= {(a, b), (c, d)}
+        at |= {(a, c), (b, d)}
+        return sorted(at)
+    i = rng.randrange(len(pairs))
+    if kind == "drop":
+        return pairs[:i] + pairs[i + 1:]
+    if kind == "double":
+        return pairs + [pairs[i]]
+    (r, c), _ = pairs[i]
+    dr, dc = rng.choice([(0, 1), (1, 0), (0, -1), (-1, 0)])
+    pairs[i] = ((r, c), (r + dr, c + dc))
+    return pairs
+
+
+def test_verify_agrees_with_the_rules_on_changed_layouts() -> None:
+    rng = random.Random(5)
+    verdicts = set()
+    for n in range(1, 8):
+        for seed in range(6):
+            board, sol = D.planted(n, seed)
+            for _ in range(30):
+                pairs = _mutated(list(sol.pairs), rng)
+                broken = _breaks_rules(board, pairs)
+                assert bool(D.verify(board, D.DominosaSolution(tuple(pairs)))) == broken
+                verdicts.add(broken)
+    assert verdicts == {True, False}  # both kinds of layout were met
+
+
 def test_planted_boards_are_solutions() -> None:
     for n in range(12):
         board, sol = D.planted(n, seed=n)

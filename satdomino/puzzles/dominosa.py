@@ -376,16 +376,22 @@ def verify(p: Dominosa, sol: DominosaSolution) -> list[str]:
         if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
             problems.append(f"cells {a} and {b} are not neighbours")
         on_board.append((a, b))
-    covered = Counter(cell for pair in on_board for cell in pair)
+    cells = [cell for pair in on_board for cell in pair]
     grid = p.grid
-    used = Counter((min(x, y), max(x, y)) for x, y in
-                   ((grid[a[0]][a[1]], grid[b[0]][b[1]]) for a, b in on_board))
+    used = [(x, y) if x <= y else (y, x) for x, y in
+            ((grid[a[0]][a[1]], grid[b[0]][b[1]]) for a, b in on_board)]
+    # every domino lies on the board: rows x cols distinct cells are all of them, and as many
+    # distinct dominoes as the set holds are the whole set
+    if len(set(cells)) == len(cells) == rows * cols and \
+            len(set(used)) == len(used) == (p.n + 1) * (p.n + 2) // 2:
+        return problems
+    covered, placed = Counter(cells), Counter(used)  # what is wrong, cell by cell, domino by domino
     for cell in p.cells():
         if covered[cell] != 1:
             problems.append(f"cell {cell} is covered {covered[cell]} times")
     for d in dominoes(p.n):
-        if used[d] != 1:
-            problems.append(f"domino {d[0]}-{d[1]} is placed {used[d]} times")
+        if placed[d] != 1:
+            problems.append(f"domino {d[0]}-{d[1]} is placed {placed[d]} times")
     return problems
 
 
