@@ -62,10 +62,6 @@ def cpsat_e2e(board: D.Dominosa, limit: float) -> tuple[str, float]:
     return status, time.perf_counter() - t0
 
 
-def fmt(status: str, seconds: float, limit: float) -> str:
-    return f"{seconds:.3f}" if status in ("sat", "unsat") else f">{limit:g}"
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", default="40,50,60,70,80,100", help="comma-separated N values")
@@ -111,10 +107,10 @@ def main() -> None:
                 st, sec, _ = _median_run(runs[side])
                 note = uniqueness(board, side, args.timeout) if unique and side != "cp" else ""
                 key = (n, side)
-                times.setdefault(key, []).append(sec if st in ("sat", "unsat") else math.inf)
+                times.setdefault(key, []).append(_seconds(st, sec))
                 if note and not note.startswith("undecided"):
                     checks.setdefault(key, []).append(float(note.split()[-1]))
-                cells.append(fmt(st, sec, args.timeout) + (f" ({note})" if note else ""))
+                cells.append(_m(_seconds(st, sec), args.timeout) + (f" ({note})" if note else ""))
             print(f"| {n} | {seed} | " + " | ".join(cells) + " |", flush=True)
     print("\nmedian seconds to the first solution (solved / boards), ratio of medians to "
           "CP-SAT, worst per-board ratio" + ("; median uniqueness check" if unique else ""))
@@ -129,9 +125,14 @@ def main() -> None:
         print(f"| {n} | " + " | ".join(row) + " |", flush=True)
 
 
+def _seconds(status: str, seconds: float) -> float:
+    """A run's time; one without an answer (time limit) counts as infinitely slow."""
+    return seconds if status in ("sat", "unsat") else math.inf
+
+
 def _median_run(runs: list[tuple[str, float, str]]) -> tuple[str, float, str]:
-    """The run of median time (a run without an answer counts as infinitely slow)."""
-    ranked = sorted(runs, key=lambda run: run[1] if run[0] in ("sat", "unsat") else math.inf)
+    """The run of median time."""
+    ranked = sorted(runs, key=lambda run: _seconds(run[0], run[1]))
     return ranked[(len(ranked) - 1) // 2]
 
 
