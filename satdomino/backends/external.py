@@ -24,6 +24,9 @@ from .run import Run
 _SETPRIV = shutil.which("setpriv")
 _DIE_WITH_PARENT = [_SETPRIV, "--pdeathsig", "KILL", "--"] if _SETPRIV else []
 
+# seconds between two points where a member writing DIMACS lets the others have the GIL
+_YIELD_EVERY = 0.001
+
 # binaries we look for on PATH to list as ready-made external backends
 KNOWN_BINARIES = ("cadical", "kissat", "picosat", "cryptominisat5", "lingeling", "glucose")
 
@@ -70,15 +73,18 @@ class ExternalBackend(Backend):
         t0 = time.perf_counter()
         try:
             with os.fdopen(fd, "w") as f:
-                # in pieces: between them a portfolio member with an answer gets the GIL at
-                # once (sleep(0) lets it in; else it would wait out the 5 ms switch interval)
-                # and, once it has, this member stops writing
+                # in pieces: between them, at most a millisecond apart, a portfolio member with
+                # an answer gets the GIL (sleep(0) lets it in; else it would wait out the 5 ms
+                # switch interval) and, once it has, this member stops writing. Not after every
+                # piece: a sleep(0) costs some 70 us (the kernel's timer slack)
+                yielded = t0
                 for piece in dimacs_lines(formula, extra=units):
                     if run is not None and run.stopped:
                         return run.stopped_result(time.perf_counter() - t0)
                     f.write(piece)
-                    if run is not None:
+                    if run is not None and time.perf_counter() - yielded > _YIELD_EVERY:
                         time.sleep(0)
+                        yielded = time.perf_counter()
             # output to files, not pipes: a solver's own children (a wrapper script's) could
             # hold a pipe open after the solver is killed, and we would wait for them
             with tempfile.TemporaryFile("w+") as out_file, \
