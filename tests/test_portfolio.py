@@ -145,6 +145,29 @@ def test_ctrl_c_kills_an_outside_solver(tmp_path: Path, portfolio: bool) -> None
     assert (tmp_path / "slow.pid").exists() and _gone(tmp_path / "slow.pid")
 
 
+def test_an_outside_solver_with_a_time_limit_is_waited_for_without_polling(
+        tmp_path: Path, monkeypatch) -> None:
+    """Popen.wait(timeout=...) polls with sleeps of up to 50 ms, so an answer could wait that
+    long to be seen: the wait must not sleep at all."""
+    answers = _script(tmp_path, "answers", "sleep 0.3\necho 's SATISFIABLE'\necho 'v 1 -2 0'")
+
+    def no_sleep(seconds: float) -> None:
+        raise AssertionError(f"polled: time.sleep({seconds})")
+
+    monkeypatch.setattr("time.sleep", no_sleep)
+    res = get_backend(answers).solve(CNF(2, 2, [[1, 2], [-2]]), time_limit=30)
+    assert res.status == "sat" and res.true_vars == frozenset({1})
+
+
+def test_an_outside_solver_is_killed_at_its_time_limit(tmp_path: Path) -> None:
+    slow = _script(tmp_path, "slow", "sleep 60")
+    t0 = time.monotonic()
+    res = get_backend(slow).solve(pigeonhole(3), time_limit=0.3)
+    assert res.status == "unknown" and res.note == "time limit"
+    assert time.monotonic() - t0 < 5
+    assert (tmp_path / "slow.pid").exists() and _gone(tmp_path / "slow.pid")
+
+
 def _no_fork():
     raise AssertionError("this run should not fork")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import select
 import shlex
 import shutil
 import signal
@@ -120,16 +121,14 @@ class ExternalBackend(Backend):
                     proc.kill()
 
         try:
-            if run is None:
-                proc.wait(timeout=time_limit)
-            else:
+            if run is not None:
                 with run.stoppable(kill):
                     proc.wait()
+            elif not _ended_within(proc, time_limit):
+                kill()
+                proc.wait()
+                return False
             return True
-        except subprocess.TimeoutExpired:
-            kill()
-            proc.wait()
-            return False
         except BaseException:
             kill()
             proc.wait()
@@ -145,6 +144,30 @@ class ExternalBackend(Backend):
             return Result("unknown", seconds=seconds, note="solver said UNKNOWN")
         last = (err.strip().splitlines() or out.strip().splitlines() or ["no output"])[-1]
         raise BackendError(f"{self.argv[0]} gave no answer (exit {code}): {last[:200]}")
+
+
+def _ended_within(proc: subprocess.Popen, seconds: float | None) -> bool:
+    """Wait up to ``seconds`` (None: for ever) for ``proc`` to end; True if it did (reaped).
+    On Linux a pidfd wakes us the moment it ends; Popen.wait(timeout=...) polls, with sleeps of
+    up to 50 ms, and would see the end that late."""
+    if seconds is None:
+        proc.wait()
+        return True
+    try:
+        fd = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):  # not Linux 5.3 or later
+        try:
+            proc.wait(timeout=seconds)
+            return True
+        except subprocess.TimeoutExpired:
+            return False
+    try:
+        ended, _, _ = select.select([fd], [], [], seconds)
+    finally:
+        os.close(fd)
+    if ended:
+        proc.wait()
+    return bool(ended)
 
 
 def found_binaries() -> list[str]:
