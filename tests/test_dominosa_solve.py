@@ -123,18 +123,24 @@ def _breaks_rules(board: D.Dominosa, pairs: list) -> bool:
 
 def _mutated(pairs: list, rng: random.Random) -> list:
     """A planted layout with one change: a 2x2 block of two dominoes turned (every cell still
-    covered once, the dominoes shown may change), a domino dropped, doubled, or moved."""
+    covered once, the dominoes shown may change), a domino dropped, doubled, or moved, or two
+    dominoes trading cells (every cell still covered once, the pairs mostly not neighbours)."""
     pairs = list(pairs)
     at = set(pairs)
     blocks = [(p, q) for p in pairs for q in pairs
               if q == tuple((r + (p[0][0] == p[1][0]), c + (p[0][1] == p[1][1])) for r, c in p)]
-    kind = rng.choice(["turn", "turn", "drop", "double", "move"])
+    kind = rng.choice(["turn", "turn", "drop", "double", "move", "swap"])
     if kind == "turn" and blocks:
         (a, b), (c, d) = rng.choice(blocks)
         at -= {(a, b), (c, d)}
         at |= {(a, c), (b, d)}
         return sorted(at)
     i = rng.randrange(len(pairs))
+    if kind == "swap" and len(pairs) > 1:  # two dominoes trade second cells: mostly not neighbours
+        j = rng.choice([j for j in range(len(pairs)) if j != i])
+        (a, b), (c, d) = pairs[i], pairs[j]
+        pairs[i], pairs[j] = (a, d), (c, b)
+        return pairs
     if kind == "drop":
         return pairs[:i] + pairs[i + 1:]
     if kind == "double":

@@ -3,6 +3,7 @@ race's losers really killed, time limits kept, failures reported."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from pathlib import Path
@@ -145,6 +146,15 @@ def test_ctrl_c_kills_an_outside_solver(tmp_path: Path, portfolio: bool) -> None
     assert (tmp_path / "slow.pid").exists() and _gone(tmp_path / "slow.pid")
 
 
+def _have_pidfd() -> bool:
+    try:
+        os.close(os.pidfd_open(os.getpid()))
+        return True
+    except (AttributeError, OSError):
+        return False
+
+
+@pytest.mark.skipif(not _have_pidfd(), reason="no pidfd here: the wait falls back to polling")
 def test_an_outside_solver_with_a_time_limit_is_waited_for_without_polling(
         tmp_path: Path, monkeypatch) -> None:
     """Popen.wait(timeout=...) polls with sleeps of up to 50 ms, so an answer could wait that
@@ -159,13 +169,26 @@ def test_an_outside_solver_with_a_time_limit_is_waited_for_without_polling(
     assert res.status == "sat" and res.true_vars == frozenset({1})
 
 
-def test_an_outside_solver_is_killed_at_its_time_limit(tmp_path: Path) -> None:
+@pytest.mark.parametrize("pidfd", [True, False])
+def test_an_outside_solver_is_killed_at_its_time_limit(tmp_path: Path, monkeypatch,
+                                                        pidfd: bool) -> None:
+    """With a pidfd, and without one (another system: Popen.wait's polling)."""
+    if not pidfd:
+        def refused(pid: int) -> int:
+            raise OSError("no pidfd here")
+
+        monkeypatch.setattr("os.pidfd_open", refused, raising=False)
+    answers = _script(tmp_path, "answers", "echo 's SATISFIABLE'\necho 'v 1 -2 0'")
+    res = get_backend(answers).solve(CNF(2, 2, [[1, 2], [-2]]), time_limit=30)
+    assert res.status == "sat" and res.true_vars == frozenset({1})
     slow = _script(tmp_path, "slow", "sleep 60")
     t0 = time.monotonic()
     res = get_backend(slow).solve(pigeonhole(3), time_limit=0.3)
     assert res.status == "unknown" and res.note == "time limit"
     assert time.monotonic() - t0 < 5
     assert (tmp_path / "slow.pid").exists() and _gone(tmp_path / "slow.pid")
+    # a limit already spent (a direct caller's negative one, too) stops it at once
+    assert get_backend(slow).solve(pigeonhole(3), time_limit=-1).note == "time limit"
 
 
 def _no_fork():

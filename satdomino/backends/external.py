@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import select
 import shlex
@@ -25,7 +26,8 @@ from .run import Run
 _SETPRIV = shutil.which("setpriv")
 _DIE_WITH_PARENT = [_SETPRIV, "--pdeathsig", "KILL", "--"] if _SETPRIV else []
 
-# seconds between two points where a member writing DIMACS lets the others have the GIL
+# a member writing DIMACS lets the others have the GIL once this many seconds have passed since
+# it last did (at the end of the piece it is writing then)
 _YIELD_EVERY = 0.001
 
 # binaries we look for on PATH to list as ready-made external backends
@@ -74,10 +76,11 @@ class ExternalBackend(Backend):
         t0 = time.perf_counter()
         try:
             with os.fdopen(fd, "w") as f:
-                # in pieces: between them, at most a millisecond apart, a portfolio member with
-                # an answer gets the GIL (sleep(0) lets it in; else it would wait out the 5 ms
-                # switch interval) and, once it has, this member stops writing. Not after every
-                # piece: a sleep(0) costs some 70 us (the kernel's timer slack)
+                # in pieces: between them, once a millisecond, a portfolio member with an answer
+                # gets the GIL (sleep(0) lets it in; else it would wait out the 5 ms switch
+                # interval), so it waits about 1 ms plus one piece at most; once it has, this
+                # member stops writing. Not after every piece: a sleep(0) costs some 70 us (the
+                # kernel's timer slack)
                 yielded = t0
                 for piece in dimacs_lines(formula, extra=units):
                     if run is not None and run.stopped:
@@ -153,6 +156,7 @@ def _ended_within(proc: subprocess.Popen, seconds: float | None) -> bool:
     if seconds is None:
         proc.wait()
         return True
+    seconds = max(seconds, 0.0)
     try:
         fd = os.pidfd_open(proc.pid)
     except (AttributeError, OSError):  # not Linux 5.3 or later
@@ -162,12 +166,14 @@ def _ended_within(proc: subprocess.Popen, seconds: float | None) -> bool:
         except subprocess.TimeoutExpired:
             return False
     try:
-        ended, _, _ = select.select([fd], [], [], seconds)
+        waiting = select.poll()  # not select.select: that refuses descriptors from 1024 up
+        waiting.register(fd, select.POLLIN)
+        ended = bool(waiting.poll(math.ceil(seconds * 1000)))
     finally:
         os.close(fd)
     if ended:
         proc.wait()
-    return bool(ended)
+    return ended
 
 
 def found_binaries() -> list[str]:

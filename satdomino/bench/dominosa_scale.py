@@ -106,11 +106,11 @@ def main() -> None:
             for side in sides:
                 st, sec, _ = _median_run(runs[side])
                 note = uniqueness(board, side, args.timeout) if unique and side != "cp" else ""
-                key = (n, side)
-                times.setdefault(key, []).append(_seconds(st, sec))
+                key, took = (n, side), _seconds(st, sec)
+                times.setdefault(key, []).append(took)
                 if note and not note.startswith("undecided"):
                     checks.setdefault(key, []).append(float(note.split()[-1]))
-                cells.append(_m(_seconds(st, sec), args.timeout) + (f" ({note})" if note else ""))
+                cells.append(_m(took, args.timeout) + (f" ({note})" if note else ""))
             print(f"| {n} | {seed} | " + " | ".join(cells) + " |", flush=True)
     print("\nmedian seconds to the first solution (solved / boards), ratio of medians to "
           "CP-SAT, worst per-board ratio" + ("; median uniqueness check" if unique else ""))

@@ -380,8 +380,8 @@ def verify(p: Dominosa, sol: DominosaSolution) -> list[str]:
     grid = p.grid
     used = [(x, y) if x <= y else (y, x) for x, y in
             ((grid[a[0]][a[1]], grid[b[0]][b[1]]) for a, b in on_board)]
-    # every domino lies on the board: rows x cols distinct cells are all of them, and as many
-    # distinct dominoes as the set holds are the whole set
+    # the pairs left are on the board: rows x cols distinct cells are all of its cells, and as
+    # many distinct dominoes as the set holds are the whole set (numbers are 0..n)
     if len(set(cells)) == len(cells) == rows * cols and \
             len(set(used)) == len(used) == (p.n + 1) * (p.n + 2) // 2:
         return problems
