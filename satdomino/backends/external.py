@@ -123,19 +123,19 @@ class ExternalBackend(Backend):
                 else:  # in compare's run, whose group the sweep kills: the solver itself
                     proc.kill()
 
+        ended = False
         try:
             if run is not None:
                 with run.stoppable(kill):
                     proc.wait()
-            elif not _ended_within(proc, time_limit):
+                ended = True
+            else:
+                ended = _ended_within(proc, time_limit)
+        finally:
+            if not ended:  # the time limit, or an exception (Ctrl-C): kill it and reap it
                 kill()
                 proc.wait()
-                return False
-            return True
-        except BaseException:
-            kill()
-            proc.wait()
-            raise
+        return ended
 
     def _parse(self, out: str, err: str, code: int, seconds: float) -> Result:
         status, true = competition_answer(out, self.argv[0])
