@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import csv
+import ctypes
 import io
 import json
 import os
+import platform
 import signal
 import time
 
@@ -121,6 +123,23 @@ def test_time_limit_kills_the_run(tmp_path) -> None:
 def test_memory_limit_is_recorded(tmp_path) -> None:
     (row,) = list(run_local(_tasks(["dominosa:n=80:seeds=1"], memory_mb=16), jobs=1))
     assert row["status"] == "memout"  # 16 MB above the interpreter: too little for N = 80
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's heap")
+def test_memory_limit_does_not_count_the_heap_the_sweep_freed() -> None:
+    # 64 MB freed but kept by malloc (the last block pins the heap's top), as after a solve in
+    # this process: a forked run could use it without growing, unseen by its address-space limit
+    libc = ctypes.CDLL(None)
+    libc.malloc.restype = ctypes.c_void_p
+    libc.free.argtypes = [ctypes.c_void_p]
+    blocks = [libc.malloc(64 * 1024) for _ in range(1000)]  # under mmap's threshold: the heap
+    try:
+        for block in blocks[:-1]:
+            libc.free(block)
+        (row,) = list(run_local(_tasks(["dominosa:n=80:seeds=1"], memory_mb=16), jobs=1))
+    finally:
+        libc.free(blocks[-1])
+    assert row["status"] == "memout", row
 
 
 def test_crash_and_error_are_recorded_and_the_sweep_goes_on(monkeypatch) -> None:

@@ -15,12 +15,14 @@ import faulthandler
 import json
 import math
 import os
+import pickle
 import random
 import re
 import resource
 import select
 import shutil
 import signal
+import sys
 import tempfile
 import time
 import traceback
@@ -251,39 +253,80 @@ def _child_main(task: Task, fd: int, folder: str) -> None:
         signal.alarm(math.ceil(task.timeout + ALARM_GRACE))
         # the run's files (an outside solver's CNF) go in a folder the parent removes, and its
         # chatter on stderr to a file, for the note, not over the progress bar
-        tempfile.tempdir = folder
         err = os.open(Path(folder) / "stderr", os.O_WRONLY | os.O_CREAT, 0o600)
         os.dup2(err, 2)
         null = os.open(os.devnull, os.O_WRONLY)
         os.dup2(null, 1)
-
-        def send(message: dict[str, Any]) -> None:
-            data = (json.dumps(message) + "\n").encode()
-            while data:
-                data = data[os.write(fd, data):]
-
-        if task.backend.startswith("z3"):  # its library loads lazily: before the limit
-            import z3  # noqa: F401
-        size, resident = _statm()
-        send({"start_rss_mb": resident})
-        if task.memory_mb:  # MB on top of what the process holds now (executors differ there)
-            limit = int((size + task.memory_mb) * 2**20)
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-        try:
-            row = execute(task, send)
-        except MemoryError:
-            row = {"status": "memout", "note": "out of memory (MemoryError)"}
-        except Exception as e:  # a solver or an encoder failing: recorded, the sweep goes on
-            last = traceback.format_exception_only(type(e), e)[-1].strip()
-            row = {"status": "error", "note": last[:300]}
-        children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        row["children_peak_mb"] = children
-        send(row)
+        if task.memory_mb:
+            # A forked child can reuse the heap it inherited (memory the parent freed but kept)
+            # without growing, so RLIMIT_AS would not see it: after one N = 80 solve in the
+            # parent, 15 MB of it. A fresh interpreter starts with none. The process group,
+            # PDEATHSIG, the alarm and the redirections above survive exec.
+            _exec_fresh(task, fd, folder)
+        _run(task, fd, folder)
     except BaseException:
         code = 70
     finally:
         os._exit(code)
+
+
+def _exec_fresh(task: Task, fd: int, folder: str) -> None:
+    """Replace this process by a new interpreter that runs ``task`` (``_fresh_main``)."""
+    path = Path(folder) / "task.pickle"
+    path.write_bytes(pickle.dumps((task, sys.path)))
+    os.set_inheritable(fd, True)
+    code = ("import sys, pickle; task, sys.path[:] = pickle.load(open(sys.argv[2], 'rb')); "
+            "from satdomino.compare.runner import _fresh_main; _fresh_main(task)")
+    os.execv(sys.executable, [sys.executable, "-c", code, str(fd), str(path)])
+
+
+def _fresh_main(task: Task) -> None:
+    """``_child_main``'s second half, in the interpreter that ``_exec_fresh`` started."""
+    code = 0
+    try:
+        faulthandler.disable()
+        fd, path = int(sys.argv[1]), Path(sys.argv[2])
+        path.unlink()
+        # what a forked run inherits loaded, loaded here before the limit too
+        from ..backends import get_backend
+        from ..puzzles import family
+
+        family(task.kind)
+        get_backend(task.backend)
+        _run(task, fd, str(path.parent))
+    except BaseException:
+        code = 70
+    finally:
+        os._exit(code)
+
+
+def _run(task: Task, fd: int, folder: str) -> None:
+    """Set the memory limit, run ``task`` and send its row (JSON lines) to ``fd``."""
+    tempfile.tempdir = folder
+
+    def send(message: dict[str, Any]) -> None:
+        data = (json.dumps(message) + "\n").encode()
+        while data:
+            data = data[os.write(fd, data):]
+
+    if task.backend.startswith("z3"):  # its library loads lazily: before the limit
+        import z3  # noqa: F401
+    size, resident = _statm()
+    send({"start_rss_mb": resident})
+    if task.memory_mb:  # MB on top of what the process holds now (executors differ there)
+        limit = int((size + task.memory_mb) * 2**20)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    try:
+        row = execute(task, send)
+    except MemoryError:
+        row = {"status": "memout", "note": "out of memory (MemoryError)"}
+    except Exception as e:  # a solver or an encoder failing: recorded, the sweep goes on
+        last = traceback.format_exception_only(type(e), e)[-1].strip()
+        row = {"status": "error", "note": last[:300]}
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    row["children_peak_mb"] = children
+    send(row)
 
 
 def _statm() -> tuple[float, float]:
