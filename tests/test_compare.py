@@ -13,6 +13,7 @@ import time
 
 import pytest
 
+from satdomino.backends import external
 from satdomino.cli import main
 from satdomino.compare import runner, summary
 from satdomino.compare.sweep import (
@@ -140,6 +141,33 @@ def test_memory_limit_does_not_count_the_heap_the_sweep_freed() -> None:
     finally:
         libc.free(blocks[-1])
     assert row["status"] == "memout", row
+
+
+def _hog(tmp_path, mb: int, then: str) -> str:
+    """An outside 'solver' (a Python of its own) that holds ``mb`` MB resident, then runs
+    ``then`` (Python)."""
+    path = tmp_path / "hog"
+    code = f"x = bytearray({mb} << 20); x[::4096] = bytes(len(x[::4096])); {then}"
+    path.write_text(f'#!/bin/sh\nexec python3 -c "{code}"\n')
+    path.chmod(0o755)
+    return f"external:{path}"
+
+
+@pytest.mark.skipif(external.gnu_time() is None or not external._DIE_WITH_PARENT,
+                    reason="needs GNU time and setpriv")
+@pytest.mark.parametrize("killed", [False, True])
+def test_an_outside_solvers_peak_is_its_own(tmp_path, killed: bool) -> None:
+    # the sweep holding 300 MB must not show in the solver's peak: exec carries the forking
+    # process's peak into the solver's ru_maxrss, which read 330 MB for a 7 MB CryptoMiniSat
+    ballast = bytearray(300 * 2**20)
+    ballast[::4096] = b"x" * len(ballast[::4096])  # resident, not just reserved
+    hog = _hog(tmp_path, 60, "import time; time.sleep(60)" if killed else "print('s UNKNOWN')")
+    (row,) = list(run_local(_tasks(["dominosa:n=4:seeds=1"], backends=[hog],
+                                   timeout=2.0), jobs=1))
+    note = "killed at the time limit" if killed else "solver said UNKNOWN"
+    assert row["status"] == "timeout" and row["note"] == note, row
+    assert 60 < row["peak_mb"] < 100, row["peak_mb"]  # 60 MB and an interpreter
+    del ballast
 
 
 def test_crash_and_error_are_recorded_and_the_sweep_goes_on(monkeypatch) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import select
@@ -25,6 +26,23 @@ from .run import Run
 # (a portfolio's). Without setpriv, preexec_fn does the same.
 _SETPRIV = shutil.which("setpriv")
 _DIE_WITH_PARENT = [_SETPRIV, "--pdeathsig", "KILL", "--"] if _SETPRIV else []
+
+
+
+@functools.cache
+def gnu_time() -> str | None:
+    """GNU time's path, if installed: it reports the peak memory of the solver it forks. A
+    process we fork cannot: exec carries the forking process's own peak into the solver's
+    ru_maxrss (so a 5 MB solver started from a 300 MB Python reads as 300 MB)."""
+    path = shutil.which("time")
+    if path is None:
+        return None
+    try:
+        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return path if "GNU" in out.stdout + out.stderr else None
+
 
 # a member writing DIMACS lets the others have the GIL once this many seconds have passed since
 # it last did (at the end of the piece it is writing then)
@@ -61,6 +79,9 @@ class ExternalBackend(Backend):
         # its own session, so a time-out kills the solver and all it started; compare's runs
         # turn this off: each run is already a process group that the sweep kills whole
         self.new_session = True
+        # compare's runs: the solver's peak resident memory (kB), measured by GNU time when it
+        # is installed, goes to a file ``*.peak`` in the temporary folder
+        self.measure_peak = False
         super().__init__(name=f"external:{command}", takes="cnf", summary=f"binary {path}")
 
     def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
@@ -93,7 +114,14 @@ class ExternalBackend(Backend):
             # hold a pipe open after the solver is killed, and we would wait for them
             with tempfile.TemporaryFile("w+") as out_file, \
                     tempfile.TemporaryFile("w+") as err_file:
-                proc = subprocess.Popen([*_DIE_WITH_PARENT, *self.argv, path],
+                command = [*self.argv, path]
+                if self.measure_peak and _DIE_WITH_PARENT and gnu_time():
+                    # time forks the solver, which then dies with time as time dies with us
+                    peak_fd, peak_path = tempfile.mkstemp(prefix="satdomino-", suffix=".peak")
+                    os.close(peak_fd)
+                    command = [gnu_time(), "-f", "%M", "-o", peak_path, *_DIE_WITH_PARENT,
+                               *command]
+                proc = subprocess.Popen([*_DIE_WITH_PARENT, *command],
                                         stdout=out_file, stderr=err_file, text=True,
                                         start_new_session=self.new_session,
                                         preexec_fn=None if _DIE_WITH_PARENT else die_with_parent)

@@ -2,10 +2,10 @@
 wall-clock and a memory limit, killed cleanly on time-out, and its crash recorded, not ours.
 
 The parent forks a child per run (``Child``); the child puts itself in a new process group, sets
-RLIMIT_AS (``--memory`` MB above what it inherited), does the
-work and writes one JSON row to a pipe. The parent waits with ``select`` so a
-single thread can watch many children, kills the group past the limit, and reads the child's
-peak memory from ``wait4``.
+RLIMIT_AS (``--memory`` MB above what it holds; under a limit it first execs a fresh interpreter),
+does the work and writes one JSON row to a pipe, its peak memory and its outside solvers' (GNU
+time's) included. The parent waits with ``select`` so a single thread can watch many children,
+and kills the group past the limit, reading the peak memory of its processes first.
 """
 
 from __future__ import annotations
@@ -112,6 +112,7 @@ def execute(task: Task, report: Callable[[dict[str, Any]], None] = lambda row: N
     ``report`` gets the sizes as soon as the formula is built, so a run killed while solving
     still has them."""
     from ..backends import get_backend
+    from ..backends.external import ExternalBackend
     from ..encode import CNF, Encodings
     from ..export.dimacs import gbd_hash
     from ..puzzles import family
@@ -134,8 +135,10 @@ def execute(task: Task, report: Callable[[dict[str, Any]], None] = lambda row: N
         row.update(variables=m.num_vars, clauses=len(m.constraints))
     row["encode_seconds"] = round(time.perf_counter() - t0, 4)
     report(row)
-    if hasattr(engine, "new_session"):  # an outside binary stays in this run's process group
-        engine.new_session = False
+    for member in getattr(engine, "members", [engine]):  # a portfolio's, or the engine itself
+        if isinstance(member, ExternalBackend):
+            member.new_session = False  # an outside binary stays in this run's process group
+            member.measure_peak = True  # and its peak memory is measured (``_solver_peak``)
     result = engine.solve(formula)  # the parent kills the whole group at the limit
     row["solve_seconds"] = round(result.seconds, 4)
     row["status"] = {"unknown": "timeout"}.get(result.status, result.status)
@@ -180,7 +183,9 @@ class Child:
 
     def finish(self, killed: bool) -> dict[str, Any]:
         """Reap the child and make its row (after EOF on the pipe, or to kill it)."""
+        peaks_at_kill = None
         if killed:
+            peaks_at_kill = _group_peaks(self.pid)  # the row the run would have sent has none
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.pid, signal.SIGKILL)
         _, status, usage = os.wait4(self.pid, 0)
@@ -199,9 +204,18 @@ class Child:
             except ValueError:
                 break
         start = known.pop("start_rss_mb", 0.0)
-        children = known.pop("children_peak_mb", 0.0)
-        # what the run added: the child's peak above what it inherited, or an outside solver's
-        peak = max(usage.ru_maxrss / 1024 - start, children)  # ru_maxrss is in kB on Linux
+        own, children, solver = (known.pop(k, None) for k in
+                                 ("peak_rss_mb", "children_peak_mb", "solver_peak_mb"))
+        if peaks_at_kill is not None:
+            run_exe, own = peaks_at_kill.pop(self.pid, ("", None))
+            # the others: outside solvers (their own peak), forks of the run (from its start)
+            solver = max((peak - (start if exe == run_exe else 0.0)
+                          for exe, peak in peaks_at_kill.values()), default=None)
+        elif own is None and not t.memory_mb:  # a crash, in the forked image (ru_maxrss: kB)
+            own = usage.ru_maxrss / 1024  # (an exec'd one's also has the image it replaced)
+        # what the run added: its peak above what it started with, or an outside solver's
+        added = [x - start for x in (own, children) if x is not None]
+        peak = max([*added, solver or 0.0]) if added or solver else ""
         finished = "status" in known
         row.update(known)
         if killed:
@@ -219,7 +233,7 @@ class Child:
             if stderr:
                 row["note"] = f"{row['note']}; {stderr}"[:300]
         row["wall_seconds"] = round(wall, 4)
-        row["peak_mb"] = round(peak, 1)
+        row["peak_mb"] = round(peak, 1) if peak != "" else ""
         if row["status"] == "timeout" and row["solve_seconds"] == "":
             row["solve_seconds"] = round(wall - float(row["encode_seconds"] or 0), 4)
         row["bug"] = bug(row)
@@ -324,9 +338,51 @@ def _run(task: Task, fd: int, folder: str) -> None:
     except Exception as e:  # a solver or an encoder failing: recorded, the sweep goes on
         last = traceback.format_exception_only(type(e), e)[-1].strip()
         row = {"status": "error", "note": last[:300]}
-    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    row["children_peak_mb"] = children
+    row["peak_rss_mb"] = _peak_rss(os.getpid())
+    # forked children (a python-sat solver run apart): their peak counts from what they
+    # inherited, as this process's does; an outside solver's is its own (GNU time's)
+    row["children_peak_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    row["solver_peak_mb"] = _solver_peak(Path(folder))
     send(row)
+
+
+def _peak_rss(pid: int) -> float | None:
+    """The peak resident memory (MB) of the process's current image (VmHWM: a forked process
+    starts from what it inherited; exec starts again from nothing), or None if unknown."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    found = re.search(r"^VmHWM:\s+(\d+) kB", status, re.M)
+    return int(found.group(1)) / 1024 if found else None
+
+
+def _group_peaks(pgid: int) -> dict[int, tuple[str, float]]:
+    """Each live process of the group: what it runs (executable and command line: a fork has
+    its parent's) and its image's peak memory (MB)."""
+    out: dict[int, tuple[str, float]] = {}
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            # pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses
+            if int(proc.joinpath("stat").read_text().rpartition(")")[2].split()[2]) != pgid:
+                continue
+            exe = os.readlink(proc / "exe") + "\0" + proc.joinpath("cmdline").read_text()
+        except (OSError, ValueError, IndexError):
+            continue
+        peak = _peak_rss(int(proc.name))
+        if peak is not None:
+            out[int(proc.name)] = (exe, peak)
+    return out
+
+
+def _solver_peak(folder: Path) -> float:
+    """The largest peak (MB) that GNU time reported for an outside solver of the run."""
+    peaks = [0.0]
+    for path in folder.glob("*.peak"):
+        lines = path.read_text(errors="replace").split()
+        if lines and lines[-1].isdigit():  # after "Command exited with non-zero status 10"
+            peaks.append(int(lines[-1]) / 1024)
+    return max(peaks)
 
 
 def _statm() -> tuple[float, float]:
