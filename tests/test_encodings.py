@@ -13,7 +13,7 @@ import pytest
 from pysat.solvers import Solver
 
 from satdomino.encode import REGISTRY, Encodings, lower
-from satdomino.model import Model, compare
+from satdomino.model import ExactlyOne, Model, compare
 
 
 def allowed_assignments(model: Model, encodings: Encodings, n: int) -> set[tuple[bool, ...]]:
@@ -151,3 +151,13 @@ def test_integer_views_and_linear_sums(name: str) -> None:
                         bits[vid - 1] = val[v.key] == k if op2 == "==" else val[v.key] >= k
                     want.add(tuple(bits))
         assert got == want, (name, dom_x, dom_y)
+
+
+def test_a_constraint_lowering_does_not_know_is_refused_not_dropped() -> None:
+    class Unknown(ExactlyOne):  # not one of the kinds lowering dispatches on
+        pass
+
+    m, xs = fresh(2)
+    m.constraints.append(Unknown(tuple(xs)))
+    with pytest.raises(TypeError, match="cannot lower"):
+        lower(m)

@@ -106,6 +106,8 @@ def lower(model: Model, encodings: Encodings = Encodings()) -> CNF:
                     flat += [(coef * w, lit) for w, lit in parts]
                     bound -= coef * const
                 _lower_pb([(w, lit) for w, lit in flat if w], op, bound, out, pb, card)
+            case _:  # never silently dropped
+                raise TypeError(f"cannot lower {c!r}")
     cnf.num_vars = max(pool.top, model.num_vars)
     return cnf
 
