@@ -287,10 +287,11 @@ def _child_main(task: Task, fd: int, folder: str) -> None:
 def _exec_fresh(task: Task, fd: int, folder: str) -> None:
     """Replace this process by a new interpreter that runs ``task`` (``_fresh_main``)."""
     path = Path(folder) / "task.pickle"
-    path.write_bytes(pickle.dumps((task, sys.path)))
+    # this sys.path first: unpickling the task imports satdomino, which it may need to find
+    path.write_bytes(pickle.dumps((sys.path, pickle.dumps(task))))
     os.set_inheritable(fd, True)
-    code = ("import sys, pickle; task, sys.path[:] = pickle.load(open(sys.argv[2], 'rb')); "
-            "from satdomino.compare.runner import _fresh_main; _fresh_main(task)")
+    code = ("import sys, pickle; sys.path[:], task = pickle.load(open(sys.argv[2], 'rb')); "
+            "from satdomino.compare.runner import _fresh_main; _fresh_main(pickle.loads(task))")
     os.execv(sys.executable, [sys.executable, "-c", code, str(fd), str(path)])
 
 
@@ -306,7 +307,8 @@ def _fresh_main(task: Task) -> None:
         from ..puzzles import family
 
         family(task.kind)
-        get_backend(task.backend)
+        with contextlib.suppress(Exception):  # if it fails, it fails again in the run, recorded
+            get_backend(task.backend)
         _run(task, fd, str(path.parent))
     except BaseException:
         code = 70
