@@ -10,6 +10,7 @@ import os
 import platform
 import signal
 import time
+from pathlib import Path
 
 import pytest
 
@@ -168,6 +169,31 @@ def test_an_outside_solvers_peak_is_its_own(tmp_path, killed: bool) -> None:
     assert row["status"] == "timeout" and row["note"] == note, row
     assert 60 < row["peak_mb"] < 100, row["peak_mb"]  # 60 MB and an interpreter
     del ballast
+
+
+def test_nothing_a_run_started_outlives_it(tmp_path) -> None:
+    # a process left in the run's group, as an outside solver would be whose parent died
+    # before the solver asked to die with it (GNU time stands between them in compare's runs)
+    left = tmp_path / "left.pid"
+    path = tmp_path / "leaves"
+    path.write_text(f"#!/bin/sh\n(sleep 60 & echo $! > {left})\necho 's UNKNOWN'\n")
+    path.chmod(0o755)
+    (row,) = list(run_local(_tasks(["dominosa:n=4:seeds=1"], backends=[f"external:{path}"]),
+                            jobs=1))
+    assert row["note"] == "solver said UNKNOWN", row
+    pid = int(left.read_text())
+    end = time.monotonic() + 5
+    while time.monotonic() < end and _running(pid):
+        time.sleep(0.05)
+    assert not _running(pid)
+
+
+def _running(pid: int) -> bool:
+    """Not ended (an ended process may wait as a zombie for whoever adopted it to reap it)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 def test_crash_and_error_are_recorded_and_the_sweep_goes_on(monkeypatch) -> None:

@@ -183,11 +183,12 @@ class Child:
 
     def finish(self, killed: bool) -> dict[str, Any]:
         """Reap the child and make its row (after EOF on the pipe, or to kill it)."""
-        peaks_at_kill = None
-        if killed:
-            peaks_at_kill = _group_peaks(self.pid)  # the row the run would have sent has none
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.pid, signal.SIGKILL)
+        peaks_at_kill = _group_peaks(self.pid) if killed else None  # its row never came
+        # the whole group, after a run that ended too: nothing the run started outlives it (an
+        # outside solver whose parent died before the solver asked to die with it). The group
+        # is ours until the run, its leader, is reaped
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.pid, signal.SIGKILL)
         _, status, usage = os.wait4(self.pid, 0)
         os.close(self.fd)
         wall = time.monotonic() - self.started
