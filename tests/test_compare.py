@@ -156,19 +156,33 @@ def _hog(tmp_path, mb: int, then: str) -> str:
 
 @pytest.mark.skipif(external.gnu_time() is None or not external._DIE_WITH_PARENT,
                     reason="needs GNU time and setpriv")
-@pytest.mark.parametrize("killed", [False, True])
-def test_an_outside_solvers_peak_is_its_own(tmp_path, killed: bool) -> None:
+@pytest.mark.parametrize("how", ["ended", "killed", "lost"])
+def test_an_outside_solvers_peak_is_its_own(tmp_path, how: str) -> None:
     # the sweep holding 300 MB must not show in the solver's peak: exec carries the forking
-    # process's peak into the solver's ru_maxrss, which read 330 MB for a 7 MB CryptoMiniSat
+    # process's peak into the solver's ru_maxrss, which read 330 MB for a 7 MB CryptoMiniSat;
+    # killed at the time limit, or stopped as a portfolio's loser, it was not counted at all
     ballast = bytearray(300 * 2**20)
     ballast[::4096] = b"x" * len(ballast[::4096])  # resident, not just reserved
-    hog = _hog(tmp_path, 60, "import time; time.sleep(60)" if killed else "print('s UNKNOWN')")
+    hog = _hog(tmp_path, 60, "print('s UNKNOWN')" if how == "ended"
+               else "import time; time.sleep(60)")
+    if how == "lost":
+        winner = tmp_path / "winner"
+        winner.write_text("#!/bin/sh\nsleep 1\necho 's UNSATISFIABLE'\n")
+        winner.chmod(0o755)
+        hog = f"portfolio:{hog}+external:{winner}"
     (row,) = list(run_local(_tasks(["dominosa:n=4:seeds=1"], backends=[hog],
-                                   timeout=2.0), jobs=1))
-    note = "killed at the time limit" if killed else "solver said UNKNOWN"
-    assert row["status"] == "timeout" and row["note"] == note, row
+                                   timeout=10.0 if how == "lost" else 2.0), jobs=1))
+    note = {"ended": "solver said UNKNOWN", "killed": "killed at the time limit",
+            "lost": f"answered by external:{tmp_path / 'winner'}"}[how]
+    assert row["note"] == note, row
     assert 60 < row["peak_mb"] < 100, row["peak_mb"]  # 60 MB and an interpreter
     del ballast
+
+
+def test_a_run_killed_before_it_said_its_size_has_no_peak() -> None:
+    # what it started with unknown: its peak above that is too (it read as the whole sweep)
+    (row,) = list(run_local(_tasks(["dominosa:n=60:seeds=1"], timeout=0.001), jobs=1))
+    assert row["status"] == "timeout" and row["peak_mb"] == "", row
 
 
 def test_nothing_a_run_started_outlives_it(tmp_path) -> None:

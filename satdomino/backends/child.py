@@ -61,3 +61,26 @@ def die_with_parent() -> None:
         pass
     if os.getppid() == 1:  # the parent died before prctl took effect
         os._exit(70)
+
+
+def peak_rss_mb(pid: int) -> float | None:
+    """The peak resident memory (MB) of a live process's current image (Linux's VmHWM: a forked
+    process starts from what it inherited; exec starts again from nothing), or None."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def descendants(pid: int) -> list[int]:
+    """The live processes below ``pid`` (Linux /proc; none where it cannot say)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            children = [int(x) for x in f.read().split()]
+    except (OSError, ValueError):
+        return []
+    return [p for c in children for p in (c, *descendants(c))]

@@ -13,12 +13,13 @@ import subprocess
 import tempfile
 import time
 from contextlib import suppress
+from pathlib import Path
 
 from ..encode import CNF
 from ..errors import BackendError
 from ..export.dimacs import dimacs_lines
 from .base import Backend, Result
-from .child import die_with_parent
+from .child import descendants, die_with_parent, peak_rss_mb
 from .run import Run
 
 # util-linux's setpriv sets PR_SET_PDEATHSIG in the child before it runs the solver, so a solver
@@ -114,7 +115,7 @@ class ExternalBackend(Backend):
             # hold a pipe open after the solver is killed, and we would wait for them
             with tempfile.TemporaryFile("w+") as out_file, \
                     tempfile.TemporaryFile("w+") as err_file:
-                command = [*self.argv, path]
+                command, peak_path = [*self.argv, path], None
                 if self.measure_peak and _DIE_WITH_PARENT and gnu_time():
                     # time forks the solver, which then dies with time as time dies with us
                     peak_fd, peak_path = tempfile.mkstemp(prefix="satdomino-", suffix=".peak")
@@ -125,7 +126,7 @@ class ExternalBackend(Backend):
                                         stdout=out_file, stderr=err_file, text=True,
                                         start_new_session=self.new_session,
                                         preexec_fn=None if _DIE_WITH_PARENT else die_with_parent)
-                if not self._wait(proc, time_limit, run):
+                if not self._wait(proc, time_limit, run, peak_path):
                     return Result("unknown", seconds=time.perf_counter() - t0, note="time limit")
                 out_file.seek(0)
                 err_file.seek(0)
@@ -136,9 +137,12 @@ class ExternalBackend(Backend):
             return run.stopped_result(time.perf_counter() - t0)
         return self._parse(out, err, proc.returncode, time.perf_counter() - t0)
 
-    def _wait(self, proc: subprocess.Popen, time_limit: float | None, run: Run | None) -> bool:
+    def _wait(self, proc: subprocess.Popen, time_limit: float | None, run: Run | None,
+              peak_path: str | None = None) -> bool:
         """Wait for the solver to end (True), or kill it: at the time limit (False), on a stop
-        of ``run``, on Ctrl-C (which a solver in its own session would not see)."""
+        of ``run``, on Ctrl-C (which a solver in its own session would not see). Killed under
+        GNU time, the solver's peak memory so far goes to ``peak_path`` (time, killed, writes
+        none)."""
 
         def kill() -> None:
             # returncode is set as wait() reaps the process: after that its pid may be reused
@@ -149,6 +153,8 @@ class ExternalBackend(Backend):
                 if self.new_session:  # the solver leads a group: it and all it started
                     os.killpg(proc.pid, signal.SIGKILL)
                 else:  # in compare's run, whose group the sweep kills: the solver itself
+                    if peak_path is not None:
+                        _note_peak(proc.pid, peak_path)
                     proc.kill()
 
         ended = False
@@ -175,6 +181,14 @@ class ExternalBackend(Backend):
             return Result("unknown", seconds=seconds, note="solver said UNKNOWN")
         last = (err.strip().splitlines() or out.strip().splitlines() or ["no output"])[-1]
         raise BackendError(f"{self.argv[0]} gave no answer (exit {code}): {last[:200]}")
+
+
+def _note_peak(pid: int, path: str) -> None:
+    """Write the peak memory (kB) of what runs under ``pid`` to ``path``, as GNU time would;
+    nothing if nothing does (time has written its own)."""
+    peaks = [peak_rss_mb(p) or 0.0 for p in descendants(pid)]
+    if peaks:
+        Path(path).write_text(f"{round(max(peaks) * 1024)}\n")
 
 
 def _ended_within(proc: subprocess.Popen, seconds: float | None) -> bool:

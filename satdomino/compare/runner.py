@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..backends.child import die_with_parent
+from ..backends.child import die_with_parent, peak_rss_mb
 
 ALARM_GRACE = 5.0  # the child's own alarm fires this long after the parent should have killed it
 
@@ -161,6 +161,9 @@ class Child:
     """One forked run, watched by the parent."""
 
     def __init__(self, task: Task) -> None:
+        from ..backends.external import gnu_time
+
+        gnu_time()  # looked for once, here, not inside every run's time
         self.task = task
         self.folder = tempfile.mkdtemp(prefix="satdomino-run-")  # the run's temporary files
         self.started = time.monotonic()
@@ -183,7 +186,17 @@ class Child:
 
     def finish(self, killed: bool) -> dict[str, Any]:
         """Reap the child and make its row (after EOF on the pipe, or to kill it)."""
-        peaks_at_kill = _group_peaks(self.pid) if killed else None  # its row never came
+        # the child writes JSON lines: its memory at the start, the sizes once encoded, then
+        # the whole row; what it said before dying still counts
+        known: dict[str, Any] = {}
+        for line in self.data.decode(errors="replace").splitlines():
+            try:
+                known.update(json.loads(line))
+            except ValueError:
+                break
+        # a run whose row never came (killed, crashed): what its processes reached, read
+        # before they are killed
+        live = None if "status" in known else _group_peaks(self.pid)
         # the whole group, after a run that ended too: nothing the run started outlives it (an
         # outside solver whose parent died before the solver asked to die with it). The group
         # is ours until the run, its leader, is reaped
@@ -193,30 +206,13 @@ class Child:
         os.close(self.fd)
         wall = time.monotonic() - self.started
         stderr = _last_line(Path(self.folder) / "stderr")
+        measured = _solver_peak(Path(self.folder))  # GNU time's, if the row did not say
         shutil.rmtree(self.folder, ignore_errors=True)
         t = self.task
         row = base_row(t)
-        # the child writes JSON lines: its memory at the start, the sizes once encoded, then
-        # the whole row; what it said before dying still counts
-        known: dict[str, Any] = {}
-        for line in self.data.decode(errors="replace").splitlines():
-            try:
-                known.update(json.loads(line))
-            except ValueError:
-                break
-        start = known.pop("start_rss_mb", 0.0)
-        own, children, solver = (known.pop(k, None) for k in
-                                 ("peak_rss_mb", "children_peak_mb", "solver_peak_mb"))
-        if peaks_at_kill is not None:
-            run_exe, own = peaks_at_kill.pop(self.pid, ("", None))
-            # the others: outside solvers (their own peak), forks of the run (from its start)
-            solver = max((peak - (start if exe == run_exe else 0.0)
-                          for exe, peak in peaks_at_kill.values()), default=None)
-        elif own is None and not t.memory_mb:  # a crash, in the forked image (ru_maxrss: kB)
-            own = usage.ru_maxrss / 1024  # (an exec'd one's also has the image it replaced)
-        # what the run added: its peak above what it started with, or an outside solver's
-        added = [x - start for x in (own, children) if x is not None]
-        peak = max([*added, solver or 0.0]) if added or solver else ""
+        # ru_maxrss: kB; a crashed fork's own peak (an exec'd run's has the image it replaced)
+        crashed_peak = None if t.memory_mb else usage.ru_maxrss / 1024
+        peak = _run_peak(known, live, self.pid, crashed_peak, measured)
         finished = "status" in known
         row.update(known)
         if killed:
@@ -234,7 +230,7 @@ class Child:
             if stderr:
                 row["note"] = f"{row['note']}; {stderr}"[:300]
         row["wall_seconds"] = round(wall, 4)
-        row["peak_mb"] = round(peak, 1) if peak != "" else ""
+        row["peak_mb"] = peak
         if row["status"] == "timeout" and row["solve_seconds"] == "":
             row["solve_seconds"] = round(wall - float(row["encode_seconds"] or 0), 4)
         row["bug"] = bug(row)
@@ -281,6 +277,7 @@ def _child_main(task: Task, fd: int, folder: str) -> None:
         _run(task, fd, folder)
     except BaseException:
         code = 70
+        traceback.print_exc()  # to the run's stderr: its last line is the row's note
     finally:
         os._exit(code)
 
@@ -293,7 +290,8 @@ def _exec_fresh(task: Task, fd: int, folder: str) -> None:
     os.set_inheritable(fd, True)
     code = ("import sys, pickle; sys.path[:], task = pickle.load(open(sys.argv[2], 'rb')); "
             "from satdomino.compare.runner import _fresh_main; _fresh_main(pickle.loads(task))")
-    os.execv(sys.executable, [sys.executable, "-c", code, str(fd), str(path)])
+    # -P: the working directory is not put first on sys.path (a pickle.py there would shadow)
+    os.execv(sys.executable, [sys.executable, "-P", "-c", code, str(fd), str(path)])
 
 
 def _fresh_main(task: Task) -> None:
@@ -305,14 +303,17 @@ def _fresh_main(task: Task) -> None:
         path.unlink()
         # what a forked run inherits loaded, loaded here before the limit too
         from ..backends import get_backend
+        from ..backends.external import gnu_time
         from ..puzzles import family
 
         family(task.kind)
         with contextlib.suppress(Exception):  # if it fails, it fails again in the run, recorded
             get_backend(task.backend)
+        gnu_time()
         _run(task, fd, str(path.parent))
     except BaseException:
         code = 70
+        traceback.print_exc()
     finally:
         os._exit(code)
 
@@ -341,7 +342,7 @@ def _run(task: Task, fd: int, folder: str) -> None:
     except Exception as e:  # a solver or an encoder failing: recorded, the sweep goes on
         last = traceback.format_exception_only(type(e), e)[-1].strip()
         row = {"status": "error", "note": last[:300]}
-    row["peak_rss_mb"] = _peak_rss(os.getpid())
+    row["peak_rss_mb"] = peak_rss_mb(os.getpid())
     # forked children (a python-sat solver run apart): their peak counts from what they
     # inherited, as this process's does; an outside solver's is its own (GNU time's)
     row["children_peak_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
@@ -349,15 +350,25 @@ def _run(task: Task, fd: int, folder: str) -> None:
     send(row)
 
 
-def _peak_rss(pid: int) -> float | None:
-    """The peak resident memory (MB) of the process's current image (VmHWM: a forked process
-    starts from what it inherited; exec starts again from nothing), or None if unknown."""
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return None
-    found = re.search(r"^VmHWM:\s+(\d+) kB", status, re.M)
-    return int(found.group(1)) / 1024 if found else None
+def _run_peak(known: dict[str, Any], live: dict[int, tuple[str, float]] | None, pid: int,
+              crashed_peak: float | None, measured: float) -> float | str:
+    """The peak memory (MB) a run added, or an outside solver's own, whichever is larger; ""
+    if unknown. ``known``: what the run sent (its internal fields are taken out); ``live``:
+    its group's processes, read before a kill; ``measured``: GNU time's largest figure."""
+    start, own, children, solver = (known.pop(k, None) for k in (
+        "start_rss_mb", "peak_rss_mb", "children_peak_mb", "solver_peak_mb"))
+    if start is None:  # killed or dead before it said what it started with
+        return ""
+    if live is not None:
+        run_exe, own = live.pop(pid, ("", own))  # a zombie (a crash) has no figure left
+        # the others: outside solvers (their own peak), forks of the run (from its start)
+        solver = max((peak - (start if exe == run_exe else 0.0) for exe, peak in live.values()),
+                     default=solver)
+    if own is None:
+        own = crashed_peak
+    solver = max(solver or 0.0, measured)
+    added = [x - start for x in (own, children) if x is not None]
+    return round(max([*added, solver]), 1) if added or solver else ""
 
 
 def _group_peaks(pgid: int) -> dict[int, tuple[str, float]]:
@@ -372,7 +383,7 @@ def _group_peaks(pgid: int) -> dict[int, tuple[str, float]]:
             exe = os.readlink(proc / "exe") + "\0" + proc.joinpath("cmdline").read_text()
         except (OSError, ValueError, IndexError):
             continue
-        peak = _peak_rss(int(proc.name))
+        peak = peak_rss_mb(int(proc.name))
         if peak is not None:
             out[int(proc.name)] = (exe, peak)
     return out
