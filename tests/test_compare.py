@@ -179,6 +179,17 @@ def test_an_outside_solvers_peak_is_its_own(tmp_path, how: str) -> None:
     del ballast
 
 
+@pytest.mark.skipif(external.gnu_time() is None or not external._DIE_WITH_PARENT,
+                    reason="needs GNU time and setpriv")
+def test_a_solver_killed_by_a_signal_reads_the_same_under_gnu_time(tmp_path) -> None:
+    path = tmp_path / "segv"
+    path.write_text("#!/bin/sh\nkill -SEGV $$\n")
+    path.chmod(0o755)
+    (row,) = list(run_local(_tasks(["dominosa:n=4:seeds=1"], backends=[f"external:{path}"]),
+                            jobs=1))
+    assert row["status"] == "error" and "(exit -11)" in row["note"], row  # not 139 (128 + 11)
+
+
 def test_a_run_killed_before_it_said_its_size_has_no_peak() -> None:
     # what it started with unknown: its peak above that is too (it read as the whole sweep)
     (row,) = list(run_local(_tasks(["dominosa:n=60:seeds=1"], timeout=0.001), jobs=1))

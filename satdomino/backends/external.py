@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+import re
 import select
 import shlex
 import shutil
@@ -133,9 +134,10 @@ class ExternalBackend(Backend):
                 out, err = out_file.read(), err_file.read()
         finally:
             os.unlink(path)
-        if run is not None and run.stopped and proc.returncode < 0:
+        code = proc.returncode if peak_path is None else _code_under_time(proc, peak_path)
+        if run is not None and run.stopped and code < 0:
             return run.stopped_result(time.perf_counter() - t0)
-        return self._parse(out, err, proc.returncode, time.perf_counter() - t0)
+        return self._parse(out, err, code, time.perf_counter() - t0)
 
     def _wait(self, proc: subprocess.Popen, time_limit: float | None, run: Run | None,
               peak_path: str | None = None) -> bool:
@@ -181,6 +183,17 @@ class ExternalBackend(Backend):
             return Result("unknown", seconds=seconds, note="solver said UNKNOWN")
         last = (err.strip().splitlines() or out.strip().splitlines() or ["no output"])[-1]
         raise BackendError(f"{self.argv[0]} gave no answer (exit {code}): {last[:200]}")
+
+
+def _code_under_time(proc: subprocess.Popen, peak_path: str) -> int:
+    """The solver's exit status as Popen gives it: GNU time exits 128 + N for a solver killed
+    by signal N (and says so in its file), where Popen gives -N."""
+    if proc.returncode > 128:
+        with suppress(OSError):
+            found = re.search(r"terminated by signal (\d+)", Path(peak_path).read_text())
+            if found:
+                return -int(found.group(1))
+    return proc.returncode
 
 
 def _note_peak(pid: int, path: str) -> None:
