@@ -127,6 +127,13 @@ def test_memory_limit_is_recorded(tmp_path) -> None:
     assert row["status"] == "memout"  # 16 MB above the interpreter: too little for N = 80
 
 
+def test_a_fresh_interpreter_starts_outside_the_runs_time() -> None:
+    # under --memory each run starts a new interpreter (about 0.12 s): not the run's time
+    (row,) = list(run_local(_tasks(["dominosa:n=4:seeds=1"], memory_mb=500, timeout=0.1),
+                            jobs=1))
+    assert row["status"] == "sat" and float(row["wall_seconds"]) < 0.1, row
+
+
 @pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's heap")
 def test_memory_limit_does_not_count_the_heap_the_sweep_freed() -> None:
     # 64 MB freed but kept by malloc (the last block pins the heap's top), as after a solve in
@@ -190,10 +197,13 @@ def test_a_solver_killed_by_a_signal_reads_the_same_under_gnu_time(tmp_path) -> 
     assert row["status"] == "error" and "(exit -11)" in row["note"], row  # not 139 (128 + 11)
 
 
-def test_a_run_killed_before_it_said_its_size_has_no_peak() -> None:
+def test_a_run_killed_before_it_said_its_size_has_no_peak(monkeypatch) -> None:
     # what it started with unknown: its peak above that is too (it read as the whole sweep)
-    (row,) = list(run_local(_tasks(["dominosa:n=60:seeds=1"], timeout=0.001), jobs=1))
+    monkeypatch.setattr(runner, "_statm", lambda: time.sleep(30))  # the forked run stalls
+    t0 = time.monotonic()
+    (row,) = list(run_local(_tasks(["dominosa:n=4:seeds=1"], timeout=0.5), jobs=1))
     assert row["status"] == "timeout" and row["peak_mb"] == "", row
+    assert time.monotonic() - t0 < 0.5 + runner.START_GRACE + 2  # its limit, from its fork
 
 
 def test_nothing_a_run_started_outlives_it(tmp_path) -> None:

@@ -34,6 +34,9 @@ from typing import Any
 from ..backends.child import die_with_parent, peak_rss_mb
 
 ALARM_GRACE = 5.0  # the child's own alarm fires this long after the parent should have killed it
+# a run's limit counts from its first message; until then from its fork, with this much more for
+# a fresh interpreter to start (under --memory: about 0.14 s)
+START_GRACE = 2.0
 
 # the columns of a results file, in order
 COLUMNS = ["puzzle", "family", "parameters", "planted", "model", "amo", "card", "pb", "int",
@@ -177,12 +180,15 @@ class Child:
             os.setpgid(pid, pid)
         self.pid, self.fd = pid, read
         self.data = b""
+        self.began: float | None = None  # when its first message came: its work starts then
 
     @property
     def deadline(self) -> float:
         """The limit covers the whole run (building, encoding, solving), like solve --timeout,
-        for in-process and outside solvers alike."""
-        return self.started + self.task.timeout
+        for in-process and outside solvers alike; not the start of a fresh interpreter."""
+        if self.began is None:
+            return self.started + self.task.timeout + START_GRACE
+        return self.began + self.task.timeout
 
     def finish(self, killed: bool) -> dict[str, Any]:
         """Reap the child and make its row (after EOF on the pipe, or to kill it)."""
@@ -204,7 +210,7 @@ class Child:
             os.killpg(self.pid, signal.SIGKILL)
         _, status, usage = os.wait4(self.pid, 0)
         os.close(self.fd)
-        wall = time.monotonic() - self.started
+        wall = time.monotonic() - (self.began or self.started)
         stderr = _last_line(Path(self.folder) / "stderr")
         measured = _solver_peak(Path(self.folder))  # GNU time's, if the row did not say
         shutil.rmtree(self.folder, ignore_errors=True)
@@ -261,7 +267,7 @@ def _child_main(task: Task, fd: int, folder: str) -> None:
         os.setpgid(0, 0)  # killing the group also kills anything the solver started
         die_with_parent()
         # a backstop if the parent cannot kill us: SIGALRM's default action ends the process
-        signal.alarm(math.ceil(task.timeout + ALARM_GRACE))
+        signal.alarm(math.ceil(task.timeout + START_GRACE + ALARM_GRACE))
         # the run's files (an outside solver's CNF) go in a folder the parent removes, and its
         # chatter on stderr to a file, for the note, not over the progress bar
         err = os.open(Path(folder) / "stderr", os.O_WRONLY | os.O_CREAT, 0o600)
@@ -418,6 +424,8 @@ def watch(children: list[Child]) -> Iterator[tuple[Child, bool]]:
         for fd in ready:
             chunk = os.read(fd, 65536)
             if chunk:
+                if running[fd].began is None:
+                    running[fd].began = time.monotonic()
                 running[fd].data += chunk
             else:
                 yield running.pop(fd), False
