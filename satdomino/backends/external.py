@@ -30,7 +30,6 @@ _SETPRIV = shutil.which("setpriv")
 _DIE_WITH_PARENT = [_SETPRIV, "--pdeathsig", "KILL", "--"] if _SETPRIV else []
 
 
-
 @functools.cache
 def gnu_time() -> str | None:
     """GNU time's path, if installed: it reports the peak memory of the solver it forks. A
