@@ -1,4 +1,5 @@
-"""Run work in a forked child so a time limit can really stop it (kill the child)."""
+"""Run work in a forked child so a time limit can really stop it (kill the child); what /proc
+says of processes (their peak memory, their descendants, a process group)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import os
 import signal
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from ..errors import BackendError
@@ -84,3 +86,21 @@ def descendants(pid: int) -> list[int]:
     except (OSError, ValueError):
         return []
     return [p for c in children for p in (c, *descendants(c))]
+
+
+def group_peaks(pgid: int) -> dict[int, tuple[str, float]]:
+    """Each live process of the group: what it runs (executable and command line: a fork has
+    its parent's) and its image's peak memory (MB)."""
+    out: dict[int, tuple[str, float]] = {}
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            # pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses
+            if int(proc.joinpath("stat").read_text().rpartition(")")[2].split()[2]) != pgid:
+                continue
+            exe = os.readlink(proc / "exe") + "\0" + proc.joinpath("cmdline").read_text()
+        except (OSError, ValueError, IndexError):
+            continue
+        peak = peak_rss_mb(int(proc.name))
+        if peak is not None:
+            out[int(proc.name)] = (exe, peak)
+    return out

@@ -195,6 +195,17 @@ def _code_under_time(proc: subprocess.Popen, peak_path: str) -> int:
     return proc.returncode
 
 
+def solver_peak_mb(folder: Path) -> float:
+    """The largest peak memory (MB) written to a ``*.peak`` file in ``folder`` (GNU time's, or
+    ``_note_peak``'s); 0 if none."""
+    peaks = [0.0]
+    for path in folder.glob("*.peak"):
+        lines = path.read_text(errors="replace").split()
+        if lines and lines[-1].isdigit():  # after "Command exited with non-zero status 10"
+            peaks.append(int(lines[-1]) / 1024)
+    return max(peaks)
+
+
 def _note_peak(pid: int, path: str) -> None:
     """Write the peak memory (kB) of what runs under ``pid`` to ``path``, as GNU time would;
     nothing if nothing does (time has written its own)."""

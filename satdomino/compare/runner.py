@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..backends.child import die_with_parent, peak_rss_mb
+from ..backends.child import die_with_parent, group_peaks, peak_rss_mb
+from ..backends.external import ExternalBackend, gnu_time, solver_peak_mb
 
 ALARM_GRACE = 5.0  # the child's own alarm fires this long after the parent should have killed it
 # a run's limit counts from its first message; until then from its fork, with this much more for
@@ -115,7 +116,6 @@ def execute(task: Task, report: Callable[[dict[str, Any]], None] = lambda row: N
     ``report`` gets the sizes as soon as the formula is built, so a run killed while solving
     still has them."""
     from ..backends import get_backend
-    from ..backends.external import ExternalBackend
     from ..encode import CNF, Encodings
     from ..export.dimacs import gbd_hash
     from ..puzzles import family
@@ -141,7 +141,7 @@ def execute(task: Task, report: Callable[[dict[str, Any]], None] = lambda row: N
     for member in getattr(engine, "members", [engine]):  # a portfolio's, or the engine itself
         if isinstance(member, ExternalBackend):
             member.new_session = False  # an outside binary stays in this run's process group
-            member.measure_peak = True  # and its peak memory is measured (``_solver_peak``)
+            member.measure_peak = True  # and its peak memory is measured (``solver_peak_mb``)
     result = engine.solve(formula)  # the parent kills the whole group at the limit
     row["solve_seconds"] = round(result.seconds, 4)
     row["status"] = {"unknown": "timeout"}.get(result.status, result.status)
@@ -164,8 +164,6 @@ class Child:
     """One forked run, watched by the parent."""
 
     def __init__(self, task: Task) -> None:
-        from ..backends.external import gnu_time
-
         gnu_time()  # looked for once, here, not inside every run's time
         self.task = task
         self.folder = tempfile.mkdtemp(prefix="satdomino-run-")  # the run's temporary files
@@ -202,7 +200,7 @@ class Child:
                 break
         # a run whose row never came (killed, crashed): what its processes reached, read
         # before they are killed
-        live = None if "status" in known else _group_peaks(self.pid)
+        live = None if "status" in known else group_peaks(self.pid)
         # the whole group, after a run that ended too: nothing the run started outlives it (an
         # outside solver whose parent died before the solver asked to die with it). The group
         # is ours until the run, its leader, is reaped
@@ -212,7 +210,7 @@ class Child:
         os.close(self.fd)
         wall = time.monotonic() - (self.began or self.started)
         stderr = _last_line(Path(self.folder) / "stderr")
-        measured = _solver_peak(Path(self.folder))  # GNU time's, if the row did not say
+        measured = solver_peak_mb(Path(self.folder))  # GNU time's, for outside solvers
         shutil.rmtree(self.folder, ignore_errors=True)
         t = self.task
         row = base_row(t)
@@ -309,7 +307,6 @@ def _fresh_main(task: Task) -> None:
         path.unlink()
         # what a forked run inherits loaded, loaded here before the limit too
         from ..backends import get_backend
-        from ..backends.external import gnu_time
         from ..puzzles import family
 
         family(task.kind)
@@ -350,9 +347,8 @@ def _run(task: Task, fd: int, folder: str) -> None:
         row = {"status": "error", "note": last[:300]}
     row["peak_rss_mb"] = peak_rss_mb(os.getpid())
     # forked children (a python-sat solver run apart): their peak counts from what they
-    # inherited, as this process's does; an outside solver's is its own (GNU time's)
+    # inherited, as this process's does (an outside solver's own is in GNU time's files)
     row["children_peak_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    row["solver_peak_mb"] = _solver_peak(Path(folder))
     send(row)
 
 
@@ -360,49 +356,21 @@ def _run_peak(known: dict[str, Any], live: dict[int, tuple[str, float]] | None, 
               crashed_peak: float | None, measured: float) -> float | str:
     """The peak memory (MB) a run added, or an outside solver's own, whichever is larger; ""
     if unknown. ``known``: what the run sent (its internal fields are taken out); ``live``:
-    its group's processes, read before a kill; ``measured``: GNU time's largest figure."""
-    start, own, children, solver = (known.pop(k, None) for k in (
-        "start_rss_mb", "peak_rss_mb", "children_peak_mb", "solver_peak_mb"))
+    its group's processes, read before a kill; ``measured``: the outside solvers' largest."""
+    start, own, children = (known.pop(k, None) for k in (
+        "start_rss_mb", "peak_rss_mb", "children_peak_mb"))
     if start is None:  # killed or dead before it said what it started with
         return ""
+    solver = measured
     if live is not None:
         run_exe, own = live.pop(pid, ("", own))  # a zombie (a crash) has no figure left
         # the others: outside solvers (their own peak), forks of the run (from its start)
-        solver = max((peak - (start if exe == run_exe else 0.0) for exe, peak in live.values()),
-                     default=solver)
+        solver = max([solver, *(peak - (start if exe == run_exe else 0.0)
+                                for exe, peak in live.values())])
     if own is None:
         own = crashed_peak
-    solver = max(solver or 0.0, measured)
     added = [x - start for x in (own, children) if x is not None]
     return round(max([*added, solver]), 1) if added or solver else ""
-
-
-def _group_peaks(pgid: int) -> dict[int, tuple[str, float]]:
-    """Each live process of the group: what it runs (executable and command line: a fork has
-    its parent's) and its image's peak memory (MB)."""
-    out: dict[int, tuple[str, float]] = {}
-    for proc in Path("/proc").glob("[0-9]*"):
-        try:
-            # pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses
-            if int(proc.joinpath("stat").read_text().rpartition(")")[2].split()[2]) != pgid:
-                continue
-            exe = os.readlink(proc / "exe") + "\0" + proc.joinpath("cmdline").read_text()
-        except (OSError, ValueError, IndexError):
-            continue
-        peak = peak_rss_mb(int(proc.name))
-        if peak is not None:
-            out[int(proc.name)] = (exe, peak)
-    return out
-
-
-def _solver_peak(folder: Path) -> float:
-    """The largest peak (MB) that GNU time reported for an outside solver of the run."""
-    peaks = [0.0]
-    for path in folder.glob("*.peak"):
-        lines = path.read_text(errors="replace").split()
-        if lines and lines[-1].isdigit():  # after "Command exited with non-zero status 10"
-            peaks.append(int(lines[-1]) / 1024)
-    return max(peaks)
 
 
 def _statm() -> tuple[float, float]:
