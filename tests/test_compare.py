@@ -151,14 +151,19 @@ def test_memory_limit_does_not_count_the_heap_the_sweep_freed() -> None:
     assert row["status"] == "memout", row
 
 
+def _solver(tmp_path, name: str, body: str) -> str:
+    """The backend name of an outside 'solver': a shell script running ``body``."""
+    path = tmp_path / name
+    path.write_text(f"#!/bin/sh\n{body}\n")
+    path.chmod(0o755)
+    return f"external:{path}"
+
+
 def _hog(tmp_path, mb: int, then: str) -> str:
     """An outside 'solver' (a Python of its own) that holds ``mb`` MB resident, then runs
     ``then`` (Python)."""
-    path = tmp_path / "hog"
     code = f"x = bytearray({mb} << 20); x[::4096] = bytes(len(x[::4096])); {then}"
-    path.write_text(f'#!/bin/sh\nexec python3 -c "{code}"\n')
-    path.chmod(0o755)
-    return f"external:{path}"
+    return _solver(tmp_path, "hog", f'exec python3 -c "{code}"')
 
 
 @pytest.mark.skipif(external.gnu_time() is None or not external._DIE_WITH_PARENT,
@@ -173,10 +178,8 @@ def test_an_outside_solvers_peak_is_its_own(tmp_path, how: str) -> None:
     hog = _hog(tmp_path, 60, "print('s UNKNOWN')" if how == "ended"
                else "import time; time.sleep(60)")
     if how == "lost":
-        winner = tmp_path / "winner"
-        winner.write_text("#!/bin/sh\nsleep 1\necho 's UNSATISFIABLE'\n")
-        winner.chmod(0o755)
-        hog = f"portfolio:{hog}+external:{winner}"
+        winner = _solver(tmp_path, "winner", "sleep 1\necho 's UNSATISFIABLE'")
+        hog = f"portfolio:{hog}+{winner}"
     (row,) = list(run_local(_tasks(["dominosa:n=4:seeds=1"], backends=[hog],
                                    timeout=10.0 if how == "lost" else 2.0), jobs=1))
     note = {"ended": "solver said UNKNOWN", "killed": "killed at the time limit",
@@ -189,11 +192,8 @@ def test_an_outside_solvers_peak_is_its_own(tmp_path, how: str) -> None:
 @pytest.mark.skipif(external.gnu_time() is None or not external._DIE_WITH_PARENT,
                     reason="needs GNU time and setpriv")
 def test_a_solver_killed_by_a_signal_reads_the_same_under_gnu_time(tmp_path) -> None:
-    path = tmp_path / "segv"
-    path.write_text("#!/bin/sh\nkill -SEGV $$\n")
-    path.chmod(0o755)
-    (row,) = list(run_local(_tasks(["dominosa:n=4:seeds=1"], backends=[f"external:{path}"]),
-                            jobs=1))
+    segv = _solver(tmp_path, "segv", "kill -SEGV $$")
+    (row,) = list(run_local(_tasks(["dominosa:n=4:seeds=1"], backends=[segv]), jobs=1))
     assert row["status"] == "error" and "(exit -11)" in row["note"], row  # not 139 (128 + 11)
 
 
@@ -210,11 +210,8 @@ def test_nothing_a_run_started_outlives_it(tmp_path) -> None:
     # a process left in the run's group, as an outside solver would be whose parent died
     # before the solver asked to die with it (GNU time stands between them in compare's runs)
     left = tmp_path / "left.pid"
-    path = tmp_path / "leaves"
-    path.write_text(f"#!/bin/sh\n(sleep 60 & echo $! > {left})\necho 's UNKNOWN'\n")
-    path.chmod(0o755)
-    (row,) = list(run_local(_tasks(["dominosa:n=4:seeds=1"], backends=[f"external:{path}"]),
-                            jobs=1))
+    leaves = _solver(tmp_path, "leaves", f"(sleep 60 & echo $! > {left})\necho 's UNKNOWN'")
+    (row,) = list(run_local(_tasks(["dominosa:n=4:seeds=1"], backends=[leaves]), jobs=1))
     assert row["note"] == "solver said UNKNOWN", row
     pid = int(left.read_text())
     end = time.monotonic() + 5
