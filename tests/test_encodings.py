@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import itertools
 import random
+from dataclasses import dataclass
 
 import pytest
 from pysat.solvers import Solver
 
 from satdomino.encode import REGISTRY, Encodings, lower
-from satdomino.model import ExactlyOne, Model, compare
+from satdomino.model import AtMostOne, Clause, ExactlyOne, Model, compare
 
 
 def allowed_assignments(model: Model, encodings: Encodings, n: int) -> set[tuple[bool, ...]]:
@@ -154,10 +155,23 @@ def test_integer_views_and_linear_sums(name: str) -> None:
 
 
 def test_a_constraint_lowering_does_not_know_is_refused_not_dropped() -> None:
-    class Unknown(ExactlyOne):  # not one of the kinds lowering dispatches on
-        pass
+    @dataclass(frozen=True)
+    class Unknown:  # not one of the IR's kinds
+        lits: tuple[int, ...]
 
     m, xs = fresh(2)
-    m.constraints.append(Unknown(tuple(xs)))
+    m.constraints.append(Unknown(tuple(xs)))  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="cannot lower"):
         lower(m)
+
+
+@pytest.mark.parametrize("base", [ExactlyOne, AtMostOne, Clause])
+def test_a_subclass_of_a_constraint_kind_is_lowered_as_that_kind(base) -> None:
+    class Named(base):  # e.g. a family's own name for one of its rules
+        pass
+
+    m, xs = fresh(3)
+    m.constraints.append(base(tuple(xs)))
+    plain = lower(m).clauses
+    m.constraints[-1] = Named(tuple(xs))
+    assert lower(m).clauses == plain
