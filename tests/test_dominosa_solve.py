@@ -178,3 +178,22 @@ def test_enumeration_count_matches_brute_force() -> None:
         c = count(board, FAM)
         assert c.complete and c.method == "enumeration"
         assert c.value == len(solutions(board.grid))
+
+
+@pytest.mark.parametrize("n,seed", [(0, 0), (1, 1), (3, 2), (6, 3)])
+def test_placement_model_names_every_edge_as_place_key_does(n: int, seed: int) -> None:
+    """The one-pass builder against the rules read from the board edge by edge: a variable per
+    edge, named by place_key, in the order of edges(); a cell's and a domino's exactly-one."""
+    board, _ = D.planted(n, seed) if n else (D.Dominosa(((0, 0),)), None)
+    m = D.build_placement(board)
+    edges = board.edges()
+    assert [m.key(x) for x in range(1, m.num_vars + 1)] == [D.place_key(board, e) for e in edges]
+    assert m.projection == list(range(1, len(edges) + 1))
+    groups = {}
+    for x, e in enumerate(edges, 1):
+        for owner in (("cell", e[0]), ("cell", e[1]), ("domino", D.domino_of(board, e))):
+            groups.setdefault(owner, []).append(x)
+    expected = [groups.get(("cell", c), []) for c in board.cells()]
+    expected += [groups.get(("domino", d), []) for d in D.dominoes(board.n)]
+    assert [list(c.lits) for c in m.constraints] == expected
+    assert all(type(c).__name__ == "ExactlyOne" for c in m.constraints)

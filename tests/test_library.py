@@ -22,3 +22,39 @@ def test_model_ir_semantics() -> None:
     ok = {(x, y, z) for x in (0, 1) for y in (0, 1) for z in (0, 1)
           if m.satisfied_by([None, bool(x), bool(y), bool(z)])}
     assert ok == {(0, 1, 1), (1, 1, 0), (1, 1, 1)}
+
+
+def test_new_vars_names_in_order_and_refuses_a_name_used_twice() -> None:
+    m = satdomino.Model("t")
+    assert m.var("a") == 1
+    assert list(m.new_vars(["b", "c"])) == [2, 3]
+    assert [m.key(i) for i in (1, 2, 3)] == ["a", "b", "c"] and m.var("c") == 3
+    for keys in (["d", "a"], ["e", "e"]):  # used before; twice in the same call
+        try:
+            m.new_vars(keys)
+        except ValueError as e:
+            assert repr(keys[1]) in str(e)
+        else:
+            raise AssertionError(f"{keys} was taken")
+        # the model is as it was: no id for the new names, the old ones unchanged
+        assert m.num_vars == 3 and not m.has("d") and not m.has("e")
+        assert [m.var(k) for k in "abc"] == [1, 2, 3]
+
+
+def test_exactly_ones_is_exactly_one_per_group_and_checks_every_literal() -> None:
+    m, one_by_one = satdomino.Model("t"), satdomino.Model("t")
+    for model in (m, one_by_one):
+        model.new_vars("abcd")
+    groups = [[1, 2], [3], [-4, 1, 2], []]
+    m.exactly_ones(groups)
+    for g in groups:
+        one_by_one.exactly_one(g)
+    assert m.constraints == one_by_one.constraints
+    for bad in ([[1, 0]], [[2], [5]], [[-5, 1]]):
+        try:
+            m.exactly_ones(bad)
+        except ValueError as e:
+            assert "is not a variable" in str(e)
+        else:
+            raise AssertionError(f"{bad} was taken")
+    assert len(m.constraints) == len(groups)

@@ -284,20 +284,41 @@ def place_key(p: Dominosa, e: Pair) -> tuple:
 def build_placement(p: Dominosa) -> Model:
     """One variable per adjacent pair of cells (which domino it is follows from the numbers);
     every cell covered exactly once, every domino of the set placed exactly once."""
-    m = Model("placement")
-    by_cell: dict[Cell, list[int]] = {c: [] for c in p.cells()}
+    grid, rows, cols = p.grid, p.rows, p.cols
+    # the variables are named as place_key names them, in the order of p.edges(), in one pass
+    # that shares each cell's and each domino's tuple among its placements and creates them
+    # all at once: 6.0 against 8.4 ms with place_key and m.var per edge on a 50x52 board
+    # (medians of 21), where building is a third of the Python before a solver starts
+    cells = p.cells()
+    domino = [[(min(a, b), max(a, b)) for b in range(p.n + 1)] for a in range(p.n + 1)]
+    keys: list[tuple] = []
+    by_cell: list[list[int]] = [[] for _ in cells]
     by_domino: dict[tuple[int, int], list[int]] = {d: [] for d in dominoes(p.n)}
-    for e in p.edges():
-        d = domino_of(p, e)
-        x = m.var(("place", d, e))  # place_key(p, e), without computing d twice
-        by_cell[e[0]].append(x)
-        by_cell[e[1]].append(x)
-        by_domino[d].append(x)
-    m.projection = list(range(1, m.num_vars + 1))
-    for lits in by_cell.values():
-        m.exactly_one(lits)
-    for lits in by_domino.values():
-        m.exactly_one(lits)
+    for r, row in enumerate(grid):
+        below = grid[r + 1] if r + 1 < rows else None
+        for c, a in enumerate(row):
+            i = r * cols + c
+            at_i = by_cell[i]
+            # written out for the right and the lower neighbour: a loop or a call per edge
+            # would cost a third of what this saves
+            if c + 1 < cols:
+                d = domino[a][row[c + 1]]
+                keys.append(("place", d, (cells[i], cells[i + 1])))
+                x = len(keys)  # the id this key gets in a new model
+                at_i.append(x)
+                by_cell[i + 1].append(x)
+                by_domino[d].append(x)
+            if below is not None:
+                d = domino[a][below[c]]
+                keys.append(("place", d, (cells[i], cells[i + cols])))
+                x = len(keys)
+                at_i.append(x)
+                by_cell[i + cols].append(x)
+                by_domino[d].append(x)
+    m = Model("placement")
+    m.projection = list(m.new_vars(keys))
+    m.exactly_ones(by_cell)
+    m.exactly_ones(by_domino.values())
     return m
 
 
