@@ -184,7 +184,7 @@ def test_enumeration_count_matches_brute_force() -> None:
 def test_placement_model_names_every_edge_as_place_key_does(n: int, seed: int) -> None:
     """The one-pass builder against the rules read from the board edge by edge: a variable per
     edge, named by place_key, in the order of edges(); a cell's and a domino's exactly-one."""
-    board, _ = D.planted(n, seed) if n else (D.Dominosa(((0, 0),)), None)
+    board = D.planted(n, seed)[0] if n else D.Dominosa(((0, 0),))  # n = 0: one 0-0 domino
     m = D.build_placement(board)
     edges = board.edges()
     assert [m.key(x) for x in range(1, m.num_vars + 1)] == [D.place_key(board, e) for e in edges]
