@@ -153,7 +153,7 @@ class Model:
 
     def new_vars(self, keys: Sequence[Hashable]) -> range:
         """Ids for ``keys``, each a name not used before, in their order: ``var`` for each, in
-        one step (a 50x52 Dominosa board names 5,201 placements)."""
+        one step (an N = 50 Dominosa board, 51x52 cells, names 5,201 placements)."""
         first = len(self._names)
         self._ids.update(zip(keys, range(first, first + len(keys)), strict=True))
         if len(self._ids) != first - 1 + len(keys):  # a name used twice: undo, then say which

@@ -45,7 +45,7 @@ def solve(puzzle: Any, family: Family, *, model: str | None = None,
 def _gc_paused() -> Iterator[None]:
     """Building and lowering a model allocate many small tuples and lists and free none of
     them: the cyclic collector would scan them again and again for nothing (a third of the
-    time to build and lower a 60x62 Dominosa board)."""
+    time to build and lower the 61x62 Dominosa board of N = 60)."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:

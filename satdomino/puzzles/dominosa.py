@@ -287,8 +287,8 @@ def build_placement(p: Dominosa) -> Model:
     grid, rows, cols = p.grid, p.rows, p.cols
     # the variables are named as place_key names them, in the order of p.edges(), in one pass
     # that shares each cell's and each domino's tuple among its placements and creates them
-    # all at once: 6.0 against 8.4 ms with place_key and m.var per edge on a 50x52 board
-    # (medians of 21), where building is a third of the Python before a solver starts
+    # all at once: 6.0 against 8.4 ms with place_key and m.var per edge on the 51x52 board of
+    # N = 50 (medians of 21), where building is a third of the Python before a solver starts
     cells = p.cells()
     domino = [[(min(a, b), max(a, b)) for b in range(p.n + 1)] for a in range(p.n + 1)]
     keys: list[tuple] = []
