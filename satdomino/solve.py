@@ -11,8 +11,8 @@ from typing import Any
 
 from .analysis import blocking_clause
 from .backends import DEFAULT_BACKEND, Backend, Result, Status, get_backend
-from .backends.base import add_clause
-from .encode import CNF, Encodings
+from .backends.base import Forms, Formula, add_clause
+from .encode import Encodings
 from .errors import VerificationError
 from .model import Model
 from .puzzles import Family
@@ -63,10 +63,11 @@ def _solve(puzzle: Any, family: Family, model: str | None, backend: str | Backen
     deadline = None if timeout is None else t0 + timeout
     m = family.model(model)(puzzle)
     formula = engine.formula(m, encodings)
-    if isinstance(formula, Model):
+    cnf = formula.cnf if isinstance(formula, Forms) else formula
+    if isinstance(cnf, Model):
         n_vars, n_clauses = m.num_vars, len(m.constraints)
     else:
-        n_vars, n_clauses = formula.num_vars, len(formula.clauses) + len(formula.atmosts)
+        n_vars, n_clauses = cnf.num_vars, len(cnf.clauses) + len(cnf.atmosts)
     encode_seconds = time.perf_counter() - t0
 
     def remaining() -> float | None:
@@ -100,13 +101,13 @@ def _solve(puzzle: Any, family: Family, model: str | None, backend: str | Backen
         "solve_seconds": round(solve_seconds, 6),
         **({} if unique_seconds is None else {"unique_seconds": round(unique_seconds, 6)}),
         "backend": engine.name,
-        "encodings": encodings.as_dict() if engine.takes == "cnf" else {"z3": "native"},
+        "encodings": encodings.as_dict() if engine.takes != "model" else {"model": "native"},
         "model": m.name,
     }
     return out
 
 
-def near(true_vars: frozenset[int], formula: CNF | Model) -> list[int]:
+def near(true_vars: frozenset[int], formula: Formula) -> list[int]:
     """Every variable of ``formula`` as the literal it has in an answer: phases to search near
     that answer."""
     n = formula.num_vars

@@ -78,7 +78,8 @@ PYSAT_BACKENDS = ["cadical195", "cadical153", "kissat404", "glucose4", "minisat2
                   "maplechrono", "mergesat3"]
 
 
-@pytest.mark.parametrize("backend", [*PYSAT_BACKENDS, "z3", "z3-smt"])
+@pytest.mark.parametrize("backend", [*PYSAT_BACKENDS, "z3", "z3-smt", "highs",
+                                     "portfolio:minisat22+highs-fj"])
 @pytest.mark.parametrize("model", ["placement", "counted"])
 def test_backends(backend: str, model: str) -> None:
     for board, truth in zip(BOARDS[:14], TRUTH[:14], strict=True):

@@ -25,23 +25,40 @@ class Result:
 
 
 @dataclass
+class Forms:
+    """One formula twice, as the Model and as its CNF: for a portfolio whose members read
+    different forms. Both keep the model's variable numbers."""
+
+    model: Model
+    cnf: CNF
+
+    @property
+    def num_vars(self) -> int:
+        return self.cnf.num_vars
+
+
+Formula = CNF | Model | Forms
+
+
+@dataclass
 class Backend:
-    """One solver. ``takes`` says whether it reads the lowered CNF or the Model itself."""
+    """One solver. ``takes`` says whether it reads the lowered CNF, the Model itself or (a
+    portfolio of both kinds) both."""
 
     name: str
-    takes: Literal["cnf", "model"] = "cnf"
+    takes: Literal["cnf", "model", "both"] = "cnf"
     native_card: bool = False  # accepts CNF.atmosts
     summary: str = ""
 
     takes_phases: bool = False  # honours the ``phases`` hint of ``solve``
 
-    def solve(self, formula: CNF | Model, assumptions: Sequence[int] = (),
+    def solve(self, formula: Formula, assumptions: Sequence[int] = (),
               time_limit: float | None = None, phases: Sequence[int] = ()) -> Result:
         """``phases``: literals the search should prefer (a hint, such as a known solution to
         search near); a backend without ``takes_phases`` ignores it."""
         raise NotImplementedError
 
-    def start(self, formula: CNF | Model, assumptions: Sequence[int] = (),
+    def start(self, formula: Formula, assumptions: Sequence[int] = (),
               phases: Sequence[int] = ()) -> Run:
         """A solve another thread can stop (see ``run``). This default forks a child now, to
         be killed; backends that can stop in-process return a lighter Run."""
@@ -51,19 +68,25 @@ class Backend:
 
     def check(self, encodings: Encodings) -> None:
         """Refuse encodings this backend cannot take (native cardinality without support)."""
-        if self.takes == "cnf" and encodings.native and not self.native_card:
+        if self.takes != "model" and encodings.native and not self.native_card:
             raise BackendError(f"backend {self.name} has no native cardinality constraints; "
                                "use minicard, gluecard3, gluecard4 or z3, or a clausal encoding")
 
-    def formula(self, model: Model, encodings: Encodings) -> CNF | Model:
-        """What this backend reads: the Model itself, or its CNF under ``encodings``."""
+    def formula(self, model: Model, encodings: Encodings) -> Formula:
+        """What this backend reads: the Model itself, its CNF under ``encodings``, or both."""
         self.check(encodings)
-        return model if self.takes == "model" else lower(model, encodings)
+        if self.takes == "model":
+            return model
+        cnf = lower(model, encodings)
+        return Forms(model, cnf) if self.takes == "both" else cnf
 
 
-def add_clause(formula: CNF | Model, clause: list[int]) -> None:
-    """Add a clause over model variables to either kind of formula (a blocking clause)."""
-    if isinstance(formula, Model):
+def add_clause(formula: Formula, clause: list[int]) -> None:
+    """Add a clause over model variables to any kind of formula (a blocking clause)."""
+    if isinstance(formula, Forms):
+        formula.model.add_clause(clause)
+        formula.cnf.clauses.append(list(clause))
+    elif isinstance(formula, Model):
         formula.add_clause(clause)
     else:
         formula.clauses.append(clause)

@@ -9,21 +9,35 @@ import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from ..errors import BackendError
 from .base import Result
 
+_reply = None  # in a forked child: its connection to the parent
+
 
 def in_child(conn, fn: Callable[..., Any], args: tuple) -> None:
     """The forked child's side: send back ("ok", fn(*args)) or ("error", what went wrong)."""
+    global _reply
     die_with_parent()  # killing the parent kills the child, and any outside solver with it
+    _reply = conn
     try:
         conn.send(("ok", fn(*args)))
     except BaseException as e:  # report every failure; never leave the parent waiting
         conn.send(("error", f"{type(e).__name__}: {e}"))
     finally:
         conn.close()
+
+
+def answer_now(payload: Any) -> NoReturn:
+    """From inside the work of a forked child (a solver's callback, say, when the solver
+    cannot be stopped): send ``payload`` as the work's result and end the child now."""
+    if _reply is None:
+        raise RuntimeError("answer_now is for the work of a forked child")
+    _reply.send(("ok", payload))
+    _reply.close()
+    os._exit(0)
 
 
 def run_in_child(name: str, fn: Callable[..., Any], args: tuple,

@@ -1,13 +1,15 @@
-"""A portfolio: several backends race on the same CNF; the first definite answer (sat or
+"""A portfolio: several backends race on the same puzzle; the first definite answer (sat or
 unsat) wins and the others are stopped.
 
-Written ``portfolio:A+B[+C...]`` with any CNF-reading backends (python-sat names, presets,
-``external:CMD``, ``z3``). Each member runs as its ``Backend.start`` says: outside solvers and
-python-sat solvers that honour ``interrupt`` run from threads of this process (no fork, so an
-easy puzzle costs no more than its fastest member); the others in forked children that are
-killed. A ``phases`` hint goes to every member; those that cannot take one simply race without
-it, so a portfolio of a local-search configuration and a CDCL solver is quick both at finding a
-first solution and at finding a second one near it.
+Written ``portfolio:A+B[+C...]`` with any backends (python-sat names, presets,
+``external:CMD``, ``z3``, ``z3-smt``, ``highs``); members that read the Model (``highs``,
+``z3-smt``) get it, the others its CNF, both with the same variable numbers. Each member runs
+as its ``Backend.start`` says: outside solvers and python-sat solvers that honour
+``interrupt`` run from threads of this process (no fork, so an easy puzzle costs no more than
+its fastest member); the others in forked children that are killed. A ``phases`` hint goes to
+every member; those that cannot take one simply race without it, so a portfolio of a
+local-search configuration and a CDCL solver is quick both at finding a first solution and at
+finding a second one near it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import threading
 import time
 
 from ..errors import BackendError
-from .base import Backend, Result
+from .base import Backend, Forms, Formula, Result
 from .run import Run
 
 
@@ -25,12 +27,11 @@ class PortfolioBackend(Backend):
     def __init__(self, members: list[Backend]) -> None:
         if len(members) < 2:
             raise BackendError("a portfolio needs two or more backends: portfolio:A+B")
-        for m in members:
-            if m.takes != "cnf":
-                raise BackendError(f"portfolio member {m.name} does not read CNF")
         self.members = members
-        super().__init__(name="portfolio:" + "+".join(m.name for m in members), takes="cnf",
-                         native_card=all(m.native_card for m in members),
+        kinds = {m.takes for m in members}
+        takes = kinds.pop() if len(kinds) == 1 else "both"
+        super().__init__(name="portfolio:" + "+".join(m.name for m in members), takes=takes,
+                         native_card=all(m.native_card for m in members if m.takes != "model"),
                          takes_phases=any(m.takes_phases for m in members),
                          summary="first answer of " + ", ".join(m.name for m in members))
 
@@ -52,7 +53,7 @@ class PortfolioBackend(Backend):
         try:  # every fork happens here, before any thread starts
             for m in self.members:
                 try:
-                    runs.append((m, m.start(formula, assumptions, phases)))
+                    runs.append((m, m.start(_form(formula, m), assumptions, phases)))
                 except Exception as e:  # this one cannot start; the others race on
                     errors.append(f"{m.name}: {_why(e)}")
         except BaseException:
@@ -114,6 +115,13 @@ class PortfolioBackend(Backend):
             raise BackendError("every portfolio member failed: " + "; ".join(errors))
         return Result("unknown", seconds=time.perf_counter() - t0,
                       note="; ".join(unknown + errors))
+
+
+def _form(formula: Formula, member: Backend) -> Formula:
+    """The form of ``formula`` that ``member`` reads."""
+    if isinstance(formula, Forms) and member.takes != "both":
+        return formula.model if member.takes == "model" else formula.cnf
+    return formula
 
 
 def _why(e: BaseException) -> str:

@@ -3,14 +3,15 @@
 [--no-cpsat]``.
 
 Planted random boards (``dominosa.planted(n, seed)``), seeds 1..S for every N. Each board is
-solved end to end (build the model, encode, solve, decode, check the rules) by every
-satdomino configuration, then, in the same run, by OR-Tools CP-SAT with 2 workers on the
-plain exactly-one placement model, also timed from board to answer (building its model
-included). Every board is solved R times by each side, the sides taking turns (their order
-rotates from one repeat to the next), and its time is the median of the R. With uniqueness on
-(the default) each configuration then also runs ``solve --unique`` once per board, which
-decides whether the solution is the only one by a second solve with the first solution
-blocked that searches near it; the seconds of that second solve are reported.
+solved end to end (build the model, encode, solve, decode, check the rules) by every satdomino
+configuration, then, in the same run, by OR-Tools CP-SAT with 2 workers on the plain
+exactly-one placement model, also timed from board to answer (building its model included;
+CP-SAT runs in a worker process of its own, see ``cpsat_worker``). Every board is solved R
+times by each side, the sides taking turns (their order rotates from one repeat to the next),
+and its time is the median of the R. With uniqueness on (the default) each configuration then
+also runs ``solve --unique`` once per board, which decides whether the solution is the only one
+by a second solve with the first solution blocked that searches near it; the seconds of that
+second solve are reported.
 
 Per-board seconds, then per N: the median time to the first solution (a board not solved
 within the limit counts as infinitely slow), solved / boards, the ratio of that median to
@@ -28,7 +29,7 @@ from ..encode import Encodings
 from ..puzzles import dominosa as D
 from ..puzzles import family
 from ..solve import solve
-from .dominosa_speed import cpsat
+from .cpsat_worker import CpsatWorker
 
 DEFAULT_CONFIGS = ["placement/pairwise/portfolio:minisat22+cms-sls"]
 
@@ -56,12 +57,6 @@ def uniqueness(board: D.Dominosa, config: str, limit: float) -> str:
     return f"{verdict} {out.stats['unique_seconds']:.3f}"
 
 
-def cpsat_e2e(board: D.Dominosa, limit: float) -> tuple[str, float]:
-    t0 = time.perf_counter()
-    status, _ = cpsat(board, 2, limit)
-    return status, time.perf_counter() - t0
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", default="40,50,60,70,80,100", help="comma-separated N values")
@@ -85,8 +80,9 @@ def main() -> None:
     for c in configs:
         ours(warm, c, args.timeout)
         uniqueness(warm, c, args.timeout)
-    if not args.no_cpsat:
-        cpsat_e2e(warm, args.timeout)
+    worker = None if args.no_cpsat else CpsatWorker()
+    if worker is not None:
+        worker.solve(warm, 2, args.timeout)
     print(f"planted boards, seconds from board to verified solution (limit {args.timeout:g} s)"
           + ("; then the uniqueness verdict and its extra seconds" if unique else ""))
     print("| N | seed | " + " | ".join(cols) + " |")
@@ -100,7 +96,8 @@ def main() -> None:
             runs: dict[str, list[tuple[str, float, str]]] = {side: [] for side in sides}
             for r in range(max(1, args.repeats)):
                 for side in sides[r % len(sides):] + sides[:r % len(sides)]:
-                    runs[side].append(cpsat_e2e(board, args.timeout) + ("",) if side == "cp"
+                    runs[side].append(worker.solve(board, 2, args.timeout) + ("",)
+                                      if side == "cp"
                                       else ours(board, side, args.timeout))
             cells = []
             for side in sides:

@@ -116,6 +116,7 @@ def execute(task: Task, report: Callable[[dict[str, Any]], None] = lambda row: N
     ``report`` gets the sizes as soon as the formula is built, so a run killed while solving
     still has them."""
     from ..backends import get_backend
+    from ..backends.base import Forms
     from ..encode import CNF, Encodings
     from ..export.dimacs import gbd_hash
     from ..puzzles import family
@@ -128,12 +129,13 @@ def execute(task: Task, report: Callable[[dict[str, Any]], None] = lambda row: N
     engine = get_backend(task.backend)
     formula = engine.formula(m, Encodings(**task.encodings))
     back = None
-    if isinstance(formula, CNF):
-        if task.seed:
-            formula, back = shuffled(formula, task.seed)
-        row.update(variables=formula.num_vars,
-                   clauses=len(formula.clauses) + len(formula.atmosts),
-                   instance_hash=gbd_hash(formula.clauses))
+    cnf = formula.cnf if isinstance(formula, Forms) else formula
+    if isinstance(formula, CNF) and task.seed:
+        formula, back = shuffled(formula, task.seed)
+        cnf = formula
+    if isinstance(cnf, CNF):  # a portfolio with a Model-reading member: its CNF's sizes
+        row.update(variables=cnf.num_vars, clauses=len(cnf.clauses) + len(cnf.atmosts),
+                   instance_hash=gbd_hash(cnf.clauses))
     else:
         row.update(variables=m.num_vars, clauses=len(m.constraints))
     row["encode_seconds"] = round(time.perf_counter() - t0, 4)

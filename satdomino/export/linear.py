@@ -10,72 +10,95 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 
-from ..model import PB, AtMostOne, Card, Clause, Define, ExactlyOne, IntLinear, IntView, Model
+from ..model import (
+    PB,
+    AtMostOne,
+    Card,
+    Clause,
+    Constraint,
+    Define,
+    ExactlyOne,
+    IntLinear,
+    IntView,
+    Model,
+)
 
-Row = tuple[list[tuple[int, str]], str, int]  # (terms (coefficient, column), op, right side)
+Row = tuple[list[tuple[int, int]], str, int]  # (terms (coefficient, column), op, right side)
 
 
 def rows(model: Model) -> tuple[list[str], list[Row]]:
-    """The columns (binary variable names) and the rows of the 0-1 program."""
+    """The columns (binary variable names; a row's column j is ``cols[j]``) and the rows of
+    the 0-1 program. Column j < num_vars is model variable j + 1."""
+    cols, values, out = columns(model)
+    for c in model.constraints:
+        out += constraint_rows(c, values)
+    return cols, out
+
+
+def columns(model: Model) -> tuple[list[str], dict, list[Row]]:
+    """The columns, each integer variable's (value, column) pairs, and the rows that make
+    each integer variable take one value."""
     cols = [f"x{i}" for i in range(1, model.num_vars + 1)]
     out: list[Row] = []
     values: dict = {}
     for key, x in model.ints.items():
-        names = []
+        pairs = []
         for v in x.values:
-            names.append((v, f"d{len(cols) + 1}"))
-            cols.append(names[-1][1])
-        values[key] = names
-        out.append(([(1, n) for _, n in names], "=", 1))
-
-    def linear(terms: list[tuple[int, int]], op: str, bound: int) -> Row:
-        # w * (not x) = w - w * x: constants move to the right side
-        row = []
-        for w, lit in terms:
-            if lit > 0:
-                row.append((w, f"x{lit}"))
-            else:
-                row.append((-w, f"x{-lit}"))
-                bound -= w
-        return row, {"<=": "<=", ">=": ">=", "==": "="}[op], bound
-
-    for c in model.constraints:
-        match c:
-            case Clause(lits):
-                out.append(linear([(1, x) for x in lits], ">=", 1))
-            case AtMostOne(lits):
-                out.append(linear([(1, x) for x in lits], "<=", 1))
-            case ExactlyOne(lits):
-                out.append(linear([(1, x) for x in lits], "==", 1))
-            case Card(lits, op, bound):
-                out.append(linear([(1, x) for x in lits], op, bound))
-            case PB(terms, op, bound):
-                out.append(linear(list(terms), op, bound))
-            case Define(var, "or", lits):
-                for x in lits:  # var >= each, var <= their sum
-                    out.append(linear([(1, var), (-1, x)], ">=", 0))
-                out.append(linear([(1, var), *((-1, x) for x in lits)], "<=", 0))
-            case Define(var, "and", lits):
-                for x in lits:  # var <= each, var >= sum - (n - 1)
-                    out.append(linear([(1, var), (-1, x)], "<=", 0))
-                out.append(linear([(1, var), *((-1, x) for x in lits)], ">=", 1 - len(lits)))
-            case IntView(var, x, op, k):
-                picked = [n for v, n in values[x.key] if (v == k if op == "==" else v >= k)]
-                out.append(([(1, f"x{var}"), *((-1, n) for n in picked)], "=", 0))
-            case IntLinear(terms, bools, op, bound):
-                row, op2, bound2 = linear(list(bools), op, bound)
-                for coef, x in terms:
-                    row += [(coef * v, n) for v, n in values[x.key] if coef * v]
-                out.append((row, op2, bound2))
-    return cols, out
+            pairs.append((v, len(cols)))
+            cols.append(f"d{len(cols) + 1}")
+        values[key] = pairs
+        out.append(([(1, j) for _, j in pairs], "=", 1))
+    return cols, values, out
 
 
-def _terms(row: list[tuple[int, str]], times: str = " ") -> Iterator[str]:
+def _linear(terms: list[tuple[int, int]], op: str, bound: int) -> Row:
+    # w * (not x) = w - w * x: constants move to the right side
+    row = []
+    for w, lit in terms:
+        if lit > 0:
+            row.append((w, lit - 1))
+        else:
+            row.append((-w, -lit - 1))
+            bound -= w
+    return row, {"<=": "<=", ">=": ">=", "==": "="}[op], bound
+
+
+def constraint_rows(c: Constraint, values: dict) -> list[Row]:
+    """The rows of one constraint (``values`` as ``columns`` gives them)."""
+    match c:
+        case Clause(lits):
+            return [_linear([(1, x) for x in lits], ">=", 1)]
+        case AtMostOne(lits):
+            return [_linear([(1, x) for x in lits], "<=", 1)]
+        case ExactlyOne(lits):
+            return [_linear([(1, x) for x in lits], "==", 1)]
+        case Card(lits, op, bound):
+            return [_linear([(1, x) for x in lits], op, bound)]
+        case PB(terms, op, bound):
+            return [_linear(list(terms), op, bound)]
+        case Define(var, "or", lits):  # var >= each, var <= their sum
+            return [*(_linear([(1, var), (-1, x)], ">=", 0) for x in lits),
+                    _linear([(1, var), *((-1, x) for x in lits)], "<=", 0)]
+        case Define(var, "and", lits):  # var <= each, var >= sum - (n - 1)
+            return [*(_linear([(1, var), (-1, x)], "<=", 0) for x in lits),
+                    _linear([(1, var), *((-1, x) for x in lits)], ">=", 1 - len(lits))]
+        case IntView(var, x, op, k):
+            picked = [j for v, j in values[x.key] if (v == k if op == "==" else v >= k)]
+            return [([(1, var - 1), *((-1, j) for j in picked)], "=", 0)]
+        case IntLinear(terms, bools, op, bound):
+            row, op2, bound2 = _linear(list(bools), op, bound)
+            for coef, x in terms:
+                row += [(coef * v, j) for v, j in values[x.key] if coef * v]
+            return [(row, op2, bound2)]
+    raise TypeError(f"no linear form for {type(c).__name__}")
+
+
+def _terms(row: list[tuple[int, int]], cols: list[str], times: str = " ") -> Iterator[str]:
     """Signed terms: "+ 2 x3" in LP, "+ 2 * x3" in MathProg (``times``)."""
-    for i, (w, name) in enumerate(row):
+    for i, (w, j) in enumerate(row):
         sign = "-" if w < 0 else ("+" if i else "")
         factor = f"{abs(w)}{times}" if abs(w) != 1 else ""
-        yield f"{sign} {factor}{name}".strip()
+        yield f"{sign} {factor}{cols[j]}".strip()
 
 
 def to_lp(model: Model, comments: list[str] = ()) -> str:
@@ -83,7 +106,7 @@ def to_lp(model: Model, comments: list[str] = ()) -> str:
     lines = [f"\\ {c}" for c in comments]
     lines += ["Minimize", f" obj: 0 {cols[0]}" if cols else " obj:", "Subject To"]
     for k, (row, op, bound) in enumerate(rs, start=1):
-        terms = list(_terms(row)) or ["0 " + cols[0]]
+        terms = list(_terms(row, cols)) or ["0 " + cols[0]]
         chunks = [" ".join(terms[i:i + 10]) for i in range(0, len(terms), 10)]
         lines.append(f" c{k}: " + "\n   ".join(chunks) + f" {op} {bound}")
     lines += ["Binary"] + [f" {' '.join(cols[i:i + 12])}" for i in range(0, len(cols), 12)]
@@ -98,7 +121,7 @@ def to_mathprog(model: Model, comments: list[str] = (), show: bool = True) -> st
     lines = [f"/* {c} */" for c in comments]
     lines += [f"var {name} binary;" for name in cols]
     for k, (row, op, bound) in enumerate(rs, start=1):
-        terms = " ".join(_terms(row, " * ")) or "0"
+        terms = " ".join(_terms(row, cols, " * ")) or "0"
         lines.append(f"s.t. c{k}: {terms} {op} {bound};")
     lines.append("solve;")
     if show:
@@ -113,12 +136,11 @@ def to_opb(model: Model, comments: list[str] = ()) -> str:
     and PB constraints kept native. Variables x1..xn are the model's own, extra binaries for
     integer values follow."""
     cols, rs = rows(model)
-    number = {name: f"x{i}" for i, name in enumerate(cols, start=1)}
     lines = []
     for terms, op, bound in rs:
         if op == "<=":
             terms, op, bound = [(-w, n) for w, n in terms], ">=", -bound
-        body = " ".join(f"{w:+d} {number[n]}" for w, n in terms)
+        body = " ".join(f"{w:+d} x{j + 1}" for w, j in terms)
         lines.append(f"{body} {op} {bound} ;" if body else f"+0 x1 {op} {bound} ;")
     head = [f"* #variable= {len(cols)} #constraint= {len(lines)}"]
     head += [f"* {c}" for c in comments]
@@ -138,7 +160,8 @@ def to_smt2(model: Model, status: str = "unknown", source: str = "satdomino",
            f'(set-info :category "{category}")', f"(set-info :status {status})"]
     out += [f"(declare-fun {name} () Bool)" for name in cols]
     for terms, op, bound in rs:
-        parts = [f"(* {w} (ite {n} 1 0))" if w != 1 else f"(ite {n} 1 0)" for w, n in terms]
+        parts = [f"(* {w} (ite {cols[j]} 1 0))" if w != 1 else f"(ite {cols[j]} 1 0)"
+                 for w, j in terms]
         lhs = "0" if not parts else parts[0] if len(parts) == 1 else f"(+ {' '.join(parts)})"
         rhs = str(bound) if bound >= 0 else f"(- {-bound})"
         out.append(f"(assert ({op} {lhs} {rhs}))")

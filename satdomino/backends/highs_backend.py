@@ -1,0 +1,195 @@
+"""HiGHS, the open-source MIP solver, on the Model as a 0-1 linear program: ``highs`` and
+``highs:OPTION=VALUE,...``.
+
+The rows are the LP writer's (``export.linear.rows``): an exactly-one is one equality row, not
+the pairwise clauses a SAT solver gets, and that is what HiGHS's presolve and its
+feasibility-jump local search work on. ``OPTION`` is any HiGHS option (``presolve=off``,
+``random_seed=3``, ...), plus ``jump_only=true``: stop, with no answer, once the
+feasibility-jump heuristic that HiGHS runs before its first LP has failed, rather than go on
+to the branch-and-bound (a local-search member for a portfolio, which frees its core for the
+others).
+
+HiGHS always runs in a forked child: its LP solves do not look at interrupt requests, so
+killing the child is the only prompt stop.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import time
+from collections.abc import Sequence
+from typing import NoReturn
+
+from ..errors import BackendError, UsageError
+from ..export.linear import columns, constraint_rows
+from ..model import AtMostOne, Clause, ExactlyOne, Model
+from .base import Backend, Result
+from .child import answer_now, run_in_child
+from .run import ForkedRun, Run
+
+OWN_OPTIONS = ("jump_only",)
+
+
+def _value(text: str) -> bool | int | float | str:
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_options(spec: str) -> dict[str, bool | int | float | str]:
+    """``"a=1,b=off"`` -> {"a": 1, "b": "off"}; every HiGHS option is checked by HiGHS."""
+    options: dict[str, bool | int | float | str] = {}
+    for item in filter(None, (x.strip() for x in spec.split(","))):
+        key, eq, text = item.partition("=")
+        if not eq or not key.strip():
+            raise UsageError(f"HiGHS options are written OPTION=VALUE, not {item!r}")
+        options[key.strip()] = _value(text.strip())
+    _highs(options)  # refused options fail here, before any solve
+    return options
+
+
+def _highs(options: dict):
+    """A fresh, silent Highs object with ``options`` (and the HiGHS options of ours left out)."""
+    import highspy  # imported on demand: most runs do not need it
+
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    for key, value in options.items():
+        if key in OWN_OPTIONS:
+            continue
+        if h.setOptionValue(key, value) != highspy.HighsStatus.kOk:
+            raise UsageError(f"HiGHS refuses the option {key}={value}")
+    return h
+
+
+def highs_installed() -> bool:
+    return importlib.util.find_spec("highspy") is not None
+
+
+class HighsBackend(Backend):
+    def __init__(self, spec: str = "") -> None:
+        if not highs_installed():
+            raise BackendError("backend highs needs highspy: pip install highspy")
+        self.options = parse_options(spec)
+        self.jump_only = bool(self.options.get("jump_only", False))
+        super().__init__(name="highs" + (f":{spec}" if spec else ""), takes="model",
+                         summary="HiGHS MIP on the 0-1 program"
+                         + (" (feasibility jump only)" if self.jump_only else ""))
+
+    def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
+        t0 = time.perf_counter()
+        args = (formula, assumptions, self.options, time_limit)
+        if time_limit is None:
+            return ForkedRun(_solve, args).result()
+        done, result = run_in_child(self.name, _solve, args, time_limit)
+        if not done:
+            return Result("unknown", seconds=time.perf_counter() - t0, note="time limit")
+        return result
+
+    def start(self, formula, assumptions=(), phases=()) -> Run:
+        return ForkedRun(_solve, (formula, assumptions, self.options, None))
+
+
+# the clause-like kinds: their row is sum(lits) op bound, with every coefficient 1 when
+# every literal is positive (then no constant moves to the right side)
+_PLAIN = {Clause: (1, math.inf), AtMostOne: (-math.inf, 1), ExactlyOne: (1, 1)}
+
+
+def _program(model: Model, assumptions: Sequence[int]):
+    """The 0-1 program of ``model`` as a HighsLp (rows as ``export.linear`` makes them), each
+    assumption fixing its column."""
+    import highspy
+    import numpy as np
+
+    cols, values, extra = columns(model)
+    starts, index, value, lower, upper = [0], [], [], [], []
+
+    def add(terms: list[tuple[int, int]], op: str, bound: int) -> None:
+        index.extend(j + 1 for _, j in terms)  # 1-based, as a literal's variable
+        value.extend(w for w, _ in terms)
+        starts.append(len(index))
+        lower.append(bound if op in (">=", "=") else -math.inf)
+        upper.append(bound if op in ("<=", "=") else math.inf)
+
+    for row in extra:
+        add(*row)
+    for c in model.constraints:
+        plain = _PLAIN.get(type(c))
+        if plain is not None and min(c.lits, default=0) > 0:  # fast: most puzzles' rows
+            index.extend(c.lits)
+            value.extend([1] * len(c.lits))
+            starts.append(len(index))
+            lower.append(plain[0])
+            upper.append(plain[1])
+        else:
+            for row in constraint_rows(c, values):
+                add(*row)
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = len(cols), len(lower)
+    lp.col_cost_ = np.zeros(len(cols))
+    col_lower, col_upper = np.zeros(len(cols)), np.ones(len(cols))
+    for lit in assumptions:
+        if lit > 0:
+            col_lower[lit - 1] = 1
+        else:
+            col_upper[-lit - 1] = 0
+    lp.col_lower_, lp.col_upper_ = col_lower, col_upper
+    lp.row_lower_, lp.row_upper_ = np.array(lower, float), np.array(upper, float)
+    lp.integrality_ = [highspy.HighsVarType.kInteger] * len(cols)
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
+    lp.a_matrix_.start_ = np.array(starts, dtype=np.int32)
+    lp.a_matrix_.index_ = np.array(index, dtype=np.int32) - 1
+    lp.a_matrix_.value_ = np.array(value, dtype=float)
+    return lp
+
+
+def _solve(model: Model, assumptions: Sequence[int], options: dict,
+           time_limit: float | None) -> NoReturn:
+    """In the forked child: the 0-1 program of ``model`` solved by HiGHS. The answer is sent
+    as soon as it is known (freeing HiGHS and the program would take milliseconds more)."""
+    import highspy
+
+    t0 = time.perf_counter()
+    lp = _program(model, assumptions)
+    h = _highs(options)
+    if time_limit is not None:
+        h.setOptionValue("time_limit", max(time_limit, 0.001))
+    if options.get("jump_only"):
+        _give_up_after_jump(h, t0)
+    h.passModel(lp)
+    h.run()
+    status = h.getModelStatus()
+    seconds = time.perf_counter() - t0
+    if h.getInfo().primal_solution_status == 2:  # a feasible point: every row holds
+        x = h.getSolution().col_value
+        result = Result("sat", frozenset(j + 1 for j in range(model.num_vars) if x[j] > 0.5),
+                        seconds)
+    elif status == highspy.HighsModelStatus.kInfeasible:
+        result = Result("unsat", seconds=seconds)
+    else:
+        result = Result("unknown", seconds=seconds, note=h.modelStatusToString(status))
+    answer_now(result)
+
+
+def _give_up_after_jump(h, t0: float) -> None:
+    """HiGHS logs its first branch-and-bound line right after the feasibility jump: with no
+    solution by then, the child answers "unknown" and ends (the LP that follows would not
+    stop for an interrupt). MIP log events come only with logging on: it goes nowhere."""
+    import highspy
+
+    h.setOptionValue("output_flag", True)
+    h.setOptionValue("log_to_console", False)
+
+    def first_line(event) -> None:
+        if event.data_out.mip_primal_bound == highspy.kHighsInf:
+            answer_now(Result("unknown", seconds=time.perf_counter() - t0,
+                              note="the feasibility jump found no solution"))
+
+    h.cbMipLogging += first_line

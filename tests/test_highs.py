@@ -1,0 +1,148 @@
+"""The ``highs`` backend (HiGHS on the 0-1 program) alone, with options, and in portfolios with
+CNF-reading members."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+import time
+
+import pytest
+
+pytest.importorskip("highspy")
+
+from pysat.solvers import Solver  # noqa: E402
+
+from satdomino import Model  # noqa: E402
+from satdomino.backends import PRESETS, available_backends, get_backend  # noqa: E402
+from satdomino.backends.base import Forms  # noqa: E402
+from satdomino.backends.child import descendants  # noqa: E402
+from satdomino.backends.highs_backend import parse_options  # noqa: E402
+from satdomino.encode import Encodings, lower  # noqa: E402
+from satdomino.errors import UsageError  # noqa: E402
+from satdomino.puzzles import dominosa as D  # noqa: E402
+from satdomino.puzzles import family  # noqa: E402
+from satdomino.solve import solve  # noqa: E402
+
+
+def random_model(rng: random.Random, n: int = 6) -> Model:
+    """Every Boolean constraint kind of the IR, negative literals and weights included."""
+    m = Model("random")
+    xs = [m.var(i) for i in range(n)]
+
+    def lits(k: int) -> list[int]:
+        return [x if rng.random() < 0.6 else -x for x in rng.sample(xs, k)]
+
+    for _ in range(rng.randint(2, 5)):
+        kind = rng.choice(["clause", "amo", "eo", "card", "pb", "or", "and"])
+        if kind == "clause":
+            m.add_clause(lits(rng.randint(1, 3)))
+        elif kind == "amo":
+            m.at_most_one(lits(rng.randint(2, 4)))
+        elif kind == "eo":
+            m.exactly_one(lits(rng.randint(2, 4)))
+        elif kind == "card":
+            m.card(lits(rng.randint(2, 5)), rng.choice(["<=", ">=", "=="]), rng.randint(0, 3))
+        elif kind == "pb":
+            m.pb([(rng.choice([-3, -2, -1, 1, 2, 3]), x) for x in lits(rng.randint(2, 4))],
+                 rng.choice(["<=", ">=", "=="]), rng.randint(-2, 3))
+        else:
+            target, *rest = rng.sample(xs, 3)
+            (m.define_or if kind == "or" else m.define_and)(target, rest)
+    return m
+
+
+def brute(m: Model, assumptions: tuple[int, ...] = ()) -> list[tuple[bool, ...]]:
+    n = m.num_vars
+    out = []
+    for bits in itertools.product([False, True], repeat=n):
+        value = [None, *bits]
+        if all(value[a] if a > 0 else not value[-a] for a in assumptions) \
+                and m.satisfied_by(value):
+            out.append(bits)
+    return out
+
+
+def assignment(m: Model, true_vars) -> list:
+    return [None, *(v in true_vars for v in range(1, m.num_vars + 1))]
+
+
+def test_highs_agrees_with_brute_force_on_random_models() -> None:
+    rng = random.Random(7)
+    engine = get_backend("highs")
+    seen = set()
+    for _ in range(40):
+        m = random_model(rng)
+        assumptions = tuple(rng.sample([1, -2, 3, -4], rng.randint(0, 2)))
+        truth = brute(m, assumptions)
+        result = engine.solve(m, assumptions=assumptions)
+        seen.add(result.status)
+        if not truth:
+            assert result.status == "unsat", m
+        else:
+            assert result.status == "sat", m
+            value = assignment(m, result.true_vars)
+            assert m.satisfied_by(value)
+            assert all(value[a] if a > 0 else not value[-a] for a in assumptions)
+    assert seen == {"sat", "unsat"}
+
+
+def random_3sat(n: int, m: int, seed: int) -> Model:
+    rng = random.Random(seed)
+    model = Model("3sat")
+    xs = [model.var(i) for i in range(n)]
+    for _ in range(m):
+        model.add_clause([x if rng.random() < 0.5 else -x for x in rng.sample(xs, 3)])
+    return model
+
+
+def test_jump_only_gives_up_where_branch_and_bound_decides() -> None:
+    """An unsatisfiable random 3-SAT formula: every LP row holds at x = 1/2, so neither the
+    presolve nor the first LP can refute it; the feasibility jump finds nothing."""
+    m = random_3sat(30, 240, seed=1)
+    with Solver(name="cadical195", bootstrap_with=lower(m, Encodings()).clauses) as s:
+        assert not s.solve()
+    out = get_backend("highs-fj").solve(m, time_limit=30)
+    assert out.status == "unknown" and "feasibility jump" in out.note
+    assert get_backend("highs").solve(m, time_limit=60).status == "unsat"
+
+
+def test_a_time_limit_stops_highs_and_leaves_no_process() -> None:
+    board, _ = D.planted(60, seed=2)  # HiGHS's first LP here alone takes seconds
+    t0 = time.perf_counter()
+    out = solve(board, family("dominosa"), backend="highs:mip_heuristic_run_feasibility_jump"
+                "=false", timeout=0.5)
+    assert out.status == "unknown" and time.perf_counter() - t0 < 5
+    assert descendants(os.getpid()) == []
+
+
+def test_options_are_checked_by_highs_and_refused_in_one_line() -> None:
+    assert parse_options("presolve=off, random_seed=3,mip_rel_gap=0.5, jump_only=true") == {
+        "presolve": "off", "random_seed": 3, "mip_rel_gap": 0.5, "jump_only": True}
+    with pytest.raises(UsageError, match="refuses the option no_such_option=1"):
+        get_backend("highs:no_such_option=1")
+    with pytest.raises(UsageError, match="refuses the option presolve=sometimes"):
+        get_backend("highs:presolve=sometimes")
+    with pytest.raises(UsageError, match="OPTION=VALUE"):
+        get_backend("highs:presolve")
+
+
+def test_highs_is_listed_and_its_preset_resolves() -> None:
+    assert "highs" in available_backends() and "highs-fj" in available_backends()
+    engine = get_backend("highs-fj")
+    assert engine.name == "highs-fj" and engine.takes == "model"
+    assert engine.options == parse_options(PRESETS["highs-fj"][0].split(":", 1)[1])
+
+
+def test_a_portfolio_of_model_and_cnf_readers_gets_both_forms() -> None:
+    engine = get_backend("portfolio:minisat22+highs-fj")
+    assert engine.takes == "both" and get_backend("portfolio:highs+z3-smt").takes == "model"
+    board, _ = D.planted(6, seed=3)
+    formula = engine.formula(D.build_placement(board), Encodings(amo="pairwise"))
+    assert isinstance(formula, Forms) and formula.cnf.num_vars == formula.model.num_vars
+    out = solve(board, family("dominosa"), backend=engine, encodings=Encodings(amo="pairwise"),
+                unique=True)
+    assert out.status == "sat" and out.stats["encodings"]["amo"] == "pairwise"
+    # the uniqueness check blocked the first solution in both forms: a second one differs
+    assert out.unique is False and out.other.pairs != out.solution.pairs
