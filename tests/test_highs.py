@@ -110,11 +110,12 @@ def test_jump_only_gives_up_where_branch_and_bound_decides() -> None:
 
 def test_a_time_limit_stops_highs_and_leaves_no_process() -> None:
     board, _ = D.planted(60, seed=2)  # HiGHS's first LP here alone takes seconds
+    before = set(descendants(os.getpid()))  # other tests' processes are not this one's
     t0 = time.perf_counter()
     out = solve(board, family("dominosa"), backend="highs:mip_heuristic_run_feasibility_jump"
                 "=false", timeout=0.5)
     assert out.status == "unknown" and time.perf_counter() - t0 < 5
-    assert descendants(os.getpid()) == []
+    assert set(descendants(os.getpid())) <= before
 
 
 def test_options_are_checked_by_highs_and_refused_in_one_line() -> None:
