@@ -127,6 +127,8 @@ def test_options_are_checked_by_highs_and_refused_in_one_line() -> None:
         get_backend("highs:presolve=sometimes")
     with pytest.raises(UsageError, match="OPTION=VALUE"):
         get_backend("highs:presolve")
+    with pytest.raises(UsageError, match="jump_only is true or false"):
+        get_backend("highs:jump_only=yes")
 
 
 def test_highs_is_listed_and_its_preset_resolves() -> None:

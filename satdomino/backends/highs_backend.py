@@ -51,6 +51,8 @@ def parse_options(spec: str) -> dict[str, bool | int | float | str]:
         if not eq or not key.strip():
             raise UsageError(f"HiGHS options are written OPTION=VALUE, not {item!r}")
         options[key.strip()] = _value(text.strip())
+    if not isinstance(options.get("jump_only", False), bool):
+        raise UsageError(f"jump_only is true or false, not {options['jump_only']!r}")
     _highs(options)  # refused options fail here, before any solve
     return options
 
