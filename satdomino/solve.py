@@ -11,7 +11,7 @@ from typing import Any
 
 from .analysis import blocking_clause
 from .backends import DEFAULT_BACKEND, Backend, Result, Status, get_backend
-from .backends.base import Forms, Formula, add_clause
+from .backends.base import Formula, add_clause, sized
 from .encode import Encodings
 from .errors import VerificationError
 from .model import Model
@@ -63,7 +63,7 @@ def _solve(puzzle: Any, family: Family, model: str | None, backend: str | Backen
     deadline = None if timeout is None else t0 + timeout
     m = family.model(model)(puzzle)
     formula = engine.formula(m, encodings)
-    cnf = formula.cnf if isinstance(formula, Forms) else formula
+    cnf = sized(formula)
     if isinstance(cnf, Model):
         n_vars, n_clauses = m.num_vars, len(m.constraints)
     else:

@@ -40,6 +40,12 @@ class Forms:
 Formula = CNF | Model | Forms
 
 
+def sized(formula: Formula) -> CNF | Model:
+    """The form a run's sizes are counted on: the CNF when there is one (a portfolio's Forms
+    included), else the Model."""
+    return formula.cnf if isinstance(formula, Forms) else formula
+
+
 @dataclass
 class Backend:
     """One solver. ``takes`` says whether it reads the lowered CNF, the Model itself or (a

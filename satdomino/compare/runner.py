@@ -116,7 +116,7 @@ def execute(task: Task, report: Callable[[dict[str, Any]], None] = lambda row: N
     ``report`` gets the sizes as soon as the formula is built, so a run killed while solving
     still has them."""
     from ..backends import get_backend
-    from ..backends.base import Forms
+    from ..backends.base import sized
     from ..encode import CNF, Encodings
     from ..export.dimacs import gbd_hash
     from ..puzzles import family
@@ -129,11 +129,10 @@ def execute(task: Task, report: Callable[[dict[str, Any]], None] = lambda row: N
     engine = get_backend(task.backend)
     formula = engine.formula(m, Encodings(**task.encodings))
     back = None
-    cnf = formula.cnf if isinstance(formula, Forms) else formula
     if isinstance(formula, CNF) and task.seed:
         formula, back = shuffled(formula, task.seed)
-        cnf = formula
-    if isinstance(cnf, CNF):  # a portfolio with a Model-reading member: its CNF's sizes
+    cnf = sized(formula)
+    if isinstance(cnf, CNF):
         row.update(variables=cnf.num_vars, clauses=len(cnf.clauses) + len(cnf.atmosts),
                    instance_hash=gbd_hash(cnf.clauses))
     else:
