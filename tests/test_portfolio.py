@@ -280,6 +280,79 @@ def test_members_set_up_one_after_another() -> None:
     assert order.index("a searching") < order.index("b set-up"), order
 
 
+class _Timed(Backend):
+    """A member that notes when it starts (in ``started``), searches ``seconds`` unless
+    stopped, then answers ``answer``."""
+
+    def __init__(self, name: str, answer: str, seconds: float, started: dict) -> None:
+        super().__init__(name)
+        self.answer, self.seconds, self.started = answer, seconds, started
+
+    def start(self, formula, assumptions=(), phases=()) -> Run:
+        import threading
+
+        self.started[self.name] = time.monotonic()
+        stop = threading.Event()
+
+        def work(run: Run) -> Result:
+            with run.stoppable(stop.set):
+                stopped = stop.wait(self.seconds)
+            return Result("unknown" if stopped else self.answer)  # type: ignore[arg-type]
+
+        return Run(work)
+
+
+def _late(members: list[tuple[str, str, float, float]], started: dict):
+    """A portfolio of _Timed members given as (name, answer, seconds, delay)."""
+    from satdomino.backends.portfolio import PortfolioBackend
+
+    return PortfolioBackend([_Timed(n, a, s, started) for n, a, s, _ in members],
+                            [d for *_, d in members])
+
+
+def test_a_late_member_starts_at_its_time() -> None:
+    started: dict = {}
+    t0 = time.monotonic()
+    out = _late([("a", "sat", 60, 0), ("b", "unsat", 0, 0.3)], started).solve(pigeonhole(2))
+    assert out.status == "unsat" and out.note == "answered by b"
+    assert started["a"] - t0 < 0.3 <= started["b"] - t0 < 20
+
+
+def test_a_late_member_takes_the_core_of_one_that_gave_up() -> None:
+    """c waits 60 s, or until a member ends with no answer: a gives up after 0.2 s, while b
+    searches on."""
+    started: dict = {}
+    t0 = time.monotonic()
+    out = _late([("a", "unknown", 0.2, 0), ("b", "sat", 60, 0), ("c", "unsat", 0, 60)],
+                started).solve(pigeonhole(2))
+    assert out.note == "answered by c" and 0.2 <= started["c"] - t0 < 20
+
+
+def test_a_late_member_is_not_started_when_the_race_is_over_first() -> None:
+    started: dict = {}
+    out = _late([("a", "sat", 0, 0), ("b", "sat", 0, 0.5)], started).solve(pigeonhole(2))
+    assert out.note == "answered by a" and "b" not in started
+    t0 = time.monotonic()  # a time limit that comes first
+    out = _late([("a", "sat", 60, 0), ("b", "sat", 0, 30)], started).solve(pigeonhole(2),
+                                                                            time_limit=0.3)
+    assert out.status == "unknown" and out.note == "time limit"
+    assert time.monotonic() - t0 < 5 and "b" not in started
+
+
+def test_a_late_member_that_forks_starts_while_the_others_search(tmp_path: Path) -> None:
+    """highs forks its child while the outside solver's thread waits for it."""
+    slow = _script(tmp_path, "slow", "sleep 60")
+    for board, truth in zip(BOARDS[:10], TRUTH[:10], strict=True):
+        check(board, truth, backend=f"portfolio:{slow}+highs@0.05")
+    assert (tmp_path / "slow.pid").exists() and _gone(tmp_path / "slow.pid")
+
+
+def test_late_members_are_written_name_at_seconds() -> None:
+    engine = get_backend("portfolio:minisat22+glucose4@0.02+cadical195@10")
+    assert engine.name == "portfolio:minisat22+glucose4@0.02+cadical195@10"
+    assert engine.delays == [0, 0.02, 10]  # type: ignore[attr-defined]
+
+
 def test_a_run_stopped_before_its_search_stops_at_once() -> None:
     run = Run(lambda r: Result("unknown"))
     calls: list[str] = []
@@ -316,6 +389,9 @@ def test_a_failing_member_does_not_sink_the_race(tmp_path: Path) -> None:
     ("portfolio:", "two or more"),
     ("portfolio:cadical195+highs:no_such_option=1", "HiGHS refuses"),
     ("portfolio:cadical195+nosuch", "unknown backend"),
+    ("portfolio:cadical195+minisat22@soon", "NAME@SECONDS"),
+    ("portfolio:cadical195+minisat22@-1", "0 or more seconds"),
+    ("portfolio:cadical195+minisat22@inf", "0 or more seconds"),
 ])
 def test_bad_portfolios(spec: str, message: str) -> None:
     with pytest.raises(SatDominoError, match=message):

@@ -4,7 +4,9 @@ races of any of these."""
 
 from __future__ import annotations
 
-from ..errors import UnknownNameError
+import math
+
+from ..errors import UnknownNameError, UsageError
 from .base import Backend, Result, Status
 from .external import ExternalBackend, found_binaries
 from .highs_backend import HighsBackend, highs_installed
@@ -44,8 +46,8 @@ def get_backend(name: str) -> Backend:
         engine.name, engine.summary = name, f"{PRESETS[name][1]} ({PRESETS[name][0]})"
         return engine
     if name.startswith("portfolio:"):
-        return PortfolioBackend([get_backend(x.strip())
-                                 for x in name[len("portfolio:"):].split("+") if x.strip()])
+        parts = [_delayed(x.strip()) for x in name[len("portfolio:"):].split("+") if x.strip()]
+        return PortfolioBackend([get_backend(x) for x, _ in parts], [d for _, d in parts])
     if name.startswith("external:"):
         return ExternalBackend(name[len("external:"):])
     if name == "highs" or name.startswith("highs:"):
@@ -59,6 +61,20 @@ def get_backend(name: str) -> Backend:
     if canonical is None:
         raise UnknownNameError(f"unknown backend {name!r}; see 'satdomino encodings' for the list")
     return PysatBackend(canonical)
+
+
+def _delayed(member: str) -> tuple[str, float]:
+    """``NAME@SECONDS`` -> (NAME, SECONDS): a portfolio member that starts that late."""
+    name, at, delay = member.rpartition("@")
+    if not at:
+        return member, 0.0
+    try:
+        seconds = float(delay)
+    except ValueError:
+        raise UsageError(f"a portfolio member's delay is NAME@SECONDS, not {member!r}") from None
+    if not 0 <= seconds < math.inf:
+        raise UsageError(f"a portfolio member's delay is 0 or more seconds, not {delay!r}")
+    return name.strip(), seconds
 
 
 def available_backends() -> list[str]:

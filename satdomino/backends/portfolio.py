@@ -10,6 +10,14 @@ its fastest member); the others in forked children that are killed. A ``phases``
 every member; those that cannot take one simply race without it, so a portfolio of a
 local-search configuration and a CDCL solver is quick both at finding a first solution and at
 finding a second one near it.
+
+A member written ``NAME@SECONDS`` starts that many seconds late, or sooner, as soon as another
+member has ended without an answer (it takes that member's core). On a machine with two cores
+a second solver slows the first, even a sleeping forked child does (its pages are copied as
+the first writes them), so ``minisat22+highs-fj@0.02+cms-sls@10`` leaves a puzzle MiniSat
+solves within 20 ms to MiniSat alone, and starts CryptoMiniSat when HiGHS's jump gives up. A
+late member that forks (``highs``) forks while the others search: the child runs only its
+solver on the formula it is handed, so no lock that their threads may hold is taken there.
 """
 
 from __future__ import annotations
@@ -24,16 +32,20 @@ from .run import Run
 
 
 class PortfolioBackend(Backend):
-    def __init__(self, members: list[Backend]) -> None:
+    def __init__(self, members: list[Backend], delays: list[float] | None = None) -> None:
+        """``delays``: seconds each member waits before it starts (none by default)."""
         if len(members) < 2:
             raise BackendError("a portfolio needs two or more backends: portfolio:A+B")
         self.members = members
+        self.delays = delays or [0.0] * len(members)
         kinds = {m.takes for m in members}
         takes = kinds.pop() if len(kinds) == 1 else "both"
-        super().__init__(name="portfolio:" + "+".join(m.name for m in members), takes=takes,
+        names = [m.name + (f"@{d:g}" if d else "") for m, d in zip(members, self.delays,
+                                                                    strict=True)]
+        super().__init__(name="portfolio:" + "+".join(names), takes=takes,
                          native_card=all(m.native_card for m in members if m.takes != "model"),
                          takes_phases=any(m.takes_phases for m in members),
-                         summary="first answer of " + ", ".join(m.name for m in members))
+                         summary="first answer of " + ", ".join(names))
 
     @property
     def new_session(self) -> bool:
@@ -48,20 +60,29 @@ class PortfolioBackend(Backend):
     def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
         t0 = time.perf_counter()
         deadline = None if time_limit is None else t0 + time_limit
+        # the members in the order they start: those with no delay at once (every fork among
+        # them before any thread), the others at their time or on a freed core
+        waiting = sorted(range(len(self.members)), key=lambda i: self.delays[i])
         runs: list[tuple[Backend, Run]] = []
         errors: list[str] = []
-        try:  # every fork happens here, before any thread starts
-            for m in self.members:
-                try:
-                    runs.append((m, m.start(_form(formula, m), assumptions, phases)))
-                except Exception as e:  # this one cannot start; the others race on
-                    errors.append(f"{m.name}: {_why(e)}")
+
+        def start_next() -> bool:
+            """Start the first waiting member; False if it cannot start."""
+            m = self.members[waiting.pop(0)]
+            try:
+                runs.append((m, m.start(_form(formula, m), assumptions, phases)))
+                return True
+            except Exception as e:  # this one cannot start; the others race on
+                errors.append(f"{m.name}: {_why(e)}")
+                return False
+
+        try:
+            while waiting and self.delays[waiting[0]] == 0:
+                start_next()
         except BaseException:
             for _, run in runs:
                 run.close()
             raise
-        if not runs:
-            raise BackendError("every portfolio member failed: " + "; ".join(errors))
         events: queue.SimpleQueue = queue.SimpleQueue()
 
         def race(m: Backend, run: Run) -> None:
@@ -70,8 +91,8 @@ class PortfolioBackend(Backend):
             except BaseException as e:  # report every failure; the other members race on
                 events.put(("done", m, None, _why(e)))
 
-        # Members set up one after another, in the order given, and search together: set-up
-        # holds the GIL, so overlapping two would only delay both.
+        # Members set up one after another, in the order they start, and search together:
+        # set-up holds the GIL, so overlapping two would only delay both.
         threads: list[threading.Thread] = []
 
         def launch_next() -> None:
@@ -86,14 +107,23 @@ class PortfolioBackend(Backend):
         unknown: list[str] = []
         try:
             launch_next()
-            ended = 0
-            while ended < len(runs):
-                left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+            ended, freed = 0, len(errors)  # freed: cores no member has taken up
+            while ended < len(runs) or waiting:
+                due = t0 + self.delays[waiting[0]] if waiting else None
+                if due is not None and (freed or time.perf_counter() >= due):
+                    if start_next() and freed:
+                        freed -= 1
+                    launch_next()
+                    continue
+                wake = min((t for t in (deadline, due) if t is not None), default=None)
                 try:
-                    kind, m, result, error = events.get(timeout=left)
+                    kind, m, result, error = events.get(
+                        timeout=None if wake is None else max(0.0, wake - time.perf_counter()))
                 except queue.Empty:
-                    return Result("unknown", seconds=time.perf_counter() - t0,
-                                  note="time limit")
+                    if deadline is not None and time.perf_counter() >= deadline:
+                        return Result("unknown", seconds=time.perf_counter() - t0,
+                                      note="time limit")
+                    continue  # a waiting member's time has come
                 if kind == "done":
                     ended += 1
                     if error:
@@ -103,11 +133,13 @@ class PortfolioBackend(Backend):
                     else:
                         return Result(result.status, result.true_vars,
                                       time.perf_counter() - t0, note=f"answered by {m.name}")
+                    freed += 1
                 launch_next()  # the last one started is searching, or has ended
         finally:
             for _, run in runs:
                 run.stop()
-            for t in threads:  # every member has ended, its process reaped, when we return
+            for t in threads:  # every member has stopped when we return (a killed child is
+                # reaped in the background: see ForkedRun)
                 t.join()
             for _, run in runs[len(threads):]:  # never started (a forked one is reaped)
                 run.close()
