@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
+import threading
 import time
 from pathlib import Path
 
@@ -14,7 +16,7 @@ from satdomino import family, solve
 from satdomino.backends import PRESETS, available_backends, get_backend
 from satdomino.backends.base import Backend, Result
 from satdomino.backends.pysat_backend import INTERRUPTIBLE, NO_PHASES, solver_names
-from satdomino.backends.run import Run
+from satdomino.backends.run import ForkedRun, Run
 from satdomino.compare.sweep import run_local
 from satdomino.encode import CNF
 from satdomino.errors import BackendError, SatDominoError
@@ -282,16 +284,19 @@ def test_members_set_up_one_after_another() -> None:
 
 class _Timed(Backend):
     """A member that notes when it starts (in ``started``), searches ``seconds`` unless
-    stopped, then answers ``answer``."""
+    stopped, then answers ``answer``; in a thread, or with ``fork`` in a forked child."""
 
-    def __init__(self, name: str, answer: str, seconds: float, started: dict) -> None:
+    def __init__(self, name: str, answer: str, seconds: float, started: dict,
+                 fork: bool = False) -> None:
         super().__init__(name)
-        self.answer, self.seconds, self.started = answer, seconds, started
+        self.answer, self.seconds, self.started, self.fork = answer, seconds, started, fork
 
     def start(self, formula, assumptions=(), phases=()) -> Run:
         import threading
 
         self.started[self.name] = time.monotonic()
+        if self.fork:
+            return ForkedRun(_answer_after, (self.answer, self.seconds))
         stop = threading.Event()
 
         def work(run: Run) -> Result:
@@ -302,12 +307,17 @@ class _Timed(Backend):
         return Run(work)
 
 
-def _late(members: list[tuple[str, str, float, float]], started: dict):
-    """A portfolio of _Timed members given as (name, answer, seconds, delay)."""
+def _answer_after(answer: str, seconds: float) -> Result:
+    time.sleep(seconds)
+    return Result(answer)  # type: ignore[arg-type]
+
+
+def _late(members: list[tuple], started: dict):
+    """A portfolio of _Timed members given as (name, answer, seconds, delay[, fork])."""
     from satdomino.backends.portfolio import PortfolioBackend
 
-    return PortfolioBackend([_Timed(n, a, s, started) for n, a, s, _ in members],
-                            [d for *_, d in members])
+    return PortfolioBackend([_Timed(n, a, s, started, *fork) for n, a, s, _, *fork in members],
+                            [m[3] for m in members])
 
 
 def test_a_late_member_starts_at_its_time() -> None:
@@ -339,18 +349,79 @@ def test_a_late_member_is_not_started_when_the_race_is_over_first() -> None:
     assert time.monotonic() - t0 < 5 and "b" not in started
 
 
+def test_each_freed_core_starts_one_waiting_member() -> None:
+    started: dict = {}
+    out = _late([("x", "sat", 0.6, 0), ("a", "unknown", 0.1, 0), ("b", "sat", 60, 60),
+                 ("c", "sat", 60, 60)], started).solve(pigeonhole(2))
+    assert out.note == "answered by x" and "b" in started and "c" not in started
+
+
+def test_with_every_member_late_the_first_starts_at_once() -> None:
+    started: dict = {}
+    t0 = time.monotonic()
+    out = _late([("a", "unknown", 0, 30), ("b", "sat", 0, 60)], started).solve(pigeonhole(2))
+    assert out.note == "answered by b" and started["b"] - t0 < 20
+
+
 def test_a_late_member_that_forks_starts_while_the_others_search(tmp_path: Path) -> None:
-    """highs forks its child while the outside solver's thread waits for it."""
+    """highs forks its child while the outside solver's thread waits for it; so does a member
+    that answers from a child after its delay."""
     slow = _script(tmp_path, "slow", "sleep 60")
     for board, truth in zip(BOARDS[:10], TRUTH[:10], strict=True):
         check(board, truth, backend=f"portfolio:{slow}+highs@0.05")
     assert (tmp_path / "slow.pid").exists() and _gone(tmp_path / "slow.pid")
+    started: dict = {}
+    t0 = time.monotonic()
+    out = _late([("a", "sat", 60, 0), ("b", "unsat", 0, 0.3, True)], started).solve(
+        pigeonhole(2))
+    assert out.note == "answered by b" and 0.3 <= started["b"] - t0 < 20
 
 
-def test_late_members_are_written_name_at_seconds() -> None:
+def test_late_members_are_written_name_at_seconds(tmp_path: Path) -> None:
     engine = get_backend("portfolio:minisat22+glucose4@0.02+cadical195@10")
     assert engine.name == "portfolio:minisat22+glucose4@0.02+cadical195@10"
     assert engine.delays == [0, 0.02, 10]  # type: ignore[attr-defined]
+    folder = tmp_path / "solver@2"  # an @ with no number after it is part of a name
+    folder.mkdir()
+    answers = _script(folder, "answers", "echo 's SATISFIABLE'\necho 'v 1 0'")
+    engine = get_backend(f"portfolio:{answers}+minisat22@5")
+    assert engine.delays == [0, 5]  # type: ignore[attr-defined]
+    assert engine.solve(CNF(1, 1, [[1]])).note == f"answered by {answers}"
+
+
+def _open_files() -> set[str]:
+    return set(os.listdir("/proc/self/fd"))
+
+
+def _files_of_child() -> list[str]:
+    return sorted(os.listdir("/proc/self/fd"))
+
+
+def _die() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").exists(), reason="no /proc here")
+def test_forked_runs_keep_no_file_and_no_process() -> None:
+    """A child keeps only the standard files and its pipe (and the one listing them); a
+    run's pipes are closed when it ends, is closed unread, or its child dies."""
+    from satdomino.backends.child import descendants
+
+    before, procs = _open_files(), set(descendants(os.getpid()))
+    assert len(ForkedRun(_files_of_child, ()).result()) == 5  # 0, 1, 2, the pipe, listdir's
+    for _ in range(10):
+        ForkedRun(time.sleep, (60,)).close()
+    with pytest.raises(BackendError, match=r"died \(killed by signal 9\)"):
+        ForkedRun(_die, ()).result()
+    run = ForkedRun(time.sleep, (60,))
+    threading.Timer(0.2, run.stop).start()
+    t0 = time.monotonic()
+    assert run.result().note == "stopped" and time.monotonic() - t0 < 5
+    assert _open_files() == before
+    end = time.monotonic() + 5  # killed children are reaped in the background
+    while time.monotonic() < end and not set(descendants(os.getpid())) <= procs:
+        time.sleep(0.01)
+    assert set(descendants(os.getpid())) <= procs
 
 
 def test_a_run_stopped_before_its_search_stops_at_once() -> None:
@@ -389,9 +460,9 @@ def test_a_failing_member_does_not_sink_the_race(tmp_path: Path) -> None:
     ("portfolio:", "two or more"),
     ("portfolio:cadical195+highs:no_such_option=1", "HiGHS refuses"),
     ("portfolio:cadical195+nosuch", "unknown backend"),
-    ("portfolio:cadical195+minisat22@soon", "NAME@SECONDS"),
-    ("portfolio:cadical195+minisat22@-1", "0 or more seconds"),
-    ("portfolio:cadical195+minisat22@inf", "0 or more seconds"),
+    ("portfolio:cadical195+minisat22@soon", "unknown backend 'minisat22@soon'"),
+    ("portfolio:cadical195+minisat22@-1", "0 to 86400 seconds, not -1"),
+    ("portfolio:cadical195+minisat22@1e9", "0 to 86400 seconds, not 1e9"),
 ])
 def test_bad_portfolios(spec: str, message: str) -> None:
     with pytest.raises(SatDominoError, match=message):

@@ -4,7 +4,7 @@ races of any of these."""
 
 from __future__ import annotations
 
-import math
+import re
 
 from ..errors import UnknownNameError, UsageError
 from .base import Backend, Result, Status
@@ -17,6 +17,7 @@ from .z3_backend import Z3Backend
 __all__ = ["DEFAULT_BACKEND", "Backend", "Result", "Status", "available_backends", "get_backend"]
 
 DEFAULT_BACKEND = "cadical195"
+MAX_DELAY = 86400.0  # seconds a portfolio member may wait to start
 
 # named solver configurations: name -> (backend it stands for, what it is for)
 PRESETS: dict[str, tuple[str, str]] = {
@@ -64,16 +65,15 @@ def get_backend(name: str) -> Backend:
 
 
 def _delayed(member: str) -> tuple[str, float]:
-    """``NAME@SECONDS`` -> (NAME, SECONDS): a portfolio member that starts that late."""
+    """``NAME@SECONDS`` -> (NAME, SECONDS): a portfolio member that starts that late. Only a
+    number after the last ``@`` is a delay (an outside solver's path may hold an ``@``)."""
     name, at, delay = member.rpartition("@")
-    if not at:
+    if not at or not re.fullmatch(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*", delay):
         return member, 0.0
-    try:
-        seconds = float(delay)
-    except ValueError:
-        raise UsageError(f"a portfolio member's delay is NAME@SECONDS, not {member!r}") from None
-    if not 0 <= seconds < math.inf:
-        raise UsageError(f"a portfolio member's delay is 0 or more seconds, not {delay!r}")
+    seconds = float(delay)
+    if not 0 <= seconds <= MAX_DELAY:
+        raise UsageError(f"a portfolio member's delay is 0 to {MAX_DELAY:g} seconds, "
+                         f"not {delay.strip()}")
     return name.strip(), seconds
 
 

@@ -47,7 +47,12 @@ def run_in_child(name: str, fn: Callable[..., Any], args: tuple,
     from .run import ForkedRun  # run.py builds on this module
 
     run = ForkedRun(fn, args)
-    if not run.ready(time_limit):
+    try:
+        ready = run.ready(time_limit)
+    except BaseException:  # a Ctrl-C, say: the child must not run on
+        run.close()
+        raise
+    if not ready:
         run.close()
         return False, None
     try:

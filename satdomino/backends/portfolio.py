@@ -11,13 +11,13 @@ every member; those that cannot take one simply race without it, so a portfolio 
 local-search configuration and a CDCL solver is quick both at finding a first solution and at
 finding a second one near it.
 
-A member written ``NAME@SECONDS`` starts that many seconds late, or sooner, as soon as another
-member has ended without an answer (it takes that member's core). On a machine with two cores
-a second solver slows the first, even a sleeping forked child does (its pages are copied as
-the first writes them), so ``minisat22+highs-fj@0.02+cms-sls@10`` leaves a puzzle MiniSat
-solves within 20 ms to MiniSat alone, and starts CryptoMiniSat when HiGHS's jump gives up. A
-late member that forks (``highs``) forks while the others search: the child runs only its
-solver on the formula it is handed, so no lock that their threads may hold is taken there.
+A member written ``NAME@SECONDS`` starts that many seconds late, or sooner: as soon as another
+member has ended without an answer (it takes that member's core), or no member is running. On
+a machine with two cores a second solver slows the first, even a sleeping forked child does
+(its pages are copied as the first writes them), so ``minisat22+highs-fj@0.02+cms-sls@10``
+leaves a puzzle MiniSat solves within 20 ms to MiniSat alone, and starts CryptoMiniSat when
+HiGHS's jump gives up. A late member that forks (``highs``) forks while the others search
+(see ``ForkedRun``).
 """
 
 from __future__ import annotations
@@ -109,8 +109,14 @@ class PortfolioBackend(Backend):
             launch_next()
             ended, freed = 0, len(errors)  # freed: cores no member has taken up
             while ended < len(runs) or waiting:
+                now = time.perf_counter()
+                if deadline is not None and now >= deadline:
+                    return Result("unknown", seconds=now - t0, note="time limit")
                 due = t0 + self.delays[waiting[0]] if waiting else None
-                if due is not None and (freed or time.perf_counter() >= due):
+                # a waiting member starts at its time, on a freed core, or when no member is
+                # left running; never before the news already in (an answer, say) is read
+                if (due is not None and (freed or now >= due or ended == len(runs))
+                        and events.empty()):
                     if start_next() and freed:
                         freed -= 1
                     launch_next()
@@ -120,10 +126,7 @@ class PortfolioBackend(Backend):
                     kind, m, result, error = events.get(
                         timeout=None if wake is None else max(0.0, wake - time.perf_counter()))
                 except queue.Empty:
-                    if deadline is not None and time.perf_counter() >= deadline:
-                        return Result("unknown", seconds=time.perf_counter() - t0,
-                                      note="time limit")
-                    continue  # a waiting member's time has come
+                    continue  # the time limit, or a waiting member's time, has come
                 if kind == "done":
                     ended += 1
                     if error:

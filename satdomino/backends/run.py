@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from multiprocessing.connection import Connection, wait
-from typing import Any
+from typing import Any, NoReturn
 
 from ..errors import BackendError
 from .base import Result
 from .child import in_child
+
+MAXFD = os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 256
 
 
 class Run:
@@ -105,27 +108,38 @@ class ForkedRun(Run):
     """``fn(*args)`` in a forked child, stopped by killing the child. The fork happens here,
     in the constructor, best before any thread starts: a fork copies only the calling thread,
     and locks other threads hold would stay held in the child. (A portfolio's late member
-    forks while the others search: its ``fn`` takes no lock their threads take.)
+    forks while the others search: its ``fn`` takes no lock their threads take, and the child
+    closes every file it inherited, such as the pipe through which a ``Popen`` in another
+    thread learns that its program has started.) The child is killed when the thread that
+    made it ends (Linux's parent-death signal follows the thread).
 
     A killed child is reaped by a thread of its own: tearing down its copy of this process's
     memory takes milliseconds, and nothing needs to wait for that (it runs no more code)."""
 
     def __init__(self, fn: Callable[..., Any], args: tuple) -> None:
         super().__init__(self._wait)
-        read, write = os.pipe()
-        self._wake, self._woken = os.pipe()  # stop() writes here: _wait returns at once
-        self._pid = os.fork()  # os.fork, not multiprocessing: a third of the parent's cost
-        if self._pid == 0:  # the child
-            code = 1
-            try:
-                os.close(read)
-                in_child(Connection(write, readable=False), fn, args)
-                code = 0
-            finally:
-                os._exit(code)
-        os.close(write)
+        fds: list[int] = []
+        self._pid = 0
+        try:
+            fds += os.pipe()
+            fds += os.pipe()  # stop() writes to this one, so that _wait returns at once
+            read, write, self._wake, self._woken = fds
+            sys.stdout.flush()  # else the child could write what this process has buffered
+            sys.stderr.flush()
+            self._pid = os.fork()  # not multiprocessing: a third of the parent's cost
+            if self._pid == 0:
+                _child(write, fn, args)
+            os.close(write)
+        except BaseException:
+            if self._pid > 0:
+                os.kill(self._pid, signal.SIGKILL)
+                os.waitpid(self._pid, 0)
+            for fd in fds:
+                with suppress(OSError):
+                    os.close(fd)
+            raise
         self._recv = Connection(read, writable=False)
-        self._waited = self._reaped = False
+        self._waited = False
         self._stoppers.append(self._kill)  # stoppable from birth until _wait reaps it
         self.searching = True  # its set-up is in the child
 
@@ -141,6 +155,7 @@ class ForkedRun(Run):
             os.write(self._woken, b"x")
 
     def close(self) -> None:
+        """Stop the run and free its pipes (the child is reaped in the background)."""
         super().close()
         with suppress(BackendError):
             self._wait(self)
@@ -149,30 +164,49 @@ class ForkedRun(Run):
         if self._waited:  # close() after result()
             return self.stopped_result(0.0)
         self._waited = True
+        answer, ended = None, False  # ended: no exception (a Ctrl-C, say) cut the wait short
         try:
-            if self._wake in wait([self._recv, self._wake]) and not self._recv.poll():
-                raise EOFError  # stopped: the child is killed
-            kind, payload = self._recv.recv()
-        except EOFError:
-            if self.stopped:
-                return self.stopped_result(0.0)
-            status = self._reap()
-            raise BackendError(f"the process died ({_exit_status(status)})") from None
+            try:
+                if self._wake not in wait([self._recv, self._wake]) or self._recv.poll():
+                    answer = self._recv.recv()
+            except (EOFError, OSError):  # died, or killed in the middle of its answer
+                pass
+            ended = True
         finally:
-            with self._lock:  # reaped after this: no kill may reach a recycled pid
+            with self._lock:  # from here on no kill: the pid may be reaped and reused
                 self._stoppers.clear()
+                stopped = self.stopped
+            if answer is None:
+                with suppress(ProcessLookupError):  # not a word from it: make sure it ends
+                    os.kill(self._pid, signal.SIGKILL)
             self._recv.close()
             for fd in (self._wake, self._woken):
                 os.close(fd)
-            if not self._reaped:
-                threading.Thread(target=self._reap, daemon=True).start()
+            died = ended and answer is None and not stopped
+            status = os.waitpid(self._pid, 0)[1] if died else None
+            if not died:
+                threading.Thread(target=os.waitpid, args=(self._pid, 0), daemon=True).start()
+        if answer is None:
+            if stopped:
+                return self.stopped_result(0.0)
+            raise BackendError(f"the process died ({_exit_status(status)})")
+        kind, payload = answer
         if kind == "error":
             raise BackendError(payload)
         return payload
 
-    def _reap(self) -> int:
-        self._reaped = True
-        return os.waitpid(self._pid, 0)[1]
+
+def _child(write: int, fn: Callable[..., Any], args: tuple) -> NoReturn:
+    """The forked child: close every file but the standard ones and ``write``, send
+    ``fn(*args)`` through ``write``, end."""
+    code = 1
+    try:
+        os.closerange(3, write)
+        os.closerange(write + 1, MAXFD)
+        in_child(Connection(write, readable=False), fn, args)
+        code = 0
+    finally:
+        os._exit(code)
 
 
 def _exit_status(status: int) -> str:
