@@ -416,7 +416,7 @@ def cmd_encodings(args: argparse.Namespace) -> int:
         print(f"  {name:<15} {PRESETS[name][1]}" if name in PRESETS else f"  {name}")
     print("  external:CMD    any DIMACS solver printing 's SATISFIABLE' / 'v ... 0'")
     print("  portfolio:A+B   A and B race in parallel; the first answer wins "
-          "(portfolio:minisat22+cms-sls: large Dominosa)")
+          "(NAME@SECONDS: NAME starts that late, or once another gives up)")
     return 0
 
 

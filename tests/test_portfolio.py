@@ -74,7 +74,7 @@ def test_local_search_preset_solves_a_large_planted_board() -> None:
 def test_presets_resolve_to_their_configuration() -> None:
     for name, (target, _) in PRESETS.items():
         if not target.startswith("external:"):
-            continue  # highs-fj: test_highs.py
+            continue  # highs-fj: test_highs.py; large-sat: below
         binary = target.split()[0].split(":", 1)[1]
         if shutil.which(binary) is None:
             assert name not in available_backends()
@@ -84,6 +84,18 @@ def test_presets_resolve_to_their_configuration() -> None:
         engine = get_backend(name)
         assert name in available_backends() and engine.name == name
         assert engine.argv[1:] == target.split()[1:]  # type: ignore[attr-defined]
+
+
+def test_the_large_sat_preset_is_listed_exactly_when_its_solvers_are_here(monkeypatch) -> None:
+    if HAVE_CMS:
+        engine = get_backend("large-sat")
+        assert "large-sat" in available_backends() and engine.name == "large-sat"
+        assert [m.name for m in engine.members] == ["minisat22", "highs-fj", "cms-sls"]
+        assert engine.delays == [0, 0.02, 10]
+    monkeypatch.setattr("shutil.which", lambda name, *a, **k: None)  # no binary at all
+    assert "large-sat" not in available_backends() and "cms-sls" not in available_backends()
+    with pytest.raises(BackendError, match="not found"):
+        get_backend("large-sat")
 
 
 def pigeonhole(holes: int) -> CNF:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ..errors import UnknownNameError, UsageError
+from ..errors import SatDominoError, UnknownNameError, UsageError
 from .base import Backend, Result, Status
 from .external import ExternalBackend, found_binaries
 from .highs_backend import HighsBackend, highs_installed
@@ -38,6 +38,14 @@ PRESETS: dict[str, tuple[str, str]] = {
     "highs-fj": ("highs:jump_only=true,mip_detect_symmetry=false,presolve_rule_off=123904",
                  "HiGHS's feasibility-jump local search alone, on the 0-1 program: answers "
                  "sat or gives up (a portfolio member for large satisfiable puzzles)"),
+    # on two cores a second solver slows the first (memory traffic; a forked child's copied
+    # pages), so HiGHS starts only once MiniSat has had 20 ms, and CryptoMiniSat only once
+    # one of them gives up (HiGHS's jump, on about one board in four): README, "Large planted
+    # Dominosa boards"
+    "large-sat": ("portfolio:minisat22+highs-fj@0.02+cms-sls@10",
+                  "MiniSat at once, HiGHS's feasibility jump after 20 ms, CryptoMiniSat's local "
+                  "search once either gives up: large satisfiable puzzles (Dominosa N >= 40, "
+                  "with --amo pairwise)"),
 }
 
 
@@ -80,6 +88,14 @@ def _delayed(member: str) -> tuple[str, float]:
 def available_backends() -> list[str]:
     binaries = found_binaries()
     highs = ["highs"] if highs_installed() else []
-    presets = [p for p, (target, _) in PRESETS.items()
-               if target.split()[0] in binaries or target.split(":")[0] in highs]
-    return [*solver_names(), "z3", "z3-smt", *highs, *binaries, *presets]
+    return [*solver_names(), "z3", "z3-smt", *highs, *binaries,
+            *(p for p in PRESETS if _resolves(p))]
+
+
+def _resolves(name: str) -> bool:
+    """Every solver ``name`` stands for is here (a binary, highspy)."""
+    try:
+        get_backend(name)
+    except SatDominoError:
+        return False
+    return True

@@ -31,7 +31,7 @@ from ..puzzles import family
 from ..solve import solve
 from .cpsat_worker import CpsatWorker
 
-DEFAULT_CONFIGS = ["placement/pairwise/portfolio:minisat22+cms-sls"]
+DEFAULT_CONFIGS = ["placement/pairwise/large-sat"]
 
 
 def _solve(board: D.Dominosa, config: str, limit: float, unique: bool = False):
