@@ -144,7 +144,7 @@ class PortfolioBackend(Backend):
             for t in threads:  # every member has stopped when we return (a killed child is
                 # reaped in the background: see ForkedRun)
                 t.join()
-            for _, run in runs[len(threads):]:  # never started (a forked one is reaped)
+            for _, run in runs[len(threads):]:  # never launched (a forked one is killed)
                 run.close()
         if errors and not unknown:
             raise BackendError("every portfolio member failed: " + "; ".join(errors))

@@ -70,7 +70,7 @@ class Run:
 
     def close(self) -> None:
         """Give up a run whose ``result()`` nobody will call: stop it and free what
-        ``Backend.start`` took (a forked child is killed and reaped)."""
+        ``Backend.start`` took (a forked child is killed, and reaped in the background)."""
         self.stop()
 
     def stopped_result(self, seconds: float) -> Result:
@@ -140,7 +140,7 @@ class ForkedRun(Run):
             raise
         self._recv = Connection(read, writable=False)
         self._waited = False
-        self._stoppers.append(self._kill)  # stoppable from birth until _wait reaps it
+        self._stoppers.append(self._kill)  # stoppable from birth until _wait is done
         self.searching = True  # its set-up is in the child
 
     def ready(self, timeout: float) -> bool:
