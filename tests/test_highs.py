@@ -135,6 +135,16 @@ def test_options_are_checked_by_highs_and_refused_in_one_line() -> None:
         get_backend("highs:jump_only=yes")
 
 
+def test_a_highspy_that_fails_to_load_leaves_its_presets_out(monkeypatch) -> None:
+    """As when OR-Tools, with its own HiGHS, is loaded first: the listing goes on."""
+    def clash(options: dict):
+        raise ImportError("undefined symbol")
+
+    monkeypatch.setattr("satdomino.backends.highs_backend._highs", clash)
+    listed = available_backends()
+    assert "highs-fj" not in listed and "large-sat" not in listed and "minisat22" in listed
+
+
 def test_highs_is_listed_and_its_preset_resolves() -> None:
     assert "highs" in available_backends() and "highs-fj" in available_backends()
     engine = get_backend("highs-fj")

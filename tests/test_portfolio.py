@@ -410,21 +410,42 @@ def _files_of_child() -> list[str]:
 
 
 def _die() -> None:
-    os.kill(os.getpid(), signal.SIGKILL)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _half_an_answer() -> None:
+    """Send the header of a 100-byte message and 10 of its bytes, then end (exit 3)."""
+    from satdomino.backends import child
+
+    os.write(child._reply.fileno(), (100).to_bytes(4, "big") + b"x" * 10)
+    os._exit(3)
+
+
+def _refuse_to_fork() -> int:
+    raise OSError("no more processes")
 
 
 @pytest.mark.skipif(not Path("/proc/self/fd").exists(), reason="no /proc here")
-def test_forked_runs_keep_no_file_and_no_process() -> None:
+def test_forked_runs_keep_no_file_and_no_process(monkeypatch) -> None:
     """A child keeps only the standard files and its pipe (and the one listing them); a
-    run's pipes are closed when it ends, is closed unread, or its child dies."""
+    run's pipes are closed when it ends, is closed unread, its child dies (by a signal, or
+    in the middle of its answer), or it cannot fork."""
     from satdomino.backends.child import descendants
 
     before, procs = _open_files(), set(descendants(os.getpid()))
     assert len(ForkedRun(_files_of_child, ()).result()) == 5  # 0, 1, 2, the pipe, listdir's
     for _ in range(10):
         ForkedRun(time.sleep, (60,)).close()
-    with pytest.raises(BackendError, match=r"died \(killed by signal 9\)"):
+    with pytest.raises(BackendError, match=r"died \(killed by signal 15\)"):
         ForkedRun(_die, ()).result()
+    with pytest.raises(BackendError, match=r"died \(exit 3\)"):  # cut off mid-answer
+        ForkedRun(_half_an_answer, ()).result()
+    monkeypatch.setattr("sys.stdout", None)  # nothing to flush before the fork
+    assert ForkedRun(abs, (-2,)).result() == 2
+    monkeypatch.setattr("os.fork", _refuse_to_fork)
+    with pytest.raises(OSError, match="no more processes"):
+        ForkedRun(abs, (-2,))
+    monkeypatch.undo()
     run = ForkedRun(time.sleep, (60,))
     threading.Timer(0.2, run.stop).start()
     t0 = time.monotonic()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ..errors import SatDominoError, UnknownNameError, UsageError
+from ..errors import UnknownNameError, UsageError
 from .base import Backend, Result, Status
 from .external import ExternalBackend, found_binaries
 from .highs_backend import HighsBackend, highs_installed
@@ -96,6 +96,6 @@ def _resolves(name: str) -> bool:
     """Every solver ``name`` stands for is here (a binary, highspy)."""
     try:
         get_backend(name)
-    except SatDominoError:
+    except Exception:  # SatDominoError, or a solver library that fails to import
         return False
     return True

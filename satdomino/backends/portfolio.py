@@ -110,7 +110,7 @@ class PortfolioBackend(Backend):
             ended, freed = 0, len(errors)  # freed: cores no member has taken up
             while ended < len(runs) or waiting:
                 now = time.perf_counter()
-                if deadline is not None and now >= deadline:
+                if deadline is not None and now >= deadline and events.empty():
                     return Result("unknown", seconds=now - t0, note="time limit")
                 due = t0 + self.delays[waiting[0]] if waiting else None
                 # a waiting member starts at its time, on a freed core, or when no member is

@@ -22,8 +22,6 @@ from ..errors import BackendError
 from .base import Result
 from .child import in_child
 
-MAXFD = os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 256
-
 
 class Run:
     def __init__(self, work: Callable[[Run], Result]) -> None:
@@ -119,21 +117,24 @@ class ForkedRun(Run):
     def __init__(self, fn: Callable[..., Any], args: tuple) -> None:
         super().__init__(self._wait)
         fds: list[int] = []
-        self._pid = 0
+        self._pid, parent = 0, os.getpid()
         try:
             fds += os.pipe()
             fds += os.pipe()  # stop() writes to this one, so that _wait returns at once
             read, write, self._wake, self._woken = fds
-            sys.stdout.flush()  # else the child could write what this process has buffered
-            sys.stderr.flush()
+            _flush_std_streams()  # else the child could write what this process has buffered
             self._pid = os.fork()  # not multiprocessing: a third of the parent's cost
             if self._pid == 0:
                 _child(write, fn, args)
+            fds.remove(write)
             os.close(write)
         except BaseException:
+            if os.getpid() != parent:  # a Ctrl-C in the child before _child took over
+                os._exit(1)
             if self._pid > 0:
                 os.kill(self._pid, signal.SIGKILL)
-                os.waitpid(self._pid, 0)
+                with suppress(ChildProcessError):
+                    os.waitpid(self._pid, 0)
             for fd in fds:
                 with suppress(OSError):
                     os.close(fd)
@@ -183,9 +184,9 @@ class ForkedRun(Run):
             for fd in (self._wake, self._woken):
                 os.close(fd)
             died = ended and answer is None and not stopped
-            status = os.waitpid(self._pid, 0)[1] if died else None
+            status = _reap(self._pid) if died else None
             if not died:
-                threading.Thread(target=os.waitpid, args=(self._pid, 0), daemon=True).start()
+                threading.Thread(target=_reap, args=(self._pid,), daemon=True).start()
         if answer is None:
             if stopped:
                 return self.stopped_result(0.0)
@@ -201,12 +202,41 @@ def _child(write: int, fn: Callable[..., Any], args: tuple) -> NoReturn:
     ``fn(*args)`` through ``write``, end."""
     code = 1
     try:
-        os.closerange(3, write)
-        os.closerange(write + 1, MAXFD)
+        _close_files_but(write)
         in_child(Connection(write, readable=False), fn, args)
         code = 0
     finally:
         os._exit(code)
+
+
+def _close_files_but(keep: int) -> None:
+    """Close every open file of this process but 0, 1, 2 and ``keep``: those /proc lists, or
+    else every number up to the limit on open files."""
+    try:
+        fds = [int(x) for x in os.listdir("/proc/self/fd")]
+    except OSError:
+        limit = os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else -1
+        os.closerange(3, keep)
+        os.closerange(max(keep + 1, 3), min(limit if limit > 0 else 4096, 2**31 - 1))
+        return
+    for fd in fds:  # the one listdir used is closed already: EBADF
+        if fd > 2 and fd != keep:
+            with suppress(OSError):
+                os.close(fd)
+
+
+def _flush_std_streams() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        with suppress(AttributeError, ValueError, OSError):
+            stream.flush()
+
+
+def _reap(pid: int) -> int:
+    """Wait for ``pid`` to end; its status (0 if someone else has reaped it)."""
+    try:
+        return os.waitpid(pid, 0)[1]
+    except ChildProcessError:  # SIGCHLD ignored, say
+        return 0
 
 
 def _exit_status(status: int) -> str:
