@@ -11,7 +11,7 @@ from typing import Any
 
 from .analysis import blocking_clause
 from .backends import DEFAULT_BACKEND, Backend, Result, Status, get_backend
-from .backends.base import Formula, add_clause, sized
+from .backends.base import Formula, add_clause, size
 from .encode import Encodings
 from .errors import VerificationError
 from .model import Model
@@ -63,11 +63,7 @@ def _solve(puzzle: Any, family: Family, model: str | None, backend: str | Backen
     deadline = None if timeout is None else t0 + timeout
     m = family.model(model)(puzzle)
     formula = engine.formula(m, encodings)
-    cnf = sized(formula)
-    if isinstance(cnf, Model):
-        n_vars, n_clauses = m.num_vars, len(m.constraints)
-    else:
-        n_vars, n_clauses = cnf.num_vars, len(cnf.clauses) + len(cnf.atmosts)
+    n_vars, n_clauses = size(formula)
     encode_seconds = time.perf_counter() - t0
 
     def remaining() -> float | None:

@@ -46,6 +46,15 @@ def sized(formula: Formula) -> CNF | Model:
     return formula.cnf if isinstance(formula, Forms) else formula
 
 
+def size(formula: Formula) -> tuple[int, int]:
+    """(variables, clauses) of a run: its CNF's (cardinality constraints counted as clauses),
+    or else its Model's variables and constraints."""
+    f = sized(formula)
+    if isinstance(f, Model):
+        return f.num_vars, len(f.constraints)
+    return f.num_vars, len(f.clauses) + len(f.atmosts)
+
+
 @dataclass
 class Backend:
     """One solver. ``takes`` says whether it reads the lowered CNF, the Model itself or (a

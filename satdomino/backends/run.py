@@ -132,9 +132,8 @@ class ForkedRun(Run):
             if os.getpid() != parent:  # a Ctrl-C in the child before _child took over
                 os._exit(1)
             if self._pid > 0:
-                os.kill(self._pid, signal.SIGKILL)
-                with suppress(ChildProcessError):
-                    os.waitpid(self._pid, 0)
+                _sigkill(self._pid)
+                _reap(self._pid)
             for fd in fds:
                 with suppress(OSError):
                     os.close(fd)
@@ -150,8 +149,7 @@ class ForkedRun(Run):
         return self._recv.poll(max(timeout, 0.0))
 
     def _kill(self) -> None:
-        with suppress(ProcessLookupError):
-            os.kill(self._pid, signal.SIGKILL)
+        _sigkill(self._pid)
         with suppress(OSError):
             os.write(self._woken, b"x")
 
@@ -177,9 +175,8 @@ class ForkedRun(Run):
             with self._lock:  # from here on no kill: the pid may be reaped and reused
                 self._stoppers.clear()
                 stopped = self.stopped
-            if answer is None:
-                with suppress(ProcessLookupError):  # not a word from it: make sure it ends
-                    os.kill(self._pid, signal.SIGKILL)
+            if answer is None:  # not a word from it: make sure it ends
+                _sigkill(self._pid)
             self._recv.close()
             for fd in (self._wake, self._woken):
                 os.close(fd)
@@ -229,6 +226,11 @@ def _flush_std_streams() -> None:
     for stream in (sys.stdout, sys.stderr):
         with suppress(AttributeError, ValueError, OSError):
             stream.flush()
+
+
+def _sigkill(pid: int) -> None:
+    with suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
 
 
 def _reap(pid: int) -> int:

@@ -120,6 +120,8 @@ def main() -> None:
             row.append(f"{_m(statistics.median(cp), args.timeout)} "
                        f"({sum(t < math.inf for t in cp)}/{len(cp)})")
         print(f"| {n} | " + " | ".join(row) + " |", flush=True)
+    if worker is not None:
+        worker.close()
 
 
 def _seconds(status: str, seconds: float) -> float:

@@ -116,7 +116,7 @@ def execute(task: Task, report: Callable[[dict[str, Any]], None] = lambda row: N
     ``report`` gets the sizes as soon as the formula is built, so a run killed while solving
     still has them."""
     from ..backends import get_backend
-    from ..backends.base import sized
+    from ..backends.base import size, sized
     from ..encode import CNF, Encodings
     from ..export.dimacs import gbd_hash
     from ..puzzles import family
@@ -131,12 +131,9 @@ def execute(task: Task, report: Callable[[dict[str, Any]], None] = lambda row: N
     back = None
     if isinstance(formula, CNF) and task.seed:
         formula, back = shuffled(formula, task.seed)
-    cnf = sized(formula)
-    if isinstance(cnf, CNF):
-        row.update(variables=cnf.num_vars, clauses=len(cnf.clauses) + len(cnf.atmosts),
-                   instance_hash=gbd_hash(cnf.clauses))
-    else:
-        row.update(variables=m.num_vars, clauses=len(m.constraints))
+    row["variables"], row["clauses"] = size(formula)
+    if isinstance(cnf := sized(formula), CNF):
+        row["instance_hash"] = gbd_hash(cnf.clauses)
     row["encode_seconds"] = round(time.perf_counter() - t0, 4)
     report(row)
     for member in getattr(engine, "members", [engine]):  # a portfolio's, or the engine itself
