@@ -163,3 +163,19 @@ def test_a_portfolio_of_model_and_cnf_readers_gets_both_forms() -> None:
     assert out.status == "sat" and out.stats["encodings"]["amo"] == "pairwise"
     # the uniqueness check blocked the first solution in both forms: a second one differs
     assert out.unique is False and out.other.pairs != out.solution.pairs
+
+
+
+def test_highs_prints_nothing_of_its_own_to_standard_output() -> None:
+    """HiGHS 1.16 prints a banner as each Highs object is made; ``--json`` output must stay
+    one JSON object (the options are checked in this process, the solve runs in a child)."""
+    import json
+    import subprocess
+    import sys
+
+    gid = D.planted(4, 1)[0].game_id()
+    p = subprocess.run([sys.executable, "-m", "satdomino.cli", "solve", "-", "--json",
+                        "--backend", "highs:random_seed=1"], input=gid, capture_output=True,
+                       text=True)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["status"] == "sat"

@@ -15,10 +15,14 @@ killing the child is the only prompt stop.
 
 from __future__ import annotations
 
+import ctypes
 import importlib.util
 import math
+import os
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import NoReturn
 
 from ..errors import BackendError, UsageError
@@ -61,7 +65,8 @@ def _highs(options: dict):
     """A fresh, silent Highs object with ``options`` (and the HiGHS options of ours left out)."""
     import highspy  # imported on demand: most runs do not need it
 
-    h = highspy.Highs()
+    with _no_stdout():
+        h = highspy.Highs()
     h.setOptionValue("output_flag", False)
     for key, value in options.items():
         if key in OWN_OPTIONS:
@@ -69,6 +74,23 @@ def _highs(options: dict):
         if h.setOptionValue(key, value) != highspy.HighsStatus.kOk:
             raise UsageError(f"HiGHS refuses the option {key}={value}")
     return h
+
+
+@contextmanager
+def _no_stdout() -> Iterator[None]:
+    """Standard output, at the file-descriptor level, goes nowhere inside: HiGHS 1.16 prints
+    its banner from C++ as a Highs object is made, before any option can turn its log off,
+    and that would land in the middle of ``--json`` output."""
+    sys.stdout.flush()
+    saved, null = os.dup(1), os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1)
+        yield
+    finally:
+        ctypes.CDLL(None).fflush(None)  # C's buffered output goes where it was written
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(null)
 
 
 def highs_installed() -> bool:
