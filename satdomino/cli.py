@@ -416,7 +416,9 @@ def cmd_encodings(args: argparse.Namespace) -> int:
         print(f"  {name:<15} {PRESETS[name][1]}" if name in PRESETS else f"  {name}")
     print("  external:CMD    any DIMACS solver printing 's SATISFIABLE' / 'v ... 0'")
     print("  portfolio:A+B   A and B race in parallel; the first answer wins "
-          "(NAME@SECONDS: NAME starts that late, or once another gives up)")
+          "(NAME@SECONDS: NAME starts that late, or once another gives up;\n"
+          "                  NAME@START..YIELD: at YIELD it pauses for a waiting member, "
+          "and goes on on the next free core)")
     return 0
 
 

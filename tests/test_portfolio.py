@@ -8,6 +8,7 @@ import shutil
 import signal
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -537,3 +538,182 @@ def test_portfolio_in_compare_rows_are_verified() -> None:
     rows = list(run_local(todo, 1))
     assert len(rows) == 2 and all(r["status"] == "sat" and r["verified"] for r in rows)
     assert all("answered by" in r["note"] for r in rows)
+
+
+# members that yield their core: NAME@START..YIELD -------------------------------------------
+
+class _Worker(Backend):
+    """A member that answers ``answer`` after ``seconds`` of running (time paused does not
+    count), in a thread; it notes in ``log`` when it starts, pauses and resumes."""
+
+    def __init__(self, name: str, answer: str, seconds: float, log: list) -> None:
+        super().__init__(name)
+        self.answer, self.seconds, self.log = answer, seconds, log
+
+    def start(self, formula, assumptions=(), phases=()) -> Run:
+        self.log.append((self.name, "start", time.monotonic()))
+        interrupt = threading.Event()
+
+        def pause() -> None:
+            self.log.append((self.name, "pause", time.monotonic()))
+            interrupt.set()
+
+        def work(run: Run) -> Result:
+            left = self.seconds
+            while True:  # as a python-sat solver's work: interrupted, then waits
+                t = time.monotonic()
+                with run.stoppable(interrupt.set), run.pausable(pause):
+                    interrupted = interrupt.wait(left)
+                left -= time.monotonic() - t
+                if not interrupted:
+                    return Result(self.answer)  # type: ignore[arg-type]
+                if not run.wait_while_paused():
+                    return Result("unknown", note="stopped")
+                self.log.append((self.name, "resume", time.monotonic()))
+                interrupt.clear()
+
+        return Run(work)
+
+
+def _yielding(members: list[tuple], log: list):
+    """A portfolio of _Worker members given as (name, answer, seconds, delay, yield)."""
+    from satdomino.backends.portfolio import PortfolioBackend
+
+    return PortfolioBackend([_Worker(n, a, s, log) for n, a, s, _, _ in members],
+                            [m[3] for m in members], [m[4] for m in members])
+
+
+def test_a_member_yields_its_core_and_goes_on_where_it_stopped() -> None:
+    """a needs 0.5 s of running and yields at 0.2 s to c (waiting 60 s); b gives up at
+    0.4 s, and a takes its core and finishes: 0.2 s paused, 0.3 s more of running."""
+    log: list = []
+    t0 = time.monotonic()
+    out = _yielding([("a", "sat", 0.5, 0, 0.2), ("b", "unknown", 0.4, 0, None),
+                     ("c", "unknown", 0.8, 60, None)], log).solve(pigeonhole(2))
+    took = time.monotonic() - t0
+    assert out.note == "answered by a"
+    when = {(name, what): t - t0 for name, what, t in log}
+    assert 0.2 <= when["a", "pause"] < when["c", "start"] < 0.4
+    assert 0.4 <= when["a", "resume"] < 0.6
+    assert 0.7 <= took < 5  # a paused, not searching, from 0.2 to 0.4 s
+
+
+def test_a_member_yields_only_to_a_waiting_member() -> None:
+    log: list = []
+    out = _yielding([("a", "sat", 0.4, 0, 0.1), ("b", "unknown", 0.05, 0, None)],
+                    log).solve(pigeonhole(2))
+    assert out.note == "answered by a" and ("a", "pause") not in {x[:2] for x in log}
+
+
+def test_a_paused_member_is_stopped_when_another_answers() -> None:
+    log: list = []
+    t0 = time.monotonic()
+    out = _yielding([("a", "sat", 60, 0, 0.1), ("b", "sat", 0.3, 60, None)],
+                    log).solve(pigeonhole(2))
+    assert out.note == "answered by b" and time.monotonic() - t0 < 5
+    assert ("a", "resume") not in {x[:2] for x in log}
+
+
+def _php(holes: int) -> CNF:
+    """Pigeons holes+1 into ``holes`` holes: unsatisfiable, and slow for CDCL from 9 holes."""
+    var = {(p, h): p * holes + h + 1 for p in range(holes + 1) for h in range(holes)}
+    clauses = [[var[p, h] for h in range(holes)] for p in range(holes + 1)]
+    clauses += [[-var[p, h], -var[q, h]] for h in range(holes)
+                for p in range(holes + 1) for q in range(p + 1, holes + 1)]
+    return CNF(len(var), len(clauses), clauses)
+
+
+def test_a_paused_minisat_uses_no_cpu_and_resumes() -> None:
+    """In this process: interrupted, it waits; resumed, it solves on to the right answer."""
+    run = get_backend("minisat22").start(_php(9))
+    box: list = []
+    worker = threading.Thread(target=lambda: box.append(run.result()))
+    worker.start()
+    end = time.monotonic() + 10
+    while not run.searching and time.monotonic() < end:
+        time.sleep(0.005)
+    time.sleep(0.05)
+    assert run.pause()
+    time.sleep(0.05)  # the interrupt takes effect
+    cpu = time.process_time()
+    time.sleep(0.3)
+    assert time.process_time() - cpu < 0.05 and worker.is_alive()
+    run.resume()
+    worker.join(60)
+    assert box and box[0].status == "unsat"
+
+
+def _state(pid: int) -> str:
+    """A process's state letter (T: stopped by a signal)."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+def test_processes_are_paused_by_sigstop(tmp_path: Path) -> None:
+    """A forked child, and an outside solver with what it started (its process group)."""
+    from satdomino.backends.child import descendants
+
+    spinner = _script(tmp_path, "spin", "sh -c 'while :; do :; done' & while :; do :; done")
+    before = set(descendants(os.getpid()))
+
+    def forked() -> tuple[Run, Callable[[], set[int]]]:  # forked here, in the main thread
+        run = ForkedRun(time.sleep, (60,))
+        return run, lambda: set(descendants(os.getpid())) - before
+
+    def outside() -> tuple[Run, Callable[[], set[int]]]:  # started from the run's thread
+        def group() -> set[int]:
+            pid_file = tmp_path / "spin.pid"
+            if not pid_file.exists() or not pid_file.read_text().strip():
+                return set()
+            pid = int(pid_file.read_text())
+            return {pid, *descendants(pid)} if Path(f"/proc/{pid}").exists() else set()
+
+        return get_backend(spinner).start(CNF(1, 1, [[1]])), group
+
+    for make in (forked, outside):
+        run, processes = make()
+        worker = threading.Thread(target=run.result, daemon=True)
+        worker.start()
+        end = time.monotonic() + 10
+        while len(processes()) < (1 if make is forked else 2) and time.monotonic() < end:
+            time.sleep(0.01)
+        pids = processes()
+        assert pids and run.searching and run.pause()
+        time.sleep(0.1)
+        assert {_state(p) for p in pids} == {"T"}
+        run.resume()
+        time.sleep(0.1)
+        assert "T" not in {_state(p) for p in pids}
+        assert run.pause()  # stopped while paused: killed all the same
+        run.stop()
+        worker.join(10)
+        assert not worker.is_alive()
+        end = time.monotonic() + 5  # killed, and reaped in the background
+        while any(_alive(p) for p in pids) and time.monotonic() < end:
+            time.sleep(0.01)
+        assert not any(_alive(p) for p in pids), make.__name__
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return _state(pid) != "Z"
+    except OSError:
+        return False
+
+
+def test_yielding_members_are_written_name_at_start_dot_dot_yield() -> None:
+    engine = get_backend("portfolio:minisat22@..0.08+glucose4@0.02+cadical195@0.01..10")
+    assert engine.name == "portfolio:minisat22@..0.08+glucose4@0.02+cadical195@0.01..10"
+    assert engine.delays == [0, 0.02, 0.01]  # type: ignore[attr-defined]
+    assert engine.yields == [0.08, None, 10]  # type: ignore[attr-defined]
+    for spec, message in [("minisat22@0.5..0.1", "after it starts"),
+                          ("minisat22@..1e9", "0 to 86400 seconds, not 1e9")]:
+        with pytest.raises(SatDominoError, match=message):
+            get_backend(f"portfolio:{spec}+glucose4")
+    with pytest.raises(SatDominoError, match="unknown backend"):
+        get_backend("portfolio:minisat22@..soon+glucose4")
+
+
+def test_portfolios_with_yielding_members_match_brute_force() -> None:
+    for board, truth in zip(BOARDS[:10], TRUTH[:10], strict=True):
+        check(board, truth, backend="portfolio:minisat22@..0.001+glucose4@10")
+        check(board, truth, backend="portfolio:glucose4@..0.001+cadical195@5+minisat22@5")

@@ -40,12 +40,12 @@ PRESETS: dict[str, tuple[str, str]] = {
                  "sat or gives up (a portfolio member for large satisfiable puzzles)"),
     # on two cores a second solver slows the first (memory traffic; a forked child's copied
     # pages), so HiGHS starts only once MiniSat has had 20 ms, and CryptoMiniSat only once
-    # one of them gives up (HiGHS's jump, on about one board in four): README, "Large planted
-    # Dominosa boards"
-    "large-sat": ("portfolio:minisat22+highs-fj@0.02+cms-sls@10",
+    # HiGHS's jump gives up (on one board in six to ten) or MiniSat has had 80 ms, when MiniSat
+    # pauses, to go on if the jump gives up: README, "Large planted Dominosa boards"
+    "large-sat": ("portfolio:minisat22@..0.08+highs-fj@0.02+cms-sls@10",
                   "MiniSat at once, HiGHS's feasibility jump after 20 ms, CryptoMiniSat's local "
-                  "search once either gives up: large satisfiable puzzles (Dominosa N >= 40, "
-                  "with --amo pairwise)"),
+                  "search once the jump gives up or on MiniSat's core after 80 ms: large "
+                  "satisfiable puzzles (Dominosa N >= 40, with --amo pairwise)"),
 }
 
 
@@ -55,8 +55,9 @@ def get_backend(name: str) -> Backend:
         engine.name, engine.summary = name, f"{PRESETS[name][1]} ({PRESETS[name][0]})"
         return engine
     if name.startswith("portfolio:"):
-        parts = [_delayed(x.strip()) for x in name[len("portfolio:"):].split("+") if x.strip()]
-        return PortfolioBackend([get_backend(x) for x, _ in parts], [d for _, d in parts])
+        parts = [_timed(x.strip()) for x in name[len("portfolio:"):].split("+") if x.strip()]
+        return PortfolioBackend([get_backend(x) for x, _, _ in parts], [d for _, d, _ in parts],
+                                [y for _, _, y in parts])
     if name.startswith("external:"):
         return ExternalBackend(name[len("external:"):])
     if name == "highs" or name.startswith("highs:"):
@@ -72,17 +73,29 @@ def get_backend(name: str) -> Backend:
     return PysatBackend(canonical)
 
 
-def _delayed(member: str) -> tuple[str, float]:
-    """``NAME@SECONDS`` -> (NAME, SECONDS): a portfolio member that starts that late. Only a
-    number after the last ``@`` is a delay (an outside solver's path may hold an ``@``)."""
-    name, at, delay = member.rpartition("@")
-    if not at or not re.fullmatch(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*", delay):
-        return member, 0.0
-    seconds = float(delay)
-    if not 0 <= seconds <= MAX_DELAY:
-        raise UsageError(f"a portfolio member's delay is 0 to {MAX_DELAY:g} seconds, "
-                         f"not {delay.strip()}")
-    return name.strip(), seconds
+_NUMBER = r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*"
+
+
+def _timed(member: str) -> tuple[str, float, float | None]:
+    """``NAME@START`` -> (NAME, START, None): a portfolio member that starts that late;
+    ``NAME@START..YIELD`` or ``NAME@..YIELD`` -> (NAME, START or 0, YIELD): one that also
+    yields its core at YIELD seconds. Only numbers after the last ``@`` are times (an outside
+    solver's path may hold an ``@``)."""
+    name, at, times = member.rpartition("@")
+    start, dots, yield_at = times.partition("..")
+    if not at or not (re.fullmatch(_NUMBER, start) or (dots and not start.strip())) \
+            or (dots and not re.fullmatch(_NUMBER, yield_at)):
+        return member, 0.0, None
+    seconds = float(start) if start.strip() else 0.0
+    yields = float(yield_at) if dots else None
+    for value, text in ((seconds, start), (yields, yield_at)):
+        if value is not None and not 0 <= value <= MAX_DELAY:
+            raise UsageError(f"a portfolio member's times are 0 to {MAX_DELAY:g} seconds, "
+                             f"not {text.strip()}")
+    if yields is not None and yields <= seconds:
+        raise UsageError(f"a portfolio member yields its core after it starts, not at "
+                         f"{yield_at.strip()} s when it starts at {seconds:g} s")
+    return name.strip(), seconds, yields
 
 
 def available_backends() -> list[str]:

@@ -13,7 +13,8 @@ import signal
 import subprocess
 import tempfile
 import time
-from contextlib import suppress
+from collections.abc import Callable
+from contextlib import nullcontext, suppress
 from pathlib import Path
 
 from ..encode import CNF
@@ -158,10 +159,22 @@ class ExternalBackend(Backend):
                         _note_peak(proc.pid, peak_path)
                     proc.kill()
 
+        def send(sig: int) -> Callable[[], None]:
+            def signal_solver() -> None:
+                if proc.returncode is None:
+                    with suppress(ProcessLookupError):
+                        os.killpg(proc.pid, sig)
+            return signal_solver
+
         ended = False
         try:
             if run is not None:
-                with run.stoppable(kill):
+                # pausable (SIGSTOP, SIGCONT) only as the leader of a group of its own: in
+                # compare's runs it shares ours, and under GNU time a signal to time alone
+                # would not reach the solver
+                pausing = (run.pausable(send(signal.SIGSTOP), send(signal.SIGCONT))
+                           if self.new_session else nullcontext())
+                with run.stoppable(kill), pausing:
                     proc.wait()
                 ended = True
             else:

@@ -18,10 +18,22 @@ a machine with two cores a second solver slows the first, even a sleeping forked
 leaves a puzzle MiniSat solves within 20 ms to MiniSat alone, and starts CryptoMiniSat when
 HiGHS's jump gives up. A late member that forks (``highs``) forks while the others search
 (see ``ForkedRun``).
+
+A member written ``NAME@START..YIELD`` (or ``NAME@..YIELD``, starting at once) yields its core
+at YIELD seconds if a member is still waiting to start: it is paused, keeping what it has
+learnt (a python-sat solver in this process is interrupted; a process gets SIGSTOP), the first
+waiting member starts on its core, and it resumes on the next core that frees up (a member
+that ended without an answer) once no member is waiting. So a solver that wins the easy
+puzzles early need not hold its core through the hard ones: in
+``minisat22@..0.08+highs-fj@0.02+cms-sls@10`` CryptoMiniSat starts at 80 ms on MiniSat's
+core, and MiniSat goes on where it stopped if HiGHS's jump gives up. A member still loading
+its clauses yields once it searches; one that cannot be paused (an outside solver in a
+``compare`` run, which shares the run's process group) runs on.
 """
 
 from __future__ import annotations
 
+import math
 import queue
 import threading
 import time
@@ -32,16 +44,20 @@ from .run import Run
 
 
 class PortfolioBackend(Backend):
-    def __init__(self, members: list[Backend], delays: list[float] | None = None) -> None:
-        """``delays``: seconds each member waits before it starts (none by default)."""
+    def __init__(self, members: list[Backend], delays: list[float] | None = None,
+                 yields: list[float | None] | None = None) -> None:
+        """``delays``: seconds each member waits before it starts (none by default);
+        ``yields``: the time, in seconds from the start, at which each member yields its core
+        to a waiting member (None: never)."""
         if len(members) < 2:
             raise BackendError("a portfolio needs two or more backends: portfolio:A+B")
         self.members = members
         self.delays = delays or [0.0] * len(members)
+        self.yields = yields or [None] * len(members)
         kinds = {m.takes for m in members}
         takes = kinds.pop() if len(kinds) == 1 else "both"
-        names = [m.name + (f"@{d:g}" if d else "") for m, d in zip(members, self.delays,
-                                                                    strict=True)]
+        names = [m.name + timing(d, y) for m, d, y in zip(members, self.delays, self.yields,
+                                                          strict=True)]
         super().__init__(name="portfolio:" + "+".join(names), takes=takes,
                          native_card=all(m.native_card for m in members if m.takes != "model"),
                          takes_phases=any(m.takes_phases for m in members),
@@ -63,14 +79,15 @@ class PortfolioBackend(Backend):
         # the members in the order they start: those with no delay at once (every fork among
         # them before any thread), the others at their time or on a freed core
         waiting = sorted(range(len(self.members)), key=lambda i: self.delays[i])
-        runs: list[tuple[Backend, Run]] = []
+        runs: list[tuple[int, Run]] = []  # (member, its run) in the order they started
         errors: list[str] = []
 
         def start_next() -> bool:
             """Start the first waiting member; False if it cannot start."""
-            m = self.members[waiting.pop(0)]
+            i = waiting.pop(0)
+            m = self.members[i]
             try:
-                runs.append((m, m.start(_form(formula, m), assumptions, phases)))
+                runs.append((i, m.start(_form(formula, m), assumptions, phases)))
                 return True
             except Exception as e:  # this one cannot start; the others race on
                 errors.append(f"{m.name}: {_why(e)}")
@@ -85,11 +102,11 @@ class PortfolioBackend(Backend):
             raise
         events: queue.SimpleQueue = queue.SimpleQueue()
 
-        def race(m: Backend, run: Run) -> None:
+        def race(pos: int, run: Run) -> None:
             try:
-                events.put(("done", m, run.result(), ""))
+                events.put(("done", pos, run.result(), ""))
             except BaseException as e:  # report every failure; the other members race on
-                events.put(("done", m, None, _why(e)))
+                events.put(("done", pos, None, _why(e)))
 
         # Members set up one after another, in the order they start, and search together:
         # set-up holds the GIL, so overlapping two would only delay both.
@@ -97,38 +114,65 @@ class PortfolioBackend(Backend):
 
         def launch_next() -> None:
             while len(threads) < len(runs):
-                m, run = runs[len(threads)]
-                run.on_searching = lambda: events.put(("searching", None, None, ""))
-                threads.append(threading.Thread(target=race, args=(m, run), daemon=True))
+                pos = len(threads)
+                run = runs[pos][1]
+                run.on_searching = lambda: events.put(("searching", -1, None, ""))
+                threads.append(threading.Thread(target=race, args=(pos, run), daemon=True))
                 threads[-1].start()
                 if not run.searching:
                     return
 
         unknown: list[str] = []
+        ended: set[int] = set()  # positions in runs
+        paused: list[int] = []  # positions in runs, in the order they yielded
+        yielded: set[int] = set()  # a member yields once
         try:
             launch_next()
-            ended, freed = 0, len(errors)  # freed: cores no member has taken up
-            while ended < len(runs) or waiting:
+            freed = len(errors)  # cores no member has taken up
+            while len(ended) < len(runs) or waiting:
                 now = time.perf_counter()
                 if deadline is not None and now >= deadline and events.empty():
                     return Result("unknown", seconds=now - t0, note="time limit")
+                running = len(runs) - len(ended) - len(paused)
                 due = t0 + self.delays[waiting[0]] if waiting else None
                 # a waiting member starts at its time, on a freed core, or when no member is
                 # left running; never before the news already in (an answer, say) is read
-                if (due is not None and (freed or now >= due or ended == len(runs))
+                if (due is not None and (freed or now >= due or running == 0)
                         and events.empty()):
                     if start_next() and freed:
                         freed -= 1
                     launch_next()
                     continue
-                wake = min((t for t in (deadline, due) if t is not None), default=None)
+                # a paused member goes on on a freed core once no member waits for one
+                if paused and not waiting and (freed or running == 0) and events.empty():
+                    runs[paused.pop(0)][1].resume()
+                    freed = max(0, freed - 1)
+                    continue
+                # a member yields its core at its time to the first waiting member
+                yield_due = None
+                for pos, (i, run) in enumerate(runs):
+                    y = self.yields[i]
+                    if y is None or pos in ended or pos in yielded or not waiting:
+                        continue
+                    if now < t0 + y:
+                        yield_due = min(yield_due or math.inf, t0 + y)
+                    elif run.searching:  # not while loading: then when it starts searching
+                        yielded.add(pos)
+                        if run.pause():
+                            paused.append(pos)
+                            freed += 1
+                if freed and waiting and events.empty():
+                    continue  # the core just given up goes to a waiting member
+                wake = min((t for t in (deadline, due, yield_due) if t is not None),
+                           default=None)
                 try:
-                    kind, m, result, error = events.get(
+                    kind, pos, result, error = events.get(
                         timeout=None if wake is None else max(0.0, wake - time.perf_counter()))
                 except queue.Empty:
-                    continue  # the time limit, or a waiting member's time, has come
+                    continue  # the time limit, or a member's time to start or yield, has come
                 if kind == "done":
-                    ended += 1
+                    m = self.members[runs[pos][0]]
+                    ended.add(pos)
                     if error:
                         errors.append(f"{m.name}: {error}")
                     elif result.status == "unknown":
@@ -136,7 +180,10 @@ class PortfolioBackend(Backend):
                     else:
                         return Result(result.status, result.true_vars,
                                       time.perf_counter() - t0, note=f"answered by {m.name}")
-                    freed += 1
+                    if pos in paused:  # it gave its core away already
+                        paused.remove(pos)
+                    else:
+                        freed += 1
                 launch_next()  # the last one started is searching, or has ended
         finally:
             for _, run in runs:
@@ -150,6 +197,13 @@ class PortfolioBackend(Backend):
             raise BackendError("every portfolio member failed: " + "; ".join(errors))
         return Result("unknown", seconds=time.perf_counter() - t0,
                       note="; ".join(unknown + errors))
+
+
+def timing(delay: float, yield_at: float | None) -> str:
+    """A member's ``@START[..YIELD]`` suffix as the portfolio's name writes it."""
+    if yield_at is not None:
+        return f"@{delay:g}..{yield_at:g}" if delay else f"@..{yield_at:g}"
+    return f"@{delay:g}" if delay else ""
 
 
 def _form(formula: Formula, member: Backend) -> Formula:

@@ -121,10 +121,14 @@ def _interruptible(name: str, cnf: CNF, assumptions: Sequence[int], phases: Sequ
             return run.stopped_result(time.perf_counter() - t0)
         if phases:
             s.set_phases(list(phases))
-        with run.stoppable(s.interrupt):
-            answer = s.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
-        if answer is None:  # interrupted
-            return run.stopped_result(time.perf_counter() - t0)
+        while True:
+            with run.stoppable(s.interrupt), run.pausable(s.interrupt):
+                answer = s.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
+            if answer is not None:
+                break
+            if not run.wait_while_paused():  # interrupted to stop, not to pause
+                return run.stopped_result(time.perf_counter() - t0)
+            s.clear_interrupt()  # resumed: solve on, with what it has learnt
         true = [x for x in s.get_model() or [] if x > 0] if answer else []
     return Result("sat" if answer else "unsat", frozenset(true), time.perf_counter() - t0)
 

@@ -29,6 +29,11 @@ class Run:
         self._lock = threading.Lock()
         self._stoppers: list[Callable[[], None]] = []
         self.stopped = False
+        # pausing (a portfolio member that yields its core): see ``pausable``
+        self._pausers: list[tuple[Callable[[], None], Callable[[], None]]] = []
+        self.paused = False
+        self._running = threading.Event()
+        self._running.set()
         # set-up (loading clauses, writing DIMACS) holds Python's GIL; searching does not.
         # ``searching`` turns true, and ``on_searching`` is called, when the work first
         # enters ``stoppable``: a portfolio starts its next member then.
@@ -65,6 +70,51 @@ class Run:
             for stopper in self._stoppers:
                 stopper()
             self._stoppers.clear()
+            self._running.set()  # a paused work wakes to find itself stopped
+
+    @contextmanager
+    def pausable(self, pause: Callable[[], None],
+                 resume: Callable[[], None] = lambda: None) -> Iterator[None]:
+        """While inside, ``pause()`` calls ``pause`` and ``resume()`` calls ``resume``. A
+        process is paused by SIGSTOP and resumed by SIGCONT; a solver in this process is
+        interrupted, and its work then waits in ``wait_while_paused`` and solves on."""
+        pair = (pause, resume)
+        with self._lock:
+            self._pausers.append(pair)
+        try:
+            yield
+        finally:
+            with self._lock:
+                if pair in self._pausers:
+                    self._pausers.remove(pair)
+
+    def pause(self) -> bool:
+        """Ask the work to pause, keeping what it has learnt; False if it cannot now (it is
+        loading, has ended, or was stopped): then it runs on."""
+        with self._lock:
+            if self.stopped or self.paused or not self._pausers:
+                return False
+            self.paused = True
+            self._running.clear()
+            for pause, _ in self._pausers:
+                pause()
+            return True
+
+    def resume(self) -> None:
+        with self._lock:
+            if not self.paused:
+                return
+            self.paused = False
+            for _, resume in self._pausers:
+                resume()
+            self._running.set()
+
+    def wait_while_paused(self) -> bool:
+        """For a work whose solver was interrupted: wait while the run is paused; True if it
+        should solve on (resumed), False if it was stopped."""
+        self._running.wait()
+        with self._lock:
+            return not self.stopped
 
     def close(self) -> None:
         """Give up a run whose ``result()`` nobody will call: stop it and free what
@@ -141,12 +191,18 @@ class ForkedRun(Run):
         self._recv = Connection(read, writable=False)
         self._waited = False
         self._stoppers.append(self._kill)  # stoppable from birth until _wait is done
+        self._pausers.append((lambda: self._signal(signal.SIGSTOP),  # and pausable
+                              lambda: self._signal(signal.SIGCONT)))
         self.searching = True  # its set-up is in the child
 
     def ready(self, timeout: float) -> bool:
         """The child has answered or died within ``timeout`` seconds (``result()`` will not
         wait)."""
         return self._recv.poll(max(timeout, 0.0))
+
+    def _signal(self, sig: int) -> None:
+        with suppress(ProcessLookupError):
+            os.kill(self._pid, sig)
 
     def _kill(self) -> None:
         _sigkill(self._pid)
@@ -172,8 +228,9 @@ class ForkedRun(Run):
                 pass
             ended = True
         finally:
-            with self._lock:  # from here on no kill: the pid may be reaped and reused
+            with self._lock:  # from here on no signal: the pid may be reaped and reused
                 self._stoppers.clear()
+                self._pausers.clear()
                 stopped = self.stopped
             if answer is None:  # not a word from it: make sure it ends
                 _sigkill(self._pid)
