@@ -174,7 +174,7 @@ class ExternalBackend(Backend):
                 # would not reach the solver
                 pausing = (run.pausable(send(signal.SIGSTOP), send(signal.SIGCONT))
                            if self.new_session else nullcontext())
-                with run.stoppable(kill), pausing:
+                with pausing, run.stoppable(kill):  # pausable once it counts as searching
                     proc.wait()
                 ended = True
             else:

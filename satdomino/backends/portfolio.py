@@ -26,9 +26,10 @@ waiting member starts on its core, and it resumes on the next core that frees up
 that ended without an answer) once no member is waiting. So a solver that wins the easy
 puzzles early need not hold its core through the hard ones: in
 ``minisat22@..0.08+highs-fj@0.02+cms-sls@10`` CryptoMiniSat starts at 80 ms on MiniSat's
-core, and MiniSat goes on where it stopped if HiGHS's jump gives up. A member still loading
-its clauses yields once it searches; one that cannot be paused (an outside solver in a
-``compare`` run, which shares the run's process group) runs on.
+core, and MiniSat goes on (with its learnt clauses and phases, from a restart) if HiGHS's
+jump gives up. A member still loading its clauses yields once it searches; one that cannot be
+paused (an outside solver in a ``compare`` run, which shares the run's process group, or an
+in-process backend with no pause, such as ``z3``) runs on.
 """
 
 from __future__ import annotations
@@ -148,16 +149,18 @@ class PortfolioBackend(Backend):
                     runs[paused.pop(0)][1].resume()
                     freed = max(0, freed - 1)
                     continue
-                # a member yields its core at its time to the first waiting member
+                # a member yields its core at its time to a waiting member (one core for each;
+                # none while news is in: it may free a core or end the race)
                 yield_due = None
                 for pos, (i, run) in enumerate(runs):
                     y = self.yields[i]
-                    if y is None or pos in ended or pos in yielded or not waiting:
+                    if (y is None or pos in ended or pos in yielded or freed >= len(waiting)
+                            or not events.empty()):
                         continue
                     if now < t0 + y:
                         yield_due = min(yield_due or math.inf, t0 + y)
                     elif run.searching:  # not while loading: then when it starts searching
-                        yielded.add(pos)
+                        yielded.add(pos)  # once: a member searching that cannot pause, never
                         if run.pause():
                             paused.append(pos)
                             freed += 1

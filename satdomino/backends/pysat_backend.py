@@ -122,7 +122,8 @@ def _interruptible(name: str, cnf: CNF, assumptions: Sequence[int], phases: Sequ
         if phases:
             s.set_phases(list(phases))
         while True:
-            with run.stoppable(s.interrupt), run.pausable(s.interrupt):
+            # pausable first: a portfolio may pause it from the moment it counts as searching
+            with run.pausable(s.interrupt), run.stoppable(s.interrupt):
                 answer = s.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
             if answer is not None:
                 break

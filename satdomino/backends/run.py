@@ -231,9 +231,9 @@ class ForkedRun(Run):
             with self._lock:  # from here on no signal: the pid may be reaped and reused
                 self._stoppers.clear()
                 self._pausers.clear()
-                stopped = self.stopped
-            if answer is None:  # not a word from it: make sure it ends
-                _sigkill(self._pid)
+                stopped, paused = self.stopped, self.paused
+            if answer is None or paused:  # not a word from it, or stopped after its answer
+                _sigkill(self._pid)  # (SIGSTOP): make sure it ends
             self._recv.close()
             for fd in (self._wake, self._woken):
                 os.close(fd)
