@@ -57,12 +57,19 @@ class Run:
             self.searching = True
             if self.on_searching is not None:
                 self.on_searching()
+        with self._until_left(self._stoppers, stopper):
+            yield
+
+    @contextmanager
+    def _until_left(self, hooks: list, hook: Any) -> Iterator[None]:
+        """``hook``, registered in ``hooks``, is taken out when the block is left (under the
+        lock, so that none is called after)."""
         try:
             yield
         finally:
             with self._lock:
-                if stopper in self._stoppers:
-                    self._stoppers.remove(stopper)
+                if hook in hooks:
+                    hooks.remove(hook)
 
     def stop(self) -> None:
         with self._lock:
@@ -81,12 +88,8 @@ class Run:
         pair = (pause, resume)
         with self._lock:
             self._pausers.append(pair)
-        try:
+        with self._until_left(self._pausers, pair):
             yield
-        finally:
-            with self._lock:
-                if pair in self._pausers:
-                    self._pausers.remove(pair)
 
     def pause(self) -> bool:
         """Ask the work to pause, keeping what it has learnt; False if it cannot now (it is
