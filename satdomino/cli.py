@@ -419,6 +419,8 @@ def cmd_encodings(args: argparse.Namespace) -> int:
           "(NAME@SECONDS: NAME starts that late, or once another gives up;\n"
           "                  NAME@START..YIELD: at YIELD it pauses for a waiting member, "
           "and goes on on the next free core)")
+    print("  by-size:VARS:SMALL|LARGE  SMALL for formulas with fewer than VARS variables, "
+          "else LARGE")
     return 0
 
 

@@ -89,6 +89,7 @@ def test_unsat_exit_1(capsys, tmp_path) -> None:
     (["solve", DOUBLE6, "--backend", "external:/no/such/solver"], "not found"),
     (["solve", DOUBLE6, "--backend", "highs:no_such_option=1"], "HiGHS refuses the option"),
     (["solve", DOUBLE6, "--backend", "portfolio:minisat22+glucose4@-1"], "0 to 86400 seconds"),
+    (["solve", DOUBLE6, "--backend", "by-size:many:minisat22|glucose4"], "write by-size:VARS"),
     (["solve", DOUBLE6, "--kind", "dominosa", "--model", "x"], "unknown model 'x'"),
     (["solve", DOUBLE6, "--timeout", "-1"], "--timeout must be positive"),
     (["frobnicate"], "invalid choice"),

@@ -91,8 +91,10 @@ def test_the_large_sat_preset_is_listed_exactly_when_its_solvers_are_here(monkey
     if HAVE_CMS:
         engine = get_backend("large-sat")
         assert "large-sat" in available_backends() and engine.name == "large-sat"
-        assert [m.name for m in engine.members] == ["minisat22", "highs-fj", "cms-sls"]
-        assert engine.delays == [0, 0.02, 10]
+        assert engine.limit == 5000
+        for side, jump_at in ((engine.small, 0.02), (engine.large, 0)):
+            assert [m.name for m in side.members] == ["minisat22", "highs-fj", "cms-sls"]
+            assert side.delays == [0, jump_at, 10] and side.yields == [0.08, None, None]
     monkeypatch.setattr("shutil.which", lambda name, *a, **k: None)  # no binary at all
     assert "large-sat" not in available_backends() and "cms-sls" not in available_backends()
     with pytest.raises(BackendError, match="not found"):

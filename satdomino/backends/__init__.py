@@ -1,6 +1,6 @@
 """Backend registry: python-sat solvers by name, ``external:CMD``, ``z3`` and ``z3-smt``,
-``highs[:OPTION=VALUE,...]``, named solver configurations (``PRESETS``) and ``portfolio:A+B``
-races of any of these."""
+``highs[:OPTION=VALUE,...]``, named solver configurations (``PRESETS``), ``portfolio:A+B``
+races of any of these and ``by-size:VARS:SMALL|LARGE`` choices between two."""
 
 from __future__ import annotations
 
@@ -8,6 +8,9 @@ import re
 
 from ..errors import UnknownNameError, UsageError
 from .base import Backend, Result, Status
+from .by_size import PREFIX as BY_SIZE
+from .by_size import BySizeBackend
+from .by_size import parse as parse_by_size
 from .external import ExternalBackend, found_binaries
 from .highs_backend import HighsBackend, highs_installed
 from .portfolio import PortfolioBackend
@@ -39,13 +42,17 @@ PRESETS: dict[str, tuple[str, str]] = {
                  "HiGHS's feasibility-jump local search alone, on the 0-1 program: answers "
                  "sat or gives up (a portfolio member for large satisfiable puzzles)"),
     # on two cores a second solver slows the first (memory traffic; a forked child's copied
-    # pages), so HiGHS starts only once MiniSat has had 20 ms, and CryptoMiniSat only once
-    # HiGHS's jump gives up (on one board in six to ten) or MiniSat has had 80 ms, when MiniSat
-    # pauses, to go on if the jump gives up: README, "Large planted Dominosa boards"
-    "large-sat": ("portfolio:minisat22@..0.08+highs-fj@0.02+cms-sls@10",
-                  "MiniSat at once, HiGHS's feasibility jump after 20 ms, CryptoMiniSat's local "
-                  "search once the jump gives up or on MiniSat's core after 80 ms: large "
-                  "satisfiable puzzles (Dominosa N >= 40, with --amo pairwise)"),
+    # pages). Below 5,000 variables (Dominosa N <= 48) HiGHS starts only once MiniSat has had
+    # 20 ms: there MiniSat wins most boards within 20 ms, and CP-SAT takes 0.05 s on some of
+    # them. From there HiGHS starts at once. CryptoMiniSat starts once HiGHS's jump gives up
+    # (on one board in six to ten) or MiniSat has had 80 ms, when MiniSat pauses, to go on if
+    # the jump gives up: README, "Large planted Dominosa boards"
+    "large-sat": ("by-size:5000:portfolio:minisat22@..0.08+highs-fj@0.02+cms-sls@10"
+                  "|portfolio:minisat22@..0.08+highs-fj+cms-sls@10",
+                  "MiniSat at once, HiGHS's feasibility jump at once (after 20 ms below 5,000 "
+                  "variables), CryptoMiniSat's local search once the jump gives up or on "
+                  "MiniSat's core after 80 ms: large satisfiable puzzles (Dominosa N >= 40, "
+                  "with --amo pairwise)"),
 }
 
 
@@ -54,6 +61,9 @@ def get_backend(name: str) -> Backend:
         engine = get_backend(PRESETS[name][0])
         engine.name, engine.summary = name, f"{PRESETS[name][1]} ({PRESETS[name][0]})"
         return engine
+    if name.startswith(BY_SIZE):  # before portfolio: either side may be a portfolio
+        limit, small, large = parse_by_size(name[len(BY_SIZE):])
+        return BySizeBackend(limit, get_backend(small), get_backend(large))
     if name.startswith("portfolio:"):
         parts = [_timed(x.strip()) for x in name[len("portfolio:"):].split("+") if x.strip()]
         return PortfolioBackend([get_backend(x) for x, _, _ in parts], [d for _, d, _ in parts],

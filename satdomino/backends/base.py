@@ -40,6 +40,14 @@ class Forms:
 Formula = CNF | Model | Forms
 
 
+def form_for(formula: Formula, backend: Backend) -> Formula:
+    """The form of ``formula`` that ``backend`` reads (a Forms split for one that reads a
+    single form)."""
+    if isinstance(formula, Forms) and backend.takes != "both":
+        return formula.model if backend.takes == "model" else formula.cnf
+    return formula
+
+
 def sized(formula: Formula) -> CNF | Model:
     """The form a run's sizes are counted on: the CNF when there is one (a portfolio's Forms
     included), else the Model."""

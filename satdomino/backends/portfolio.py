@@ -40,7 +40,7 @@ import threading
 import time
 
 from ..errors import BackendError
-from .base import Backend, Forms, Formula, Result
+from .base import Backend, Result, form_for
 from .run import Run
 
 
@@ -88,7 +88,7 @@ class PortfolioBackend(Backend):
             i = waiting.pop(0)
             m = self.members[i]
             try:
-                runs.append((i, m.start(_form(formula, m), assumptions, phases)))
+                runs.append((i, m.start(form_for(formula, m), assumptions, phases)))
                 return True
             except Exception as e:  # this one cannot start; the others race on
                 errors.append(f"{m.name}: {_why(e)}")
@@ -207,13 +207,6 @@ def timing(delay: float, yield_at: float | None) -> str:
     if yield_at is not None:
         return f"@{delay:g}..{yield_at:g}" if delay else f"@..{yield_at:g}"
     return f"@{delay:g}" if delay else ""
-
-
-def _form(formula: Formula, member: Backend) -> Formula:
-    """The form of ``formula`` that ``member`` reads."""
-    if isinstance(formula, Forms) and member.takes != "both":
-        return formula.model if member.takes == "model" else formula.cnf
-    return formula
 
 
 def _why(e: BaseException) -> str:

@@ -1,0 +1,63 @@
+"""One backend for small formulas, another for large ones: ``by-size:VARS:SMALL|LARGE``.
+
+A formula with fewer than VARS variables (as ``size`` counts them: its CNF's, else its
+Model's) goes to SMALL, any other to LARGE; each is any backend name (a portfolio, a preset).
+What pays on a large puzzle can cost a small one more than it is worth: in ``large-sat`` a
+local search forked at once wins boards a few tens of milliseconds sooner from Dominosa N = 50,
+but it slows the boards MiniSat wins within 20 ms at N = 40 by about as much (README, "Large
+planted Dominosa boards").
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import UsageError
+from .base import Backend, Formula, Result, form_for, size
+from .run import Run
+
+PREFIX = "by-size:"
+
+
+def parse(spec: str) -> tuple[int, str, str]:
+    """``"VARS:SMALL|LARGE"`` -> (VARS, SMALL, LARGE). The first ``|`` splits the two names
+    (a portfolio's names use ``+``, ``@`` and ``:``, never ``|``)."""
+    limit, colon, rest = spec.partition(":")
+    small, bar, large = rest.partition("|")
+    if not colon or not re.fullmatch(r"\s*\d+\s*", limit) or not bar \
+            or not small.strip() or not large.strip():
+        raise UsageError(f"write by-size:VARS:SMALL|LARGE (VARS a whole number of variables), "
+                         f"not by-size:{spec}")
+    return int(limit), small.strip(), large.strip()
+
+
+class BySizeBackend(Backend):
+    def __init__(self, limit: int, small: Backend, large: Backend) -> None:
+        self.limit, self.small, self.large = limit, small, large
+        kinds = {small.takes, large.takes}
+        super().__init__(name=f"{PREFIX}{limit}:{small.name}|{large.name}",
+                         takes=kinds.pop() if len(kinds) == 1 else "both",
+                         native_card=small.native_card and large.native_card,
+                         takes_phases=small.takes_phases or large.takes_phases,
+                         summary=f"{small.name} below {limit} variables, else {large.name}")
+
+    def pick(self, formula: Formula) -> Backend:
+        return self.small if size(formula)[0] < self.limit else self.large
+
+    @property
+    def new_session(self) -> bool:
+        return all(getattr(m, "new_session", True) for m in (self.small, self.large))
+
+    @new_session.setter
+    def new_session(self, value: bool) -> None:  # compare's runs keep solvers in their group
+        for m in (self.small, self.large):
+            if hasattr(m, "new_session"):
+                m.new_session = value
+
+    def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
+        engine = self.pick(formula)
+        return engine.solve(form_for(formula, engine), assumptions, time_limit, phases)
+
+    def start(self, formula, assumptions=(), phases=()) -> Run:
+        engine = self.pick(formula)
+        return engine.start(form_for(formula, engine), assumptions, phases)
