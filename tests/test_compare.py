@@ -168,7 +168,7 @@ def _hog(tmp_path, mb: int, then: str) -> str:
 
 @pytest.mark.skipif(external.gnu_time() is None or not external._DIE_WITH_PARENT,
                     reason="needs GNU time and setpriv")
-@pytest.mark.parametrize("how", ["ended", "killed", "lost"])
+@pytest.mark.parametrize("how", ["ended", "killed", "lost", "lost inside by-size"])
 def test_an_outside_solvers_peak_is_its_own(tmp_path, how: str) -> None:
     # the sweep holding 300 MB must not show in the solver's peak: exec carries the forking
     # process's peak into the solver's ru_maxrss, which read 330 MB for a 7 MB CryptoMiniSat;
@@ -177,13 +177,15 @@ def test_an_outside_solvers_peak_is_its_own(tmp_path, how: str) -> None:
     ballast[::4096] = b"x" * len(ballast[::4096])  # resident, not just reserved
     hog = _hog(tmp_path, 60, "print('s UNKNOWN')" if how == "ended"
                else "import time; time.sleep(60)")
-    if how == "lost":
+    if how.startswith("lost"):
         winner = _solver(tmp_path, "winner", "sleep 1\necho 's UNSATISFIABLE'")
         hog = f"portfolio:{hog}+{winner}"
+        if how != "lost":  # every formula has a variable or more: the portfolio's side
+            hog = f"by-size:1:minisat22|{hog}"
     (row,) = list(run_local(_tasks(["dominosa:n=4:seeds=1"], backends=[hog],
-                                   timeout=10.0 if how == "lost" else 2.0), jobs=1))
-    note = {"ended": "solver said UNKNOWN", "killed": "killed at the time limit",
-            "lost": f"answered by external:{tmp_path / 'winner'}"}[how]
+                                   timeout=10.0 if how.startswith("lost") else 2.0), jobs=1))
+    note = (f"answered by external:{tmp_path / 'winner'}" if how.startswith("lost")
+            else {"ended": "solver said UNKNOWN", "killed": "killed at the time limit"}[how])
     assert row["note"] == note, row
     assert 60 < row["peak_mb"] < 100, row["peak_mb"]  # 60 MB and an interpreter
     del ballast

@@ -104,6 +104,37 @@ class Backend:
         return Forms(model, cnf) if self.takes == "both" else cnf
 
 
+class Group(Backend):
+    """A backend made of others (a portfolio, a choice by size): what it reads, whether it
+    takes native cardinality constraints and phases, and compare's process-group setting all
+    follow its ``parts``."""
+
+    def __init__(self, parts: list[Backend], name: str, summary: str) -> None:
+        self.parts = parts
+        kinds = {m.takes for m in parts}
+        super().__init__(name=name, takes=kinds.pop() if len(kinds) == 1 else "both",
+                         native_card=all(m.native_card for m in parts if m.takes != "model"),
+                         takes_phases=any(m.takes_phases for m in parts), summary=summary)
+
+    @property
+    def new_session(self) -> bool:
+        return all(getattr(m, "new_session", True) for m in self.parts)
+
+    @new_session.setter
+    def new_session(self, value: bool) -> None:  # compare's runs keep solvers in their group
+        for m in self.parts:
+            if hasattr(m, "new_session"):
+                m.new_session = value
+
+
+def leaves(backend: Backend) -> list[Backend]:
+    """The single solvers ``backend`` runs: itself, or every part of a Group, nested ones
+    opened too."""
+    if isinstance(backend, Group):
+        return [leaf for part in backend.parts for leaf in leaves(part)]
+    return [backend]
+
+
 def add_clause(formula: Formula, clause: list[int]) -> None:
     """Add a clause over model variables to any kind of formula (a blocking clause)."""
     if isinstance(formula, Forms):

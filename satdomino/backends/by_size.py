@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from ..errors import UsageError
-from .base import Backend, Formula, Result, form_for, size
+from .base import Backend, Formula, Group, Result, form_for, size
 from .run import Run
 
 PREFIX = "by-size:"
@@ -31,28 +31,14 @@ def parse(spec: str) -> tuple[int, str, str]:
     return int(limit), small.strip(), large.strip()
 
 
-class BySizeBackend(Backend):
+class BySizeBackend(Group):
     def __init__(self, limit: int, small: Backend, large: Backend) -> None:
         self.limit, self.small, self.large = limit, small, large
-        kinds = {small.takes, large.takes}
-        super().__init__(name=f"{PREFIX}{limit}:{small.name}|{large.name}",
-                         takes=kinds.pop() if len(kinds) == 1 else "both",
-                         native_card=small.native_card and large.native_card,
-                         takes_phases=small.takes_phases or large.takes_phases,
+        super().__init__([small, large], name=f"{PREFIX}{limit}:{small.name}|{large.name}",
                          summary=f"{small.name} below {limit} variables, else {large.name}")
 
     def pick(self, formula: Formula) -> Backend:
         return self.small if size(formula)[0] < self.limit else self.large
-
-    @property
-    def new_session(self) -> bool:
-        return all(getattr(m, "new_session", True) for m in (self.small, self.large))
-
-    @new_session.setter
-    def new_session(self, value: bool) -> None:  # compare's runs keep solvers in their group
-        for m in (self.small, self.large):
-            if hasattr(m, "new_session"):
-                m.new_session = value
 
     def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
         engine = self.pick(formula)

@@ -40,11 +40,11 @@ import threading
 import time
 
 from ..errors import BackendError
-from .base import Backend, Result, form_for
+from .base import Backend, Group, Result, form_for
 from .run import Run
 
 
-class PortfolioBackend(Backend):
+class PortfolioBackend(Group):
     def __init__(self, members: list[Backend], delays: list[float] | None = None,
                  yields: list[float | None] | None = None) -> None:
         """``delays``: seconds each member waits before it starts (none by default);
@@ -55,24 +55,10 @@ class PortfolioBackend(Backend):
         self.members = members
         self.delays = delays or [0.0] * len(members)
         self.yields = yields or [None] * len(members)
-        kinds = {m.takes for m in members}
-        takes = kinds.pop() if len(kinds) == 1 else "both"
         names = [m.name + timing(d, y) for m, d, y in zip(members, self.delays, self.yields,
                                                           strict=True)]
-        super().__init__(name="portfolio:" + "+".join(names), takes=takes,
-                         native_card=all(m.native_card for m in members if m.takes != "model"),
-                         takes_phases=any(m.takes_phases for m in members),
+        super().__init__(members, name="portfolio:" + "+".join(names),
                          summary="first answer of " + ", ".join(names))
-
-    @property
-    def new_session(self) -> bool:
-        return all(getattr(m, "new_session", True) for m in self.members)
-
-    @new_session.setter
-    def new_session(self, value: bool) -> None:  # compare's runs keep solvers in their group
-        for m in self.members:
-            if hasattr(m, "new_session"):
-                m.new_session = value
 
     def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
         t0 = time.perf_counter()

@@ -116,7 +116,7 @@ def execute(task: Task, report: Callable[[dict[str, Any]], None] = lambda row: N
     ``report`` gets the sizes as soon as the formula is built, so a run killed while solving
     still has them."""
     from ..backends import get_backend
-    from ..backends.base import size, sized
+    from ..backends.base import leaves, size, sized
     from ..encode import CNF, Encodings
     from ..export.dimacs import gbd_hash
     from ..puzzles import family
@@ -136,7 +136,7 @@ def execute(task: Task, report: Callable[[dict[str, Any]], None] = lambda row: N
         row["instance_hash"] = gbd_hash(cnf.clauses)
     row["encode_seconds"] = round(time.perf_counter() - t0, 4)
     report(row)
-    for member in getattr(engine, "members", [engine]):  # a portfolio's, or the engine itself
+    for member in leaves(engine):  # a portfolio's or a by-size choice's, or the engine itself
         if isinstance(member, ExternalBackend):
             member.new_session = False  # an outside binary stays in this run's process group
             member.measure_peak = True  # and its peak memory is measured (``solver_peak_mb``)
