@@ -18,7 +18,11 @@ from satdomino import Model  # noqa: E402
 from satdomino.backends import PRESETS, available_backends, get_backend  # noqa: E402
 from satdomino.backends.base import Forms  # noqa: E402
 from satdomino.backends.child import descendants  # noqa: E402
-from satdomino.backends.highs_backend import parse_options  # noqa: E402
+from satdomino.backends.highs_backend import (  # noqa: E402
+    _plain_rows,
+    _rows_one_by_one,
+    parse_options,
+)
 from satdomino.encode import Encodings, lower  # noqa: E402
 from satdomino.errors import UsageError  # noqa: E402
 from satdomino.puzzles import dominosa as D  # noqa: E402
@@ -85,6 +89,44 @@ def test_highs_agrees_with_brute_force_on_random_models() -> None:
             value = assignment(m, result.true_vars)
             assert m.satisfied_by(value)
             assert all(value[a] if a > 0 else not value[-a] for a in assumptions)
+    assert seen == {"sat", "unsat"}
+
+
+def positive_model(rng: random.Random, n: int = 5) -> Model:
+    """Clauses, at-most-ones and exactly-ones over positive literals only: the rows the
+    program builds in bulk (``_plain_rows``)."""
+    m = Model("positive")
+    xs = [m.var(i) for i in range(n)]
+    for _ in range(rng.randint(0, 9)):
+        add = rng.choice([m.add_clause, m.at_most_one, m.exactly_one])
+        add(rng.sample(xs, rng.randint(1 if add == m.add_clause else 2, 4)))
+    return m
+
+
+def test_rows_built_in_bulk_are_the_rows_built_one_by_one() -> None:
+    rng = random.Random(11)
+    models = [positive_model(rng) for _ in range(30)]
+    models.append(D.build_placement(D.planted(6, 1)[0]))
+    for m in models:
+        bulk = _plain_rows(m.constraints)
+        assert bulk is not None, m
+        for fast, slow in zip(bulk, _rows_one_by_one(m, {}, []), strict=True):
+            assert list(fast) == list(slow), m
+    assert _plain_rows(random_model(random.Random(3)).constraints) is None
+
+
+def test_highs_agrees_with_brute_force_on_positive_models() -> None:
+    rng = random.Random(5)
+    engine = get_backend("highs")
+    seen = set()
+    for _ in range(30):
+        m = positive_model(rng)
+        truth = brute(m)
+        result = engine.solve(m)
+        seen.add(result.status)
+        assert result.status == ("sat" if truth else "unsat"), m
+        if truth:
+            assert m.satisfied_by(assignment(m, result.true_vars))
     assert seen == {"sat", "unsat"}
 
 

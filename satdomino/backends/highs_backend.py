@@ -23,6 +23,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from itertools import chain
 from typing import NoReturn
 
 from ..errors import BackendError, UsageError
@@ -133,6 +134,49 @@ def _program(model: Model, assumptions: Sequence[int]):
     import numpy as np
 
     cols, values, extra = columns(model)
+    rows = None if extra else _plain_rows(model.constraints)
+    starts, index, value, lower, upper = rows or _rows_one_by_one(model, values, extra)
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = len(cols), len(lower)
+    lp.col_cost_ = np.zeros(len(cols))
+    col_lower, col_upper = np.zeros(len(cols)), np.ones(len(cols))
+    for lit in assumptions:
+        if lit > 0:
+            col_lower[lit - 1] = 1
+        else:
+            col_upper[-lit - 1] = 0
+    lp.col_lower_, lp.col_upper_ = col_lower, col_upper
+    lp.row_lower_, lp.row_upper_ = np.asarray(lower, float), np.asarray(upper, float)
+    lp.integrality_ = [highspy.HighsVarType.kInteger] * len(cols)
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
+    lp.a_matrix_.start_ = np.asarray(starts, dtype=np.int32)
+    lp.a_matrix_.index_ = np.asarray(index, dtype=np.int32) - 1
+    lp.a_matrix_.value_ = np.asarray(value, dtype=float)
+    return lp
+
+
+def _plain_rows(constraints: list) -> tuple | None:
+    """(starts, index, value, lower, upper) as arrays when every constraint is clause-like
+    with positive literals (a Dominosa or Pips model: a third of the time of going one by
+    one, 6 ms at N = 50), else None."""
+    import numpy as np
+
+    bounds = [_PLAIN.get(type(c)) for c in constraints]
+    if None in bounds:
+        return None
+    lits = [c.lits for c in constraints]
+    if not all(lits) or min(map(min, lits), default=1) <= 0:
+        return None
+    lengths = np.fromiter(map(len, lits), dtype=np.int64, count=len(lits))
+    starts = np.concatenate(([0], np.cumsum(lengths)))
+    index = np.fromiter(chain.from_iterable(lits), dtype=np.int32, count=int(starts[-1]))
+    lower, upper = np.array(bounds, dtype=float).reshape(-1, 2).T
+    return starts, index, np.ones(len(index)), lower, upper
+
+
+def _rows_one_by_one(model: Model, values: dict, extra: list) -> tuple:
+    """(starts, index, value, lower, upper) as lists, a row at a time (integer variables,
+    negative literals, cardinality and pseudo-Boolean constraints)."""
     starts, index, value, lower, upper = [0], [], [], [], []
 
     def add(terms: list[tuple[int, int]], op: str, bound: int) -> None:
@@ -146,7 +190,7 @@ def _program(model: Model, assumptions: Sequence[int]):
         add(*row)
     for c in model.constraints:
         plain = _PLAIN.get(type(c))
-        if plain is not None and min(c.lits, default=0) > 0:  # fast: most puzzles' rows
+        if plain is not None and min(c.lits, default=0) > 0:
             index.extend(c.lits)
             value.extend([1] * len(c.lits))
             starts.append(len(index))
@@ -155,23 +199,7 @@ def _program(model: Model, assumptions: Sequence[int]):
         else:
             for row in constraint_rows(c, values):
                 add(*row)
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = len(cols), len(lower)
-    lp.col_cost_ = np.zeros(len(cols))
-    col_lower, col_upper = np.zeros(len(cols)), np.ones(len(cols))
-    for lit in assumptions:
-        if lit > 0:
-            col_lower[lit - 1] = 1
-        else:
-            col_upper[-lit - 1] = 0
-    lp.col_lower_, lp.col_upper_ = col_lower, col_upper
-    lp.row_lower_, lp.row_upper_ = np.array(lower, float), np.array(upper, float)
-    lp.integrality_ = [highspy.HighsVarType.kInteger] * len(cols)
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
-    lp.a_matrix_.start_ = np.array(starts, dtype=np.int32)
-    lp.a_matrix_.index_ = np.array(index, dtype=np.int32) - 1
-    lp.a_matrix_.value_ = np.array(value, dtype=float)
-    return lp
+    return starts, index, value, lower, upper
 
 
 def _solve(model: Model, assumptions: Sequence[int], options: dict,
@@ -211,9 +239,9 @@ def _answer_at_once(event, lp, num_vars: int, t0: float) -> None:
 
     x = np.rint(np.asarray(event.data_out.mip_solution, dtype=float)[:lp.num_col_])
     a = lp.a_matrix_
-    starts = np.asarray(a.start_)
+    starts, index = np.asarray(a.start_, dtype=np.int64), np.asarray(a.index_, dtype=np.int64)
     rows = np.repeat(np.arange(lp.num_row_), np.diff(starts))
-    activity = np.bincount(rows, weights=np.asarray(a.value_) * x[np.asarray(a.index_)],
+    activity = np.bincount(rows, weights=np.asarray(a.value_, dtype=float) * x[index],
                            minlength=lp.num_row_)
     if len(x) == lp.num_col_ and np.all(x >= lp.col_lower_) and np.all(x <= lp.col_upper_) \
             and np.all(activity >= lp.row_lower_) and np.all(activity <= lp.row_upper_):
