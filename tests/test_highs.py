@@ -112,7 +112,12 @@ def test_rows_built_in_bulk_are_the_rows_built_one_by_one() -> None:
         assert bulk is not None, m
         for fast, slow in zip(bulk, _rows_one_by_one(m, {}, []), strict=True):
             assert list(fast) == list(slow), m
-    assert _plain_rows(random_model(random.Random(3)).constraints) is None
+    negative, weighted = Model("negative"), Model("weighted")
+    x, y = negative.var("x"), negative.var("y")
+    negative.add_clause([x, -y])
+    a, b = weighted.var("a"), weighted.var("b")
+    weighted.pb([(2, a), (1, b)], "<=", 2)
+    assert _plain_rows(negative.constraints) is None and _plain_rows(weighted.constraints) is None
 
 
 def test_highs_agrees_with_brute_force_on_positive_models() -> None:

@@ -157,8 +157,9 @@ def _program(model: Model, assumptions: Sequence[int]):
 
 def _plain_rows(constraints: list) -> tuple | None:
     """(starts, index, value, lower, upper) as arrays when every constraint is clause-like
-    with positive literals (a Dominosa or Pips model: a third of the time of going one by
-    one, 6 ms at N = 50), else None."""
+    with positive literals (a Dominosa or Pips model), else None. At Dominosa N = 50: 1.8
+    against 2.3 ms for the rows, and no lists to convert after (the program 4.8 against 6.2
+    ms)."""
     import numpy as np
 
     bounds = [_PLAIN.get(type(c)) for c in constraints]
@@ -233,8 +234,9 @@ def _solve(model: Model, assumptions: Sequence[int], options: dict,
 
 def _answer_at_once(event, lp, num_vars: int, t0: float) -> None:
     """A solution HiGHS has just found (in the space of ``lp``, not the presolved one) is
-    sent at once if every row and bound holds: HiGHS would go on for 2-15 ms (its root LP)
-    before returning it, where an all-zero objective already makes it optimal."""
+    sent at once if every row and bound holds: HiGHS would go on for a few ms (its root LP;
+    2-4 ms on Dominosa N = 40-60) before returning it, where the all-zero objective already
+    makes it optimal."""
     import numpy as np
 
     x = np.rint(np.asarray(event.data_out.mip_solution, dtype=float)[:lp.num_col_])
