@@ -72,13 +72,28 @@ def assignment(m: Model, true_vars) -> list:
     return [None, *(v in true_vars for v in range(1, m.num_vars + 1))]
 
 
-def test_highs_agrees_with_brute_force_on_random_models() -> None:
-    rng = random.Random(7)
+def positive_model(rng: random.Random, n: int = 5) -> Model:
+    """Clauses, at-most-ones and exactly-ones over positive literals only: the rows the
+    program builds in bulk (``_plain_rows``)."""
+    m = Model("positive")
+    xs = [m.var(i) for i in range(n)]
+    for _ in range(rng.randint(0, 9)):
+        add = rng.choice([m.add_clause, m.at_most_one, m.exactly_one])
+        add(rng.sample(xs, rng.randint(1 if add == m.add_clause else 2, 4)))
+    return m
+
+
+@pytest.mark.parametrize("make, count, seed, assume", [
+    (random_model, 40, 7, True),  # every constraint kind: rows one by one
+    (positive_model, 30, 5, False),  # rows built in bulk
+])
+def test_highs_agrees_with_brute_force(make, count: int, seed: int, assume: bool) -> None:
+    rng = random.Random(seed)
     engine = get_backend("highs")
     seen = set()
-    for _ in range(40):
-        m = random_model(rng)
-        assumptions = tuple(rng.sample([1, -2, 3, -4], rng.randint(0, 2)))
+    for _ in range(count):
+        m = make(rng)
+        assumptions = tuple(rng.sample([1, -2, 3, -4], rng.randint(0, 2))) if assume else ()
         truth = brute(m, assumptions)
         result = engine.solve(m, assumptions=assumptions)
         seen.add(result.status)
@@ -90,17 +105,6 @@ def test_highs_agrees_with_brute_force_on_random_models() -> None:
             assert m.satisfied_by(value)
             assert all(value[a] if a > 0 else not value[-a] for a in assumptions)
     assert seen == {"sat", "unsat"}
-
-
-def positive_model(rng: random.Random, n: int = 5) -> Model:
-    """Clauses, at-most-ones and exactly-ones over positive literals only: the rows the
-    program builds in bulk (``_plain_rows``)."""
-    m = Model("positive")
-    xs = [m.var(i) for i in range(n)]
-    for _ in range(rng.randint(0, 9)):
-        add = rng.choice([m.add_clause, m.at_most_one, m.exactly_one])
-        add(rng.sample(xs, rng.randint(1 if add == m.add_clause else 2, 4)))
-    return m
 
 
 def test_rows_built_in_bulk_are_the_rows_built_one_by_one() -> None:
@@ -118,21 +122,6 @@ def test_rows_built_in_bulk_are_the_rows_built_one_by_one() -> None:
     a, b = weighted.var("a"), weighted.var("b")
     weighted.pb([(2, a), (1, b)], "<=", 2)
     assert _plain_rows(negative.constraints) is None and _plain_rows(weighted.constraints) is None
-
-
-def test_highs_agrees_with_brute_force_on_positive_models() -> None:
-    rng = random.Random(5)
-    engine = get_backend("highs")
-    seen = set()
-    for _ in range(30):
-        m = positive_model(rng)
-        truth = brute(m)
-        result = engine.solve(m)
-        seen.add(result.status)
-        assert result.status == ("sat" if truth else "unsat"), m
-        if truth:
-            assert m.satisfied_by(assignment(m, result.true_vars))
-    assert seen == {"sat", "unsat"}
 
 
 def random_3sat(n: int, m: int, seed: int) -> Model:
