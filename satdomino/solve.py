@@ -59,6 +59,7 @@ def _solve(puzzle: Any, family: Family, model: str | None, backend: str | Backen
            encodings: Encodings, timeout: float | None, unique: bool) -> Outcome:
     engine = get_backend(backend) if isinstance(backend, str) else backend
     t0 = time.perf_counter()
+    engine.prepare()
     # the time limit covers the whole puzzle: the solver gets what building left of it
     deadline = None if timeout is None else t0 + timeout
     m = family.model(model)(puzzle)

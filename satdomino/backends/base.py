@@ -81,6 +81,10 @@ class Backend:
         search near); a backend without ``takes_phases`` ignores it."""
         raise NotImplementedError
 
+    def prepare(self) -> None:
+        """Called before a puzzle is built, while this process is small: a backend that will
+        fork a worker starts the fork server now (``forkserver``). Nothing by default."""
+
     def start(self, formula: Formula, assumptions: Sequence[int] = (),
               phases: Sequence[int] = ()) -> Run:
         """A solve another thread can stop (see ``run``). This default forks a child now, to
@@ -115,6 +119,10 @@ class Group(Backend):
         super().__init__(name=name, takes=kinds.pop() if len(kinds) == 1 else "both",
                          native_card=all(m.native_card for m in parts if m.takes != "model"),
                          takes_phases=any(m.takes_phases for m in parts), summary=summary)
+
+    def prepare(self) -> None:
+        for m in self.parts:
+            m.prepare()
 
     @property
     def new_session(self) -> bool:

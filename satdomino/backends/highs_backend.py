@@ -9,8 +9,10 @@ feasibility-jump heuristic that HiGHS runs before its first LP has failed, rathe
 to the branch-and-bound (a local-search member for a portfolio, which frees its core for the
 others).
 
-HiGHS always runs in a forked child: its LP solves do not look at interrupt requests, so
-killing the child is the only prompt stop.
+HiGHS always runs in a process of its own, since its LP solves do not look at interrupt
+requests and killing the process is the only prompt stop: a worker of the fork server
+(``forkserver``), sent the program as numpy arrays, or a forked child where there is no
+server (not Linux).
 """
 
 from __future__ import annotations
@@ -24,14 +26,15 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from itertools import chain
-from typing import NoReturn
+from typing import Any, NamedTuple, NoReturn
 
 from ..errors import BackendError, UsageError
 from ..export.linear import columns, constraint_rows
 from ..model import AtMostOne, Clause, ExactlyOne, Model
+from . import forkserver
 from .base import Backend, Result
-from .child import answer_now, run_in_child
-from .run import ForkedRun, Run
+from .child import answer_now
+from .run import ForkedRun, Run, ServedRun, finish_within
 
 OWN_OPTIONS = ("jump_only",)
 
@@ -108,18 +111,24 @@ class HighsBackend(Backend):
                          summary="HiGHS MIP on the 0-1 program"
                          + (" (feasibility jump only)" if self.jump_only else ""))
 
+    def prepare(self) -> None:
+        if forkserver.available():
+            forkserver.server()
+
     def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
-        t0 = time.perf_counter()
-        args = (formula, assumptions, self.options, time_limit)
-        if time_limit is None:
-            return ForkedRun(_solve, args).result()
-        done, result = run_in_child(self.name, _solve, args, time_limit)
-        if not done:
-            return Result("unknown", seconds=time.perf_counter() - t0, note="time limit")
-        return result
+        run = self.start(formula, assumptions, phases)
+        try:
+            return run.result() if time_limit is None else finish_within(run, time_limit)
+        finally:
+            run.close()
 
     def start(self, formula, assumptions=(), phases=()) -> Run:
-        return ForkedRun(_solve, (formula, assumptions, self.options, None))
+        def make_args() -> tuple:
+            return _program(formula, assumptions), formula.num_vars, self.options
+
+        if forkserver.available():
+            return ServedRun(forkserver.server(), _solve, make_args)
+        return ForkedRun(_solve, make_args())
 
 
 # the clause-like kinds: their row is sum(lits) op bound, with every coefficient 1 when
@@ -127,31 +136,51 @@ class HighsBackend(Backend):
 _PLAIN = {Clause: (1, math.inf), AtMostOne: (-math.inf, 1), ExactlyOne: (1, 1)}
 
 
-def _program(model: Model, assumptions: Sequence[int]):
-    """The 0-1 program of ``model`` as a HighsLp (rows as ``export.linear`` makes them), each
-    assumption fixing its column."""
-    import highspy
+class Program(NamedTuple):
+    """The 0-1 program of a Model as numpy arrays (rows as ``export.linear`` makes them): what
+    a HiGHS worker is sent, pickled (0.2 ms at Dominosa N = 45; the Model would take far
+    longer)."""
+
+    starts: Any
+    index: Any  # 0-based columns
+    value: Any
+    row_lower: Any
+    row_upper: Any
+    col_lower: Any
+    col_upper: Any
+
+
+def _program(model: Model, assumptions: Sequence[int]) -> Program:
+    """The 0-1 program of ``model``, each assumption fixing its column."""
     import numpy as np
 
     cols, values, extra = columns(model)
     rows = None if extra else _plain_rows(model.constraints)
     starts, index, value, lower, upper = rows or _rows_one_by_one(model, values, extra)
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = len(cols), len(lower)
-    lp.col_cost_ = np.zeros(len(cols))
     col_lower, col_upper = np.zeros(len(cols)), np.ones(len(cols))
     for lit in assumptions:
         if lit > 0:
             col_lower[lit - 1] = 1
         else:
             col_upper[-lit - 1] = 0
-    lp.col_lower_, lp.col_upper_ = col_lower, col_upper
-    lp.row_lower_, lp.row_upper_ = np.asarray(lower, float), np.asarray(upper, float)
-    lp.integrality_ = [highspy.HighsVarType.kInteger] * len(cols)
+    return Program(np.asarray(starts, dtype=np.int32), np.asarray(index, dtype=np.int32) - 1,
+                   np.asarray(value, dtype=float), np.asarray(lower, dtype=float),
+                   np.asarray(upper, dtype=float), col_lower, col_upper)
+
+
+def _lp(p: Program):
+    """``p`` as a HighsLp."""
+    import highspy
+    import numpy as np
+
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = len(p.col_lower), len(p.row_lower)
+    lp.col_cost_ = np.zeros(len(p.col_lower))
+    lp.col_lower_, lp.col_upper_ = p.col_lower, p.col_upper
+    lp.row_lower_, lp.row_upper_ = p.row_lower, p.row_upper
+    lp.integrality_ = [highspy.HighsVarType.kInteger] * len(p.col_lower)
     lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
-    lp.a_matrix_.start_ = np.asarray(starts, dtype=np.int32)
-    lp.a_matrix_.index_ = np.asarray(index, dtype=np.int32) - 1
-    lp.a_matrix_.value_ = np.asarray(value, dtype=float)
+    lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = p.starts, p.index, p.value
     return lp
 
 
@@ -203,28 +232,24 @@ def _rows_one_by_one(model: Model, values: dict, extra: list) -> tuple:
     return starts, index, value, lower, upper
 
 
-def _solve(model: Model, assumptions: Sequence[int], options: dict,
-           time_limit: float | None) -> NoReturn:
-    """In the forked child: the 0-1 program of ``model`` solved by HiGHS. The answer is sent
-    as soon as it is known (freeing HiGHS and the program would take milliseconds more)."""
+def _solve(program: Program, num_vars: int, options: dict) -> NoReturn:
+    """In a worker process: ``program`` solved by HiGHS. The answer is sent as soon as it is
+    known (freeing HiGHS and the program would take milliseconds more)."""
     import highspy
 
     t0 = time.perf_counter()
-    lp = _program(model, assumptions)
+    lp = _lp(program)
     h = _highs(options)
-    if time_limit is not None:
-        h.setOptionValue("time_limit", max(time_limit, 0.001))
     if options.get("jump_only"):
         _give_up_after_jump(h, t0)
-    h.cbMipImprovingSolution += lambda event: _answer_at_once(event, lp, model.num_vars, t0)
+    h.cbMipImprovingSolution += lambda event: _answer_at_once(event, lp, num_vars, t0)
     h.passModel(lp)
     h.run()
     status = h.getModelStatus()
     seconds = time.perf_counter() - t0
     if h.getInfo().primal_solution_status == 2:  # a feasible point: every row holds
         x = h.getSolution().col_value
-        result = Result("sat", frozenset(j + 1 for j in range(model.num_vars) if x[j] > 0.5),
-                        seconds)
+        result = Result("sat", frozenset(j + 1 for j in range(num_vars) if x[j] > 0.5), seconds)
     elif status == highspy.HighsModelStatus.kInfeasible:
         result = Result("unsat", seconds=seconds)
     else:

@@ -169,17 +169,15 @@ class ForkedRun(Run):
 
     def __init__(self, fn: Callable[..., Any], args: tuple) -> None:
         super().__init__(self._wait)
-        fds: list[int] = []
+        self._open_pipes()
         self._pid, parent = 0, os.getpid()
         try:
-            fds += os.pipe()
-            fds += os.pipe()  # stop() writes to this one, so that _wait returns at once
-            read, write, self._wake, self._woken = fds
+            read, write = os.pipe()
+            self._recv = Connection(read, writable=False)
             _flush_std_streams()  # else the child could write what this process has buffered
             self._pid = os.fork()  # not multiprocessing: a third of the parent's cost
             if self._pid == 0:
                 _child(write, fn, args)
-            fds.remove(write)
             os.close(write)
         except BaseException:
             if os.getpid() != parent:  # a Ctrl-C in the child before _child took over
@@ -187,16 +185,31 @@ class ForkedRun(Run):
             if self._pid > 0:
                 _sigkill(self._pid)
                 _reap(self._pid)
-            for fd in fds:
-                with suppress(OSError):
-                    os.close(fd)
+            self._close_pipes()
+            with suppress(OSError, UnboundLocalError):
+                os.close(write)
             raise
-        self._recv = Connection(read, writable=False)
-        self._waited = False
-        self._stoppers.append(self._kill)  # stoppable from birth until _wait is done
-        self._pausers.append((lambda: self._signal(signal.SIGSTOP),  # and pausable
-                              lambda: self._signal(signal.SIGCONT)))
+        self._watch()
         self.searching = True  # its set-up is in the child
+
+    def _open_pipes(self) -> None:
+        # stop() writes to the second pipe, so that _wait returns at once
+        self._wake, self._woken = os.pipe()
+        self._recv: Connection | None = None
+        self._waited = False
+
+    def _close_pipes(self) -> None:
+        if self._recv is not None:
+            self._recv.close()
+        for fd in (self._wake, self._woken):
+            with suppress(OSError):
+                os.close(fd)
+
+    def _watch(self) -> None:
+        """From now on the child can be stopped, and paused."""
+        self._stoppers.append(self._kill)
+        self._pausers.append((lambda: self._signal(signal.SIGSTOP),
+                              lambda: self._signal(signal.SIGCONT)))
 
     def ready(self, timeout: float) -> bool:
         """The child has answered or died within ``timeout`` seconds (``result()`` will not
@@ -208,7 +221,7 @@ class ForkedRun(Run):
             os.kill(self._pid, sig)
 
     def _kill(self) -> None:
-        _sigkill(self._pid)
+        self._signal(signal.SIGKILL)
         with suppress(OSError):
             os.write(self._woken, b"x")
 
@@ -236,22 +249,85 @@ class ForkedRun(Run):
                 self._pausers.clear()
                 stopped, paused = self.stopped, self.paused
             if answer is None or paused:  # not a word from it, or stopped after its answer
-                _sigkill(self._pid)  # (SIGSTOP): make sure it ends
-            self._recv.close()
-            for fd in (self._wake, self._woken):
-                os.close(fd)
-            died = ended and answer is None and not stopped
-            status = _reap(self._pid) if died else None
-            if not died:
-                threading.Thread(target=_reap, args=(self._pid,), daemon=True).start()
+                self._signal(signal.SIGKILL)  # (SIGSTOP): make sure it ends
+            self._close_pipes()
+            why = self._end(died=ended and answer is None and not stopped)
         if answer is None:
             if stopped:
                 return self.stopped_result(0.0)
-            raise BackendError(f"the process died ({_exit_status(status)})")
+            raise BackendError(f"the process died ({why})")
         kind, payload = answer
         if kind == "error":
             raise BackendError(payload)
         return payload
+
+    def _end(self, died: bool) -> str:
+        """Reap the child: now if it died on its own (to say how), else in the background."""
+        if died:
+            return _exit_status(_reap(self._pid))
+        threading.Thread(target=_reap, args=(self._pid,), daemon=True).start()
+        return ""
+
+
+class ServedRun(ForkedRun):
+    """``fn(*make_args())`` in a worker of ``server`` (a ``forkserver.ForkServer``), not in a
+    fork of this process. The work's arguments are made, pickled and sent in the thread that
+    runs it, so a portfolio's other members are not held up; it counts as searching from
+    then."""
+
+    def __init__(self, server: Any, fn: Callable[..., Any],
+                 make_args: Callable[[], tuple]) -> None:
+        Run.__init__(self, self._start_then_wait)
+        self._server, self._fn, self._make_args = server, fn, make_args
+        self._open_pipes()
+        self._pidfd = -1
+
+    def _start_then_wait(self, run: Run) -> Any:
+        if self.stopped:
+            self._waited = True
+            self._close_pipes()
+            return self.stopped_result(0.0)
+        try:
+            read, write = os.pipe()
+            self._recv = Connection(read, writable=False)
+            try:
+                pid, pidfd = self._server.fork(write, self._fn, self._make_args())
+            finally:
+                os.close(write)
+        except BaseException:
+            self._waited = True
+            self._close_pipes()
+            raise
+        with self._lock:
+            self._pid, self._pidfd = pid, pidfd
+            if self.stopped:
+                self._kill()
+            else:
+                self._watch()
+        self.searching = True
+        if self.on_searching is not None:
+            self.on_searching()
+        return self._wait(run)
+
+    def _signal(self, sig: int) -> None:
+        if self._pidfd >= 0:
+            with suppress(ProcessLookupError):
+                signal.pidfd_send_signal(self._pidfd, sig)
+
+    def close(self) -> None:
+        if self._pidfd < 0 and not self._waited:  # never started
+            self.stop()
+            self._waited = True
+            self._close_pipes()
+            return
+        super().close()
+
+    def _end(self, died: bool) -> str:
+        """The server reaps its workers; a pidfd never signals another process."""
+        with suppress(OSError):
+            os.close(self._pidfd)
+        self._pidfd = -1
+        return "a worker of the fork server"
 
 
 def _child(write: int, fn: Callable[..., Any], args: tuple) -> NoReturn:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..backends import forkserver
 from ..backends.child import die_with_parent, group_peaks, peak_rss_mb
 from ..backends.external import ExternalBackend, gnu_time, solver_peak_mb
 
@@ -346,7 +347,8 @@ def _run(task: Task, fd: int, folder: str) -> None:
     row["peak_rss_mb"] = peak_rss_mb(os.getpid())
     # forked children (a python-sat solver run apart): their peak counts from what they
     # inherited, as this process's does (an outside solver's own is in GNU time's files)
-    row["children_peak_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    row["children_peak_mb"] = max(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
+                                  forkserver.workers_peak_mb())  # HiGHS's workers
     send(row)
 
 
