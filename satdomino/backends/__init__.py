@@ -41,10 +41,10 @@ PRESETS: dict[str, tuple[str, str]] = {
     "highs-fj": ("highs:jump_only=true,mip_detect_symmetry=false,presolve_rule_off=123904",
                  "HiGHS's feasibility-jump local search alone, on the 0-1 program: answers "
                  "sat or gives up (a portfolio member for large satisfiable puzzles)"),
-    # on two cores a second solver slows the first (memory traffic; a forked child's copied
-    # pages). Below 5,000 variables (Dominosa N <= 48) HiGHS starts only once MiniSat has had
-    # 20 ms: there MiniSat wins most boards within 20 ms, and CP-SAT takes 0.05 s on some of
-    # them. From there HiGHS starts at once. CryptoMiniSat starts once HiGHS's jump gives up
+    # on two cores a second solver slows the first (memory traffic; starting HiGHS's worker
+    # costs 3-6 ms). Below 5,000 variables (Dominosa N <= 48) HiGHS starts only once MiniSat
+    # has had 20 ms: there MiniSat wins most boards within 20 ms, and CP-SAT takes 0.05 s on
+    # some of them. From there HiGHS starts at once. CryptoMiniSat starts once HiGHS's jump gives up
     # (on one board in six to ten) or MiniSat has had 80 ms, when MiniSat pauses, to go on if
     # the jump gives up: README, "Large planted Dominosa boards"
     "large-sat": ("by-size:5000:portfolio:minisat22@..0.08+highs-fj@0.02+cms-sls@10"

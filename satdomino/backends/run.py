@@ -170,7 +170,7 @@ class ForkedRun(Run):
     def __init__(self, fn: Callable[..., Any], args: tuple) -> None:
         super().__init__(self._wait)
         self._open_pipes()
-        self._pid, parent = 0, os.getpid()
+        self._pid, parent, write = 0, os.getpid(), -1
         try:
             read, write = os.pipe()
             self._recv = Connection(read, writable=False)
@@ -179,6 +179,7 @@ class ForkedRun(Run):
             if self._pid == 0:
                 _child(write, fn, args)
             os.close(write)
+            write = -1
         except BaseException:
             if os.getpid() != parent:  # a Ctrl-C in the child before _child took over
                 os._exit(1)
@@ -186,7 +187,7 @@ class ForkedRun(Run):
                 _sigkill(self._pid)
                 _reap(self._pid)
             self._close_pipes()
-            with suppress(OSError, UnboundLocalError):
+            with suppress(OSError):
                 os.close(write)
             raise
         self._watch()
