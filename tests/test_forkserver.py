@@ -150,3 +150,43 @@ def test_workers_peak_memory_is_reported() -> None:
     assert ServedRun(forkserver.server(), _holds, lambda: (64,)).result().status == "sat"
     assert forkserver.workers_peak_mb() >= 64
     assert forkserver.workers_peak_mb() == 0  # since the last call: none
+
+
+def test_an_interrupted_request_ends_the_server_and_the_next_run_gets_a_new_one(
+        monkeypatch) -> None:
+    """A Ctrl-C between a job sent and its reply read would leave the socket out of step
+    (the next run reading this one's pid): the server is ended instead, and with it the
+    worker nobody holds."""
+    first = forkserver.server()
+    others = set(descendants(os.getpid())) - {first.pid}  # other tests' processes
+    real = forkserver.socket.recv_fds
+
+    def interrupted(*args):
+        time.sleep(0.2)  # the server has forked the worker by now
+        monkeypatch.setattr(forkserver.socket, "recv_fds", real)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(forkserver.socket, "recv_fds", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        ServedRun(first, _sleeps, lambda: (60,)).result()
+    assert not first.alive()
+    second = forkserver.server()
+    assert second.pid != first.pid
+    assert ServedRun(second, _answer, lambda: (5,)).result().true_vars == {5}
+    end = time.monotonic() + 2  # the answered worker is reaped as it ends
+    while set(descendants(os.getpid())) - others - {second.pid} and time.monotonic() < end:
+        time.sleep(0.01)
+    assert set(descendants(os.getpid())) - others <= {second.pid}, "a worker is still alive"
+
+
+def test_the_server_outlives_the_thread_that_forked_it() -> None:
+    import threading
+
+    forkserver.server().close()
+    box: list = []
+    thread = threading.Thread(target=lambda: box.append(forkserver.server()))
+    thread.start()
+    thread.join()
+    time.sleep(0.1)
+    assert box[0].alive() and forkserver.server() is box[0]
+    assert ServedRun(box[0], _answer, lambda: (2,)).result().true_vars == {2}

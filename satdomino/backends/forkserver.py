@@ -28,88 +28,148 @@ import signal
 import socket
 import struct
 import threading
+import time
 from collections.abc import Callable
 from contextlib import suppress
 from typing import Any, NoReturn
 
 from ..errors import BackendError
-from .child import die_with_parent
 
 _HEADER = struct.Struct("<q")  # the length of a pickled job, a worker's pid, or a peak
 _QUERY = -1  # in place of a job's length: the workers' peak memory
 
 
 class ForkServer:
+    """The server process, seen from this one. It is not tied to the thread that forked it
+    (a parent-death signal would be): it ends when this process closes its end of the socket,
+    at exit or on death, and its workers die with it."""
+
     def __init__(self) -> None:
         from .run import _flush_std_streams
 
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        ours = _out_of_the_way(ours)
         _flush_std_streams()  # else the server's workers could write this process's buffers
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the server's side (its own process)
-            ours.close()
-            _serve(theirs)
+            try:
+                ours.close()
+                _serve(theirs)
+            finally:  # a Ctrl-C before _serve took over: never run on as this process
+                os._exit(1)
         theirs.close()
         self.pid, self._sock = pid, ours
         self.owner = os.getpid()  # a fork of this process needs a server of its own
         self._lock = threading.Lock()  # one request at a time on the socket
+        self._ended = False  # reaped here, or given up: its pid may be another's now
 
     def alive(self) -> bool:
-        try:
-            return os.waitpid(self.pid, os.WNOHANG) == (0, 0)
-        except ChildProcessError:  # reaped already (or not our child: a fork of this one)
+        if self._ended:
             return False
+        try:
+            if os.waitpid(self.pid, os.WNOHANG) == (0, 0):
+                return True
+        except ChildProcessError:  # not our child (a fork of this process has it)
+            pass
+        self._ended = True
+        return False
 
     def fork(self, write: int, fn: Callable[..., Any], args: tuple) -> tuple[int, int]:
         """Start ``fn(*args)`` in a worker that sends its answer through ``write`` (as a
         forked child's ``in_child`` does); (its pid, a pidfd of it)."""
         job = pickle.dumps((fn, args), protocol=pickle.HIGHEST_PROTOCOL)
         with self._lock:
-            try:
-                socket.send_fds(self._sock, [_HEADER.pack(len(job))], [write])
-                self._sock.sendall(job)
-                data, fds, _, _ = socket.recv_fds(self._sock, _HEADER.size, 1)
-            except OSError as e:
-                raise BackendError(f"the fork server is gone ({e})") from None
-        if len(data) != _HEADER.size or len(fds) != 1:
+            data, fds = self._exchange(
+                lambda: (socket.send_fds(self._sock, [_HEADER.pack(len(job))], [write]),
+                         self._sock.sendall(job)),
+                lambda: socket.recv_fds(self._sock, _HEADER.size, 1)[:2])
+        try:
+            if len(fds) != 1:
+                raise BackendError("the fork server is gone")
+            os.set_inheritable(fds[0], False)
+            return _HEADER.unpack(data)[0], fds[0]
+        except BaseException:  # the worker is nobody's: end it with the server
             for fd in fds:
                 os.close(fd)
-            raise BackendError("the fork server is gone")
-        return _HEADER.unpack(data)[0], fds[0]
+            self.close()
+            raise
 
     def workers_peak_mb(self) -> float:
-        """The largest peak memory (MB) of the workers that have ended since the last call,
-        once every worker has ended: call it when every run is over (or stopped)."""
+        """The largest peak memory (MB) of the workers that have ended since the last call
+        (the server waits up to a second for those still ending: call it once every run is
+        over or stopped)."""
         with self._lock:
-            try:
-                self._sock.sendall(_HEADER.pack(_QUERY))
-                data = self._sock.recv(_HEADER.size)
-            except OSError as e:
-                raise BackendError(f"the fork server is gone ({e})") from None
-        if len(data) != _HEADER.size:
-            raise BackendError("the fork server is gone")
+            data, _ = self._exchange(lambda: self._sock.sendall(_HEADER.pack(_QUERY)),
+                                     lambda: (self._sock.recv(_HEADER.size), []))
         return _HEADER.unpack(data)[0] / 1024
+
+    def _exchange(self, send: Callable[[], Any], receive: Callable[[], tuple]) -> tuple:
+        """One request and its reply, whole or not at all: a failure or an interrupt (a
+        Ctrl-C) between them would leave the socket out of step, a reply or a job's bytes
+        half read, so the server is ended (its workers die with it) and the next request
+        forks another."""
+        if self._ended:
+            raise BackendError("the fork server is gone")
+        try:
+            send()
+            data, fds = receive()
+        except BaseException as e:
+            self.close()
+            if isinstance(e, OSError):
+                raise BackendError(f"the fork server is gone ({e})") from None
+            raise
+        if len(data) != _HEADER.size:
+            for fd in fds:
+                os.close(fd)
+            self.close()
+            raise BackendError("the fork server is gone")
+        return data, fds
 
     def close(self) -> None:
         with suppress(OSError):
             self._sock.close()
-        with suppress(ProcessLookupError):
-            os.kill(self.pid, signal.SIGKILL)
-        with suppress(ChildProcessError):
-            os.waitpid(self.pid, 0)
+        if not self._ended:
+            self._ended = True
+            with suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+            with suppress(ChildProcessError):
+                os.waitpid(self.pid, 0)
+
+
+def _out_of_the_way(sock: socket.socket) -> socket.socket:
+    """``sock`` on a file number of 256 or more. The socket lives as long as the process, and
+    low numbers are the ones code that writes to a file it has closed hits once they are
+    reused: in the test suite, binary DRAT deletion records (``d``, literals, 0) from a
+    proof-logging solver landed on a server socket that had taken a freed low number, and
+    the server, reading them as a job, ended."""
+    import fcntl
+
+    try:
+        high = fcntl.fcntl(sock.fileno(), fcntl.F_DUPFD_CLOEXEC, 256)
+    except OSError:  # fewer files allowed than that: keep it where it is
+        return sock
+    sock.close()
+    return socket.socket(fileno=high)
 
 
 _server: ForkServer | None = None
 _server_lock = threading.Lock()
+_pidfds: list[bool] = []  # whether pidfds work here, once probed
 
 
 def available() -> bool:
-    return hasattr(os, "pidfd_open") and hasattr(signal, "pidfd_send_signal")
+    """Pidfds work here (Linux 5.3 on, not refused by a sandbox)."""
+    if not _pidfds:
+        try:
+            os.close(os.pidfd_open(os.getpid()))
+            _pidfds.append(hasattr(signal, "pidfd_send_signal"))
+        except (AttributeError, OSError):
+            _pidfds.append(False)
+    return _pidfds[0]
 
 
 def server() -> ForkServer:
-    """The process's fork server, forked now if there is none alive (or it died with the
-    thread that forked it: Linux's parent-death signal follows the thread)."""
+    """The process's fork server, forked now if there is none alive."""
     global _server
     with _server_lock:
         if _server is None or _server.owner != os.getpid() or not _server.alive():
@@ -120,11 +180,24 @@ def server() -> ForkServer:
 
 
 def _close() -> None:
-    """At exit: end the server and reap it here (its parent-death signal would leave it to
-    init to reap)."""
+    """At exit: end the server and reap it here."""
     with _server_lock:
         if _server is not None and _server.owner == os.getpid():
             _server.close()
+
+
+def _forget_in_child() -> None:
+    """In a fork of this process: the parent's server is not this one's (its socket is
+    closed here, so the server still ends when the parent does)."""
+    global _server, _server_lock
+    _server_lock = threading.Lock()  # another thread may have held it at the fork
+    if _server is not None:
+        with suppress(OSError):
+            _server._sock.close()
+        _server = None
+
+
+os.register_at_fork(after_in_child=_forget_in_child)
 
 
 def workers_peak_mb() -> float:
@@ -138,22 +211,21 @@ def workers_peak_mb() -> float:
 def _serve(sock: socket.socket) -> NoReturn:
     """The server: for each job, fork a worker and hand back its pid and a pidfd; for a
     query, the largest peak memory of the workers reaped since the last one."""
-    from .run import _close_files_but
-
     code = 1
     try:
-        die_with_parent()
+        from .run import _close_files_but
+
         _close_files_but(sock.fileno())
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is the parent's to handle
         # a worker is reaped as it ends (while the server waits in recv, which Python resumes)
-        signal.signal(signal.SIGCHLD, lambda *_: _reap_workers(block=False))
+        signal.signal(signal.SIGCHLD, lambda *_: _reap_workers())
         while True:
             data, fds, _, _ = socket.recv_fds(sock, _HEADER.size, 1)
             if len(data) != _HEADER.size:
                 break  # the parent closed its end
             size = _HEADER.unpack(data)[0]
             if size == _QUERY:
-                _reap_workers(block=True)
+                _reap_workers(wait=1.0)
                 sock.sendall(_HEADER.pack(_peak_kb[0]))
                 _peak_kb[0] = 0
                 continue
@@ -203,14 +275,18 @@ def _fail(message: str) -> NoReturn:
 _peak_kb = [0]  # in the server: the largest peak memory of a worker reaped (kB)
 
 
-def _reap_workers(block: bool) -> None:
-    """Reap the workers that have ended (with ``block``, every one: the others have been
-    killed, and end soon)."""
+def _reap_workers(wait: float = 0.0) -> None:
+    """Reap the workers that have ended; with ``wait``, wait up to that many seconds for
+    the others (killed ones end within milliseconds)."""
+    end = time.monotonic() + wait
     while True:
         try:
-            pid, _, usage = os.wait4(-1, 0 if block else os.WNOHANG)
+            pid, _, usage = os.wait4(-1, os.WNOHANG)
         except ChildProcessError:
+            return  # no worker left
+        if pid:
+            _peak_kb[0] = max(_peak_kb[0], usage.ru_maxrss)
+        elif time.monotonic() < end:
+            time.sleep(0.001)
+        else:
             return
-        if pid == 0:
-            return
-        _peak_kb[0] = max(_peak_kb[0], usage.ru_maxrss)

@@ -16,8 +16,9 @@ member has ended without an answer (it takes that member's core), or no member i
 a machine with two cores a second solver slows the first, even a sleeping forked child does
 (its pages are copied as the first writes them), so ``minisat22+highs-fj@0.02+cms-sls@10``
 leaves a puzzle MiniSat solves within 20 ms to MiniSat alone, and starts CryptoMiniSat when
-HiGHS's jump gives up. ``highs`` runs in a worker of the fork server (``forkserver``), which
-neither copies this process nor slows the others as a fork of it would.
+HiGHS's jump gives up. ``highs`` runs in a worker of the fork server (``forkserver``; a fork
+of this process where pidfds do not work), which neither copies this process nor slows the
+others as a fork of it would.
 
 A member written ``NAME@START..YIELD`` (or ``NAME@..YIELD``, starting at once) yields its core
 at YIELD seconds if a member is still waiting to start: it is paused, keeping what it has

@@ -200,11 +200,14 @@ class ForkedRun(Run):
         self._waited = False
 
     def _close_pipes(self) -> None:
+        """Once: a number closed twice may by then be another file's."""
         if self._recv is not None:
             self._recv.close()
         for fd in (self._wake, self._woken):
-            with suppress(OSError):
-                os.close(fd)
+            if fd >= 0:
+                with suppress(OSError):
+                    os.close(fd)
+        self._wake = self._woken = -1
 
     def _watch(self) -> None:
         """From now on the child can be stopped, and paused."""
@@ -273,8 +276,8 @@ class ForkedRun(Run):
 class ServedRun(ForkedRun):
     """``fn(*make_args())`` in a worker of ``server`` (a ``forkserver.ForkServer``), not in a
     fork of this process. The work's arguments are made, pickled and sent in the thread that
-    runs it, so a portfolio's other members are not held up; it counts as searching from
-    then."""
+    runs it, not where the run is made; it counts as searching once the worker is forked (a
+    portfolio starts its next member then)."""
 
     def __init__(self, server: Any, fn: Callable[..., Any],
                  make_args: Callable[[], tuple]) -> None:
@@ -284,27 +287,29 @@ class ServedRun(ForkedRun):
         self._pidfd = -1
 
     def _start_then_wait(self, run: Run) -> Any:
-        if self.stopped:
+        try:
+            args = None if self.stopped else self._make_args()
+            with self._lock:  # a stop from here on kills the worker
+                if self.stopped:  # before it was forked: fork none
+                    args = None
+                else:
+                    read, write = os.pipe()
+                    self._recv = Connection(read, writable=False)
+                    try:
+                        self._pid, self._pidfd = self._server.fork(write, self._fn, args)
+                    finally:
+                        os.close(write)
+                    self._watch()
+        except BaseException:  # a Ctrl-C, say, even just after the fork: the worker ends
+            self._signal(signal.SIGKILL)
+            self._waited = True
+            self._close_pipes()
+            self._end(died=False)
+            raise
+        if args is None:
             self._waited = True
             self._close_pipes()
             return self.stopped_result(0.0)
-        try:
-            read, write = os.pipe()
-            self._recv = Connection(read, writable=False)
-            try:
-                pid, pidfd = self._server.fork(write, self._fn, self._make_args())
-            finally:
-                os.close(write)
-        except BaseException:
-            self._waited = True
-            self._close_pipes()
-            raise
-        with self._lock:
-            self._pid, self._pidfd = pid, pidfd
-            if self.stopped:
-                self._kill()
-            else:
-                self._watch()
         self.searching = True
         if self.on_searching is not None:
             self.on_searching()
@@ -325,10 +330,11 @@ class ServedRun(ForkedRun):
 
     def _end(self, died: bool) -> str:
         """The server reaps its workers; a pidfd never signals another process."""
-        with suppress(OSError):
-            os.close(self._pidfd)
+        if self._pidfd >= 0:
+            with suppress(OSError):
+                os.close(self._pidfd)
         self._pidfd = -1
-        return "a worker of the fork server"
+        return "a worker of the fork server, killed or crashed"
 
 
 def _child(write: int, fn: Callable[..., Any], args: tuple) -> NoReturn:
