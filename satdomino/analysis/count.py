@@ -76,6 +76,7 @@ def _left(deadline: float) -> float:
 def _enumerate(puzzle, family, build, backend, encodings, limit, deadline) -> tuple[int, bool]:
     """Solutions that differ on the model's projection, each verified, up to ``limit``."""
     engine = get_backend(backend) if isinstance(backend, str) else backend
+    engine.prepare()  # before the puzzle is built, as ``solve`` does
     m = build(puzzle)
     formula = engine.formula(m, encodings)
 

@@ -302,13 +302,11 @@ class ServedRun(ForkedRun):
                     self._watch()
         except BaseException:  # a Ctrl-C, say, even just after the fork: the worker ends
             self._signal(signal.SIGKILL)
-            self._waited = True
-            self._close_pipes()
+            self._finish_unwaited()
             self._end(died=False)
             raise
         if args is None:
-            self._waited = True
-            self._close_pipes()
+            self._finish_unwaited()
             return self.stopped_result(0.0)
         self.searching = True
         if self.on_searching is not None:
@@ -323,10 +321,14 @@ class ServedRun(ForkedRun):
     def close(self) -> None:
         if self._pidfd < 0 and not self._waited:  # never started
             self.stop()
-            self._waited = True
-            self._close_pipes()
+            self._finish_unwaited()
             return
         super().close()
+
+    def _finish_unwaited(self) -> None:
+        """No worker to wait for (none was forked, or it is killed): free the pipes."""
+        self._waited = True
+        self._close_pipes()
 
     def _end(self, died: bool) -> str:
         """The server reaps its workers; a pidfd never signals another process."""

@@ -126,8 +126,9 @@ def execute(task: Task, report: Callable[[dict[str, Any]], None] = lambda row: N
                            "encode_seconds": "", "solve_seconds": "", "verified": "", "note": ""}
     fam = family(task.kind)
     t0 = time.perf_counter()
-    m = fam.model(task.model)(task.instance)
     engine = get_backend(task.backend)
+    engine.prepare()  # before the puzzle is built, as ``solve`` does
+    m = fam.model(task.model)(task.instance)
     formula = engine.formula(m, Encodings(**task.encodings))
     back = None
     if isinstance(formula, CNF) and task.seed:
