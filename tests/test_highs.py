@@ -12,6 +12,7 @@ import pytest
 
 pytest.importorskip("highspy")
 
+import pysolvers  # noqa: E402  (python-sat's C module)
 from pysat.solvers import Solver  # noqa: E402
 
 from satdomino import Model  # noqa: E402
@@ -19,6 +20,7 @@ from satdomino.backends import PRESETS, available_backends, forkserver, get_back
 from satdomino.backends.base import Forms  # noqa: E402
 from satdomino.backends.child import descendants  # noqa: E402
 from satdomino.backends.highs_backend import (  # noqa: E402
+    _no_stdout,
     _plain_rows,
     _rows_one_by_one,
     parse_options,
@@ -217,3 +219,32 @@ def test_highs_prints_nothing_of_its_own_to_standard_output() -> None:
                        text=True)
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["status"] == "sat"
+
+
+def test_silencing_highs_flushes_c_stdout_only_not_streams_others_abandoned() -> None:
+    """python-sat's Cadical195 with a proof, deleted before its proof is read, leaves a FILE*
+    holding the proof's tail over a descriptor it closed. Silencing HiGHS's banner must not
+    flush that tail into whatever file has taken the number since (it once reached the fork
+    server's socket, and the server took it for a job)."""
+    rng = random.Random(0)  # a satisfiable formula on which CaDiCaL learns clauses
+    formula = [[v if rng.random() < 0.5 else -v for v in rng.sample(range(1, 13), 3)]
+               for _ in range(60)]
+    s = Solver(name="cadical195", bootstrap_with=formula, with_proof=True)
+    assert s.solve()
+    number, stream = s.solver.prfile.fileno(), s.solver.prfp
+    read, write = os.pipe()
+    s.delete()  # the proof unread: its tail stays in the abandoned stream
+    os.dup2(write, number)  # a file of ours now has the abandoned stream's number
+    os.set_blocking(read, False)
+    try:
+        with _no_stdout():
+            print("not shown", flush=True)
+        with pytest.raises(BlockingIOError):
+            os.read(read, 4096)  # nothing of the proof's tail came through
+    finally:
+        pysolvers.flushpr(stream)  # the tail goes here, not into a later file (only this
+        # stream: a fflush(NULL) here would be the very thing this test is about)
+        tail = os.read(read, 4096)
+        for fd in (read, write, number):
+            os.close(fd)
+    assert tail  # there was a tail to leak: the check above could have failed

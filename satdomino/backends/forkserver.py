@@ -139,9 +139,11 @@ class ForkServer:
 def _out_of_the_way(sock: socket.socket) -> socket.socket:
     """``sock`` on a file number of 256 or more. The socket lives as long as the process, and
     low numbers are the ones code that writes to a file it has closed hits once they are
-    reused: in the test suite, binary DRAT deletion records (``d``, literals, 0) from a
-    proof-logging solver landed on a server socket that had taken a freed low number, and
-    the server, reading them as a job, ended."""
+    reused: in the test suite, the binary DRAT tail of a python-sat Cadical195 proof that was
+    never read, left in a C stream over a descriptor python-sat had closed, was flushed by a
+    fflush(NULL) (ours, since narrowed to stdout: ``highs_backend._flush_c_stdout``) onto a
+    server socket that had taken the freed number, and the server, reading it as a job,
+    ended. Any other library's fflush(NULL) would do the same."""
     import fcntl
 
     try:

@@ -91,10 +91,26 @@ def _no_stdout() -> Iterator[None]:
         os.dup2(null, 1)
         yield
     finally:
-        ctypes.CDLL(None).fflush(None)  # C's buffered output goes where it was written
+        _flush_c_stdout()  # C's buffered output goes where it was written
         os.dup2(saved, 1)
         os.close(saved)
         os.close(null)
+
+
+def _flush_c_stdout() -> None:
+    """fflush(stdout), and only stdout: fflush(NULL) would also flush every other C stream
+    of this process, among them streams their owners have abandoned. python-sat's Cadical195
+    with a proof leaves one: ``delete()`` closes the proof file's descriptor under a FILE*
+    that still holds the proof's unread tail, and a flush then writes that tail to whatever
+    file has since taken the number (in the test suite, the fork server's socket)."""
+    libc = ctypes.CDLL(None)
+    try:
+        stream = ctypes.c_void_p.in_dll(libc, "stdout")  # glibc, musl
+    except ValueError:  # no such symbol (macOS names it __stdoutp): flush them all
+        libc.fflush(None)
+        return
+    libc.fflush.argtypes = [ctypes.c_void_p]
+    libc.fflush(stream)
 
 
 def highs_installed() -> bool:
