@@ -11,7 +11,9 @@ import argparse
 import dataclasses
 import json
 import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -25,6 +27,7 @@ from .backends.external import competition_answer
 from .compare.runner import KEY
 from .encode import KINDS, REGISTRY, Encodings
 from .errors import SatDominoError, UsageError, VerificationError
+from .export.dimacs import gbd_hash, read_dimacs
 from .export.instance import FORMATS, Origin, export_instance, format_of, is_instance_name
 from .fileio import atomic_text, output_path
 from .puzzles import FAMILIES, Family, detect, family
@@ -39,6 +42,17 @@ MAX_TIMEOUT = 1e6  # seconds; larger values overflow the waits of the process la
 class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, exit 2 (argparse prints usage too)
         raise UsageError(message)
+
+
+def _one_line(text: object) -> str:
+    """A message on one line: names from files or the command line may hold newlines or
+    other control characters, shown escaped."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in str(text))
+
+
+def _say(message: str) -> None:
+    """A message for the user: one line on stderr, now."""
+    print(_one_line(message), file=sys.stderr, flush=True)
 
 
 def build_parser() -> Parser:
@@ -259,8 +273,7 @@ def load(paths: list[str], kind: str | None, puzzle: str | None = None) -> list[
             for name, part in parts:
                 if isinstance(part, Skipped):
                     where = path + (f" [{name}]" if name else "")
-                    print(f"satdomino: {where}: skipped: {part.reason}", file=sys.stderr,
-                          flush=True)
+                    _say(f"satdomino: {where}: skipped: {part.reason}")
                 elif isinstance(part, SatDominoError):
                     items.append(Item(path, name, fam, error=str(part)))
                 else:
@@ -327,6 +340,19 @@ def _check_timeout(seconds: float | None) -> None:
                          f"{MAX_TIMEOUT:.0f}")
 
 
+def _apart(inputs: list[str], outputs: dict[str, str | None]) -> None:
+    """Refuse an output (flag -> path) that is one of the input files or another output:
+    it would be overwritten."""
+    seen: dict[str, str] = {os.path.realpath(f): "an input" for f in inputs if f != "-"}
+    for flag, path in outputs.items():
+        if path is None:
+            continue
+        real = os.path.realpath(path)
+        if real in seen:
+            raise UsageError(f"{flag} {path} is also {seen[real]}: name another file")
+        seen[real] = flag
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     encodings = Encodings(**{kind: getattr(args, kind) for kind in KINDS})
     engine = get_backend(args.backend)
@@ -338,6 +364,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     _check_timeout(args.timeout)
     if args.svg is not None:
         output_path(args.svg, "--svg")
+        _apart(args.files, {"--svg": args.svg})
     if args.model and args.kind:
         family(args.kind).model(args.model)  # an unknown model is a usage error up front
     items = load(args.files, args.kind, args.puzzle)
@@ -385,7 +412,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                               item.family.render_svg(item.puzzle, out.solution))
             except SatDominoError as e:
                 statuses.add("error")
-                print(f"satdomino: {e}", file=sys.stderr, flush=True)
+                _say(f"satdomino: {e}")
     for status, code in (("internal", 4), ("error", 2), ("unknown", 3), ("unsat", 1)):
         if status in statuses:
             return code
@@ -395,7 +422,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def _report_error(item: Item, as_json: bool) -> None:
     """One line on stderr always; with --json also the error record on stdout."""
     where = item.file + (f" [{item.name}]" if item.name else "")
-    print(f"satdomino: {where}: {item.error}", file=sys.stderr, flush=True)
+    _say(f"satdomino: {where}: {item.error}")
     if as_json:
         print(json.dumps(_record(item, None)), flush=True)
 
@@ -438,6 +465,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
         raise UsageError(f"--format {args.format} is for dominosa puzzle files")
     if args.tries < 1:
         raise UsageError("--tries must be at least 1")
+    _check_timeout(args.timeout)
     params = {k: getattr(args, k) for k in gen.PARAMETERS[args.kind]}
     seed = args.seed
     readings = gen.readings(args.kind, cover=not args.no_cover, rotate=args.rotate,
@@ -448,8 +476,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if args.unique:  # unique under the rules as they will be read
         puzzle, seed = gen.unique(args.kind, params, seed, args.tries, args.timeout, readings)
         under = " ".join(f"--{k}" if v else f"--no-{k}" for k, v in readings.items())
-        print(f"satdomino: seed {seed} gives a puzzle with exactly one solution"
-              + (f" (read with {under})" if under else ""), file=sys.stderr)
+        _say(f"satdomino: seed {seed} gives a puzzle with exactly one solution"
+             + (f" (read with {under})" if under else ""))
     else:
         puzzle = gen.planted(args.kind, params, seed)
     if instance:
@@ -499,8 +527,9 @@ def _export(fam: Family, puzzle: Any, origin: Origin, args: argparse.Namespace) 
     _check_timeout(args.timeout)
     if args.proof:
         output_path(args.proof, "--proof")
-        if os.path.realpath(args.proof) == os.path.realpath(args.output):
-            raise UsageError("--proof must name another file than -o")
+    _apart([origin.source] if os.path.isfile(origin.source) else [],
+           {"-o": args.output, "the map": args.output + ".map.json" if fmt == "dimacs" else None,
+            "--proof": args.proof})
     encodings = Encodings(**{kind: getattr(args, kind) for kind in KINDS})
     info = export_instance(fam, puzzle, origin, args.output, fmt, model=args.model,
                            encodings=encodings, uniqueness=args.uniqueness,
@@ -536,8 +565,7 @@ def _write_proof(cnf_path: str, proof_path: str, backend: str,
               "none written", file=sys.stderr)
         return 1, None
     if status != "unsat":
-        print(f"satdomino: {backend} found no answer within --timeout; no proof written",
-              file=sys.stderr)
+        _say(f"satdomino: {backend} found no answer within --timeout; no proof written")
         return 3, None
     with atomic_text(proof_path, compress=True) as f:
         f.writelines(line + "\n" for line in lines)
@@ -603,7 +631,7 @@ def cmd_check_proof(args: argparse.Namespace) -> int:
     except SatDominoError as e:
         if "ran out of time" not in str(e):
             raise
-        print(f"satdomino: {e}; s UNKNOWN", file=sys.stderr)
+        _say(f"satdomino: {e}; s UNKNOWN")
         return 3
     checks = {"built-in": {"verified": built_in.ok, "message": built_in.message,
                            "lemmas": built_in.lemmas, "deletions": built_in.deletions,
@@ -646,11 +674,26 @@ def cmd_decode(args: argparse.Namespace) -> int:
     if model.num_vars != mapping["model_variables"]:
         raise SatDominoError("the rebuilt model differs from the exported one "
                              "(another satdomino version?)")
-    status, true = competition_answer(_read(args.answer), args.answer)
+    # the instance itself, as written: the answer must be to it, and satisfy all of it (a
+    # uniqueness instance's clause forbidding the known solution included)
+    _, clauses = read_dimacs(args.instance)
+    if gbd_hash(clauses) != mapping.get("hash"):
+        raise SatDominoError(f"{args.instance} is not the instance its map describes (their "
+                             "hashes differ): export it again")
+    text = _read(args.answer)
+    status, true = competition_answer(text, args.answer)
     item = Item(mapping["source"], name, fam, puzzle)
     if status == "UNSATISFIABLE":
         out = Outcome("unsat", stats={"backend": "outside solver", "model": model.name})
     elif status == "SATISFIABLE" and true:
+        listed = {abs(int(t)) for line in text.splitlines() if line.startswith("v ")
+                  for t in line[2:].split()}  # a variable left out may take either value
+        broken = next((c for c in clauses if all(abs(x) in listed for x in c)
+                       and not any((x > 0) == (abs(x) in true) for x in c)), None)
+        if broken is not None:
+            shown = " ".join(map(str, broken[:8])) + (" ..." if len(broken) > 8 else "")
+            _say(f"satdomino: the answer breaks the clause '{shown} 0' of {args.instance}")
+            return 4
         try:
             solution = fam.decode(puzzle, model, frozenset(x for x in true
                                                            if x <= model.num_vars))
@@ -658,8 +701,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
         except (KeyError, ValueError, IndexError, TypeError):
             problems = ["the true variables do not describe a layout"]
         if problems:
-            print(f"satdomino: the answer breaks the rules: {'; '.join(problems[:3])}",
-                  file=sys.stderr)
+            _say(f"satdomino: the answer breaks the rules: {'; '.join(problems[:3])}")
             return 4
         out = Outcome("sat", solution, stats={"backend": "outside solver", "model": model.name})
     else:
@@ -682,21 +724,37 @@ COMMANDS = {"solve": cmd_solve, "export": cmd_export, "decode": cmd_decode,
             "encodings": cmd_encodings, "generate": cmd_generate}
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the program is, so the cleanup a Ctrl-C gets runs too."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated
+
+
 def main(argv: list[str] | None = None) -> int:
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminate) if in_main_thread else None
     try:
         args = build_parser().parse_args(argv)
         return COMMANDS[args.command](args)
     except SatDominoError as e:
-        print(f"satdomino: error: {e}", file=sys.stderr)
+        _say(f"satdomino: error: {e}")
         return 2
     except VerificationError as e:
-        print(f"satdomino: internal error: {e}", file=sys.stderr)
+        _say(f"satdomino: internal error: {e}")
         return 4
+    except Terminated:
+        print("satdomino: terminated", file=sys.stderr)
+        return 128 + signal.SIGTERM
     except KeyboardInterrupt:
         print("satdomino: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
+    finally:
+        if in_main_thread:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .analysis import blocking_clause
+from .analysis.unique import on_projection
 from .backends import DEFAULT_BACKEND, Backend, Result, Status, get_backend
 from .backends.base import Formula, add_clause, size
 from .encode import Encodings
@@ -86,6 +87,10 @@ def _solve(puzzle: Any, family: Family, model: str | None, backend: str | Backen
             second = engine.solve(formula, time_limit=remaining(), phases=phases)
             solve_seconds += second.seconds
             unique_seconds = second.seconds
+            if second.status == "sat" and (on_projection(m.projection, second.true_vars)
+                                           == on_projection(m.projection, first.true_vars)):
+                raise VerificationError(f"{engine.name} answered the first solution again, "
+                                        "against the clause that forbids it")
             if second.status == "sat":
                 out.unique = False
                 out.other = _checked(puzzle, family, m, second)

@@ -15,7 +15,7 @@ from ..backends.pysat_backend import PysatBackend, open_solver
 from ..backends.z3_backend import Z3Backend
 from ..encode import Encodings
 from ..errors import UnknownNameError, VerificationError
-from .unique import blocking_clause
+from .unique import blocking_clause, on_projection
 
 
 @dataclass
@@ -80,11 +80,18 @@ def _enumerate(puzzle, family, build, backend, encodings, limit, deadline) -> tu
     m = build(puzzle)
     formula = engine.formula(m, encodings)
 
+    seen: set[frozenset[int]] = set()
+
     def check(true_vars: frozenset[int]) -> list[int]:
         problems = family.verify(puzzle, family.decode(puzzle, m, true_vars))
         if problems:
             raise VerificationError(f"enumerated {family.kind} layout breaks the rules: "
                                     f"{'; '.join(problems[:3])}")
+        answer = on_projection(m.projection, true_vars)
+        if answer in seen:  # a solver that ignored a blocking clause: the count would be wrong
+            raise VerificationError(f"{engine.name} answered a solution it had already given, "
+                                    "against the clause that forbids it")
+        seen.add(answer)
         return blocking_clause(m.projection, true_vars)
 
     if isinstance(engine, PysatBackend | Z3Backend):

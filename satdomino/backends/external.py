@@ -71,7 +71,10 @@ def competition_answer(text: str, who: str) -> tuple[str | None, set[int]]:
 
 class ExternalBackend(Backend):
     def __init__(self, command: str) -> None:
-        argv = shlex.split(command)
+        try:
+            argv = shlex.split(command)
+        except ValueError as e:  # an unbalanced quote, say
+            raise BackendError(f"external:{command}: {e}") from None
         if not argv:
             raise BackendError("external backend needs a command: external:/path/to/solver")
         path = shutil.which(argv[0])

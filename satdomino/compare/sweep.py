@@ -62,7 +62,10 @@ def generated(spec: str, flags: dict[str, bool] | None = None) -> list[PuzzleIte
     kind, rest = m[1], m[2]
     fields = dict(part.split("=", 1) if "=" in part else (part, "")
                   for part in rest.split(":") if part)
-    unique = fields.pop("unique", "no").lower() in ("yes", "1", "true")
+    unique_text = fields.pop("unique", "no").lower()
+    if unique_text not in ("yes", "no", "1", "0", "true", "false"):
+        raise UsageError(f"{spec}: unique= takes yes or no, not {unique_text!r}")
+    unique = unique_text in ("yes", "1", "true")
     seeds_text = fields.pop("seeds", "1")
     seeds = _values("seeds", seeds_text)
     if not any(c in seeds_text for c in ".,"):  # a single number is a count: seeds 1..K
@@ -275,20 +278,24 @@ def run_dask(todo: list[Task], address: str) -> Iterator[dict[str, Any]]:
         raise UsageError("--scheduler needs Dask: pip install 'satdomino[distributed]'") from None
     if not address.strip():
         raise UsageError("--scheduler needs an address such as tcp://HOST:8786")
-    try:
+    try:  # at once, not at the first row: no results file is started for nothing
         client = Client(address, timeout="10s")
     except (OSError, TimeoutError, ValueError) as e:
         raise SatDominoError(f"cannot reach the Dask scheduler at {address}: {e}") from None
-    try:
-        futures = client.map(run_isolated, todo, pure=False)
-        index = {f.key: t for f, t in zip(futures, todo, strict=True)}
-        for fut in as_completed(futures):
-            try:
-                yield fut.result()
-            except Exception as e:  # the worker itself died: record it, go on
-                yield failed_row(index[fut.key], "crash", f"worker failed: {e}")
-    finally:
-        client.close()
+
+    def rows() -> Iterator[dict[str, Any]]:
+        try:
+            futures = client.map(run_isolated, todo, pure=False)
+            index = {f.key: t for f, t in zip(futures, todo, strict=True)}
+            for fut in as_completed(futures):
+                try:
+                    yield fut.result()
+                except Exception as e:  # the worker itself died: record it, go on
+                    yield failed_row(index[fut.key], "crash", f"worker failed: {e}")
+        finally:
+            client.close()
+
+    return rows()
 
 
 def sweep(todo: list[Task], out: Path, jobs: int = 1, scheduler: str | None = None,
@@ -302,9 +309,9 @@ def sweep(todo: list[Task], out: Path, jobs: int = 1, scheduler: str | None = No
     have = done_keys(out)
     left = [t for t in todo if t.key() not in have]
     progress = progress or Progress(len(left))
+    rows = run_dask(left, scheduler) if scheduler is not None else run_local(left, jobs)
     appender = Appender(out)
     try:
-        rows = run_dask(left, scheduler) if scheduler is not None else run_local(left, jobs)
         for row in rows:
             appender(row)
             progress.update(row)

@@ -122,10 +122,12 @@ def export_instance(family: Family, puzzle: Any, origin: Origin, out: str, fmt: 
 
     if fmt == "dimacs":
         cnf = lower(m, encodings)
-        write_dimacs(out, cnf, head)
         result = Exported(out, fmt, cnf.num_vars, len(cnf.clauses), gbd_hash(cnf.clauses),
                           "gbd", status, out + ".map.json")
+        # the map first: stopped in between, a CNF is never left without its map (a map
+        # without its CNF, or beside an older one, `decode` refuses by the hash it records)
         _write_map(family, puzzle, origin, m, encodings, cnf.num_vars, uniqueness, result)
+        write_dimacs(out, cnf, head)
         return result
     if fmt == "smt2":
         word = {SAT: "sat", UNSAT: "unsat"}.get(status or "", "unknown")

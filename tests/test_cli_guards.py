@@ -1,0 +1,158 @@
+"""What the CLI refuses or catches so that no wrong answer or damaged file reaches a user: a
+solver that repeats an answer it was forbidden, an answer to another instance, an output that
+would overwrite an input, a stop by SIGTERM, and messages that stay on one line."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from satdomino.cli import main
+from satdomino.puzzles import dominosa as D
+from satdomino.puzzles import family
+from satdomino.solve import solve
+
+from .conftest import EXAMPLES, need_binary
+
+DOUBLE6 = str(EXAMPLES / "dominosa" / "double6.txt")  # a board with one solution
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    cap = capsys.readouterr()
+    return code, cap.out, cap.err
+
+
+def repeating_solver(tmp_path: Path) -> str:
+    """An outside 'solver' that answers every instance with one fixed, correct answer to
+    double6's first solve: right the first time, wrong (a forbidden repeat) after."""
+    board = D.parse(Path(DOUBLE6).read_text())[0][1]
+    out = solve(board, family("dominosa"), backend="minisat22")
+    answer = tmp_path / "answer.txt"
+    answer.write_text("s SATISFIABLE\nv " + " ".join(map(str, sorted(out.assignment))) + " 0\n")
+    script = tmp_path / "repeat.py"
+    script.write_text(f"import sys\nsys.stdout.write(open({str(answer)!r}).read())\n"
+                      "sys.exit(10)\n")
+    return f"external:{sys.executable} {script}"
+
+
+def test_a_repeated_answer_is_caught_not_counted_as_a_second_solution(capsys, tmp_path) -> None:
+    backend = repeating_solver(tmp_path)
+    code, out, err = run(capsys, "solve", DOUBLE6, "--backend", backend)
+    assert code == 0 and ": solved" in out  # the first answer is right
+    code, out, err = run(capsys, "solve", DOUBLE6, "--backend", backend, "--unique")
+    assert code == 4 and "NOT unique" not in out
+    assert "answered the first solution again" in err and len(err.splitlines()) == 1
+    code, out, err = run(capsys, "solve", DOUBLE6, "--backend", backend, "--count",
+                         "--timeout", "30")
+    assert code == 4 and "already given" in err and "count: 2" not in out
+
+
+def test_decode_checks_the_answer_against_the_instance_it_names(capsys, tmp_path) -> None:
+    plain, unique = str(tmp_path / "d6.cnf"), str(tmp_path / "d6u.cnf")
+    assert run(capsys, "export", DOUBLE6, "-o", plain)[0] == 0
+    assert run(capsys, "export", DOUBLE6, "-o", unique, "--uniqueness")[0] == 0
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    with Solver(name="minisat22", bootstrap_with=CNF(from_file=plain).clauses) as s:
+        assert s.solve()
+        model = s.get_model()
+    answer = tmp_path / "d6.out"
+    answer.write_text("s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
+    code, out, _ = run(capsys, "decode", plain, str(answer))
+    assert code == 0 and "sat (answer checked" in out
+    # the only solution, offered to the instance that forbids it: not "a second solution"
+    code, out, err = run(capsys, "decode", unique, str(answer))
+    assert code == 4 and "not unique" not in out and "breaks the clause" in err
+    # a map beside another instance than the one it describes
+    os.replace(unique, plain)
+    code, _, err = run(capsys, "decode", plain, str(answer))
+    assert code == 2 and "hashes differ" in err
+    code, _, err = run(capsys, "decode", str(tmp_path / "ghost.cnf"), str(answer))
+    assert code == 2 and len(err.splitlines()) == 1
+
+
+def test_outputs_never_overwrite_an_input_or_each_other(capsys, tmp_path) -> None:
+    puzzle = tmp_path / "in.txt"
+    puzzle.write_text(Path(DOUBLE6).read_text())
+    named_cnf = tmp_path / "in.cnf"
+    named_cnf.write_text(Path(DOUBLE6).read_text())
+    cases = [
+        (["solve", str(puzzle), "--svg", str(puzzle)], "an input"),
+        (["export", str(named_cnf), "--kind", "dominosa", "-o", str(named_cnf)], "an input"),
+        (["export", str(puzzle), "-o", str(tmp_path / "a.cnf"), "--uniqueness",
+          "--proof", str(tmp_path / "a.cnf.map.json")], "the map"),
+        (["export", str(puzzle), "-o", str(tmp_path / "b.cnf"), "--uniqueness",
+          "--proof", str(tmp_path / "b.cnf")], "-o"),
+    ]
+    for argv, clash in cases:
+        code, _, err = run(capsys, *argv)
+        assert code == 2 and f"is also {clash}" in err and len(err.splitlines()) == 1, argv
+    assert puzzle.read_text() == named_cnf.read_text() == Path(DOUBLE6).read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.cnf", "in.txt"]
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["solve", DOUBLE6, "--backend", 'external:"unterminated'], "No closing quotation"),
+    (["solve", DOUBLE6, "--backend", "portfolio:minisat22+external:'x"], "No closing quotation"),
+    (["generate", "dominosa", "--n", "5", "--unique", "--timeout", "nan"], "--timeout"),
+    (["generate", "dominosa", "--n", "5", "--unique", "--timeout", "inf"], "--timeout"),
+    (["generate", "dominosa", "--n", "5", "--unique", "--timeout", "0"], "--timeout"),
+])
+def test_bad_values_get_one_line_and_status_2(capsys, argv, words) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and words in err and len(err.splitlines()) == 1
+
+
+def test_a_misspelt_unique_in_a_generator_spec_is_refused(capsys, tmp_path) -> None:
+    code, _, err = run(capsys, "compare", "dominosa:n=4:seeds=1:unique=maybe", "--backend",
+                       "minisat22", "-o", str(tmp_path / "runs.csv"))
+    assert code == 2 and "unique= takes yes or no" in err and len(err.splitlines()) == 1
+
+
+def test_names_from_files_cannot_break_a_message_into_lines(capsys, tmp_path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"name": "evil\nTraceback (most recent call last):",
+                               "game_id": "6:zz"}) + "\n")
+    code, _, err = run(capsys, "solve", str(bad))
+    assert code == 2 and len(err.splitlines()) == 1 and "[evil\\nTraceback" in err
+
+
+def test_a_results_file_is_not_started_when_the_scheduler_cannot_be_reached(capsys,
+                                                                           tmp_path) -> None:
+    pytest.importorskip("distributed")
+    out = tmp_path / "runs.csv"
+    code, _, err = run(capsys, "compare", DOUBLE6, "--backend", "minisat22", "-o", str(out),
+                       "--scheduler", "garbage")
+    assert code == 2 and "Dask scheduler" in err and not out.exists()
+
+
+def test_sigterm_stops_like_ctrl_c_and_leaves_no_temporary_file(tmp_path) -> None:
+    """`timeout` and service managers stop a program with SIGTERM: the outside solver's
+    temporary CNF must go, as it does on Ctrl-C."""
+    need_binary("cadical")
+    board = tmp_path / "b.txt"
+    board.write_text(D.planted(100, 4)[0].game_id())  # minutes for CaDiCaL
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    p = subprocess.Popen([sys.executable, "-m", "satdomino.cli", "solve", str(board),
+                          "--backend", "external:cadical", "--amo", "pairwise"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env={**os.environ, "TMPDIR": str(temp)})
+    deadline = time.monotonic() + 30
+    while not any(temp.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.05)  # until the instance is written and CaDiCaL runs
+    assert any(temp.iterdir())
+    time.sleep(0.3)
+    p.send_signal(signal.SIGTERM)
+    _, err = p.communicate(timeout=30)
+    assert p.returncode == 128 + signal.SIGTERM and err.strip() == "satdomino: terminated"
+    assert list(temp.iterdir()) == []
