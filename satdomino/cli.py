@@ -623,7 +623,8 @@ def cmd_check_proof(args: argparse.Namespace) -> int:
 
     _check_timeout(args.timeout)
     if not Path(args.proof).is_file():
-        raise SatDominoError(f"{args.proof}: no such file")
+        raise SatDominoError(f"{args.proof}: " + ("not a file" if Path(args.proof).exists()
+                                                  else "no such file"))
     t0 = time.perf_counter()
     try:
         built_in = check_drat_files(args.cnf, args.proof,

@@ -106,6 +106,7 @@ def test_outputs_never_overwrite_an_input_or_each_other(capsys, tmp_path) -> Non
     (["generate", "dominosa", "--n", "5", "--unique", "--timeout", "nan"], "--timeout"),
     (["generate", "dominosa", "--n", "5", "--unique", "--timeout", "inf"], "--timeout"),
     (["generate", "dominosa", "--n", "5", "--unique", "--timeout", "0"], "--timeout"),
+    (["check-proof", DOUBLE6, str(EXAMPLES)], "not a file"),
 ])
 def test_bad_values_get_one_line_and_status_2(capsys, argv, words) -> None:
     code, _, err = run(capsys, *argv)
