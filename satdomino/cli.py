@@ -730,6 +730,9 @@ class Terminated(KeyboardInterrupt):
 
 
 def _terminate(signum: int, frame: object) -> None:
+    # once: GNU timeout, for one, sends SIGTERM to the program and then to its process group,
+    # and a second Terminated would cut short the cleanup the first one started
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     raise Terminated
 
 

@@ -160,8 +160,23 @@ def execute(task: Task, report: Callable[[dict[str, Any]], None] = lambda row: N
     return row
 
 
+STOPS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def held_stops() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait until the block is done: a run forked but not yet on the
+    watched list, or reaped but not yet off it, would be missed by the cleanup they start
+    (its folder left, its process no one's). This thread's mask: the sweep has no other."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 class Child:
-    """One forked run, watched by the parent."""
+    """One forked run, watched by the parent (made inside ``held_stops``)."""
 
     def __init__(self, task: Task) -> None:
         gnu_time()  # looked for once, here, not inside every run's time
@@ -261,6 +276,8 @@ def bug(row: dict[str, Any]) -> str:
 def _child_main(task: Task, fd: int, folder: str) -> None:
     code = 0
     try:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's handler is not ours
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)  # held while the parent forked
         faulthandler.disable()  # a solver's crash is a result here, not a traceback to print
         os.setpgid(0, 0)  # killing the group also kills anything the solver started
         die_with_parent()

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..encode import KINDS, REGISTRY, Encodings
 from ..errors import SatDominoError, UsageError
-from .runner import COLUMNS, KEY, Child, Task, failed_row, run_isolated, watch
+from .runner import COLUMNS, KEY, Child, Task, failed_row, held_stops, run_isolated, watch
 
 SPEC = re.compile(r"^(dominosa|pips|dominofit|doodlefit):(.*)$")
 MAX_VALUES = 10_000  # values of one parameter, and puzzles of one spec
@@ -261,10 +261,13 @@ def run_local(todo: list[Task], jobs: int) -> Iterator[dict[str, Any]]:
     try:
         while pending or running:
             while pending and len(running) < jobs:
-                running.append(Child(pending.pop()))
+                with held_stops():
+                    running.append(Child(pending.pop()))
             child, killed = next(watch(running))
-            running.remove(child)
-            yield child.finish(killed)
+            with held_stops():
+                row = child.finish(killed)
+                running.remove(child)
+            yield row
     finally:  # interrupted: no run left behind
         for child in running:
             child.finish(killed=True)
