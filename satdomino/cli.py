@@ -511,7 +511,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     if bad:
         raise SatDominoError(f"{bad[0].file}: {bad[0].error}")
     if len(items) != 1:
-        raise UsageError(f"{args.file} holds {len(items)} puzzles; pick one with --puzzle")
+        raise UsageError(f"{args.file} holds {len(items)} puzzles; pick one with --puzzle"
+                         if args.puzzle is None else
+                         f"{args.file} holds {len(items)} puzzles named {args.puzzle!r}; "
+                         "export takes one (give them distinct names)")
     _apply_readings(items, args)
     item = items[0]
     assert item.family is not None

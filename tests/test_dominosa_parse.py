@@ -111,3 +111,13 @@ def test_each_part_of_a_collection_stands_alone() -> None:
     assert [n for n, _ in parts] == ["#1", "#2", "x"]
     assert parts[0][1] == good
     assert "line 2: invalid JSON" in str(parts[1][1]) and "needs 6 numbers" in str(parts[2][1])
+
+
+@pytest.mark.parametrize("one", ["\u0661", "\u00b9"])  # Arabic-Indic one, superscript one
+def test_numbers_are_ascii_digits_only(one) -> None:
+    """Other scripts' digits and superscripts are refused alike."""
+    for valid, other in (("2 3\n0 0 1\n0 1 1\n", f"2 3\n0 0 1\n0 1 {one}\n"),
+                         ("1:001011", f"1:00{one}0{one}{one}")):
+        assert D.parse(valid)
+        with pytest.raises(PuzzleFormatError):
+            D.parse(other)

@@ -23,8 +23,8 @@ from .common import strict
 Cell = tuple[int, int]
 Pair = tuple[Cell, Cell]
 
-GAME_ID = re.compile(r"^(\d+)(?:[a-z][a-z0-9]*)?:((?:\d|\[\d+\])+)$")
-_TOKEN = re.compile(r"\[(\d+)\]|(\d)")
+GAME_ID = re.compile(r"^(\d+)(?:[a-z][a-z0-9]*)?:((?:\d|\[\d+\])+)$", re.ASCII)
+_TOKEN = re.compile(r"\[(\d+)\]|(\d)", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -117,7 +117,7 @@ Parsed = list[tuple[str | None, "Dominosa | PuzzleFormatError"]]
 
 
 def _number(token: str) -> int:
-    if not re.fullmatch(r"-?\d{1,6}", token):
+    if not re.fullmatch(r"-?\d{1,6}", token, re.ASCII):  # 0-9 only
         shown = token if len(token) <= 12 else token[:12] + "..."
         raise PuzzleFormatError(f"not a number in range: {shown!r}")
     return int(token)
@@ -185,7 +185,7 @@ def _id_lines(text: str) -> list[tuple[str | None, str]] | None:
     lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
     for i, line in enumerate(lines):
         fields = _fields(line)
-        ids = [f for f in fields if re.match(r"^\d+[a-z0-9]*:", f)]
+        ids = [f for f in fields if re.match(r"^\d+[a-z0-9]*:", f, re.ASCII)]
         if not ids:
             if i == 0 and len(lines) > 1:  # a header row (as in a TSV)
                 continue
@@ -262,10 +262,10 @@ def sniff(text: str) -> bool:
     if head.startswith(("{", "[")):
         return any(k in head for k in ('"problem"', '"game_id"', '"grid"'))
     first = next((ln for ln in head.splitlines() if ln.strip()), "")
-    if any(re.match(r"^\d+[a-z0-9]*:", f) for f in _fields(first)):
+    if any(re.match(r"^\d+[a-z0-9]*:", f, re.ASCII) for f in _fields(first)):
         return True
     return _id_lines(head) is not None or all(
-        re.fullmatch(r"[-\d\s]+", ln) for ln in head.splitlines() if ln.strip())
+        re.fullmatch(r"[-\d\s]+", ln, re.ASCII) for ln in head.splitlines() if ln.strip())
 
 
 # models ------------------------------------------------------------------------------------------
