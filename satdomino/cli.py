@@ -684,14 +684,12 @@ def cmd_decode(args: argparse.Namespace) -> int:
     if gbd_hash(clauses) != mapping.get("hash"):
         raise SatDominoError(f"{args.instance} is not the instance its map describes (their "
                              "hashes differ): export it again")
-    text = _read(args.answer)
-    status, true = competition_answer(text, args.answer)
+    listed: set[int] = set()  # a variable left out may take either value
+    status, true = competition_answer(_read(args.answer), args.answer, listed)
     item = Item(mapping["source"], name, fam, puzzle)
     if status == "UNSATISFIABLE":
         out = Outcome("unsat", stats={"backend": "outside solver", "model": model.name})
     elif status == "SATISFIABLE" and true:
-        listed = {abs(int(t)) for line in text.splitlines() if line.startswith("v ")
-                  for t in line[2:].split()}  # a variable left out may take either value
         broken = next((c for c in clauses if all(abs(x) in listed for x in c)
                        and not any((x > 0) == (abs(x) in true) for x in c)), None)
         if broken is not None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .analysis import blocking_clause
-from .analysis.unique import on_projection
+from .analysis.unique import record_new
 from .backends import DEFAULT_BACKEND, Backend, Result, Status, get_backend
 from .backends.base import Formula, add_clause, size
 from .encode import Encodings
@@ -87,11 +87,11 @@ def _solve(puzzle: Any, family: Family, model: str | None, backend: str | Backen
             second = engine.solve(formula, time_limit=remaining(), phases=phases)
             solve_seconds += second.seconds
             unique_seconds = second.seconds
-            if second.status == "sat" and (on_projection(m.projection, second.true_vars)
-                                           == on_projection(m.projection, first.true_vars)):
-                raise VerificationError(f"{engine.name} answered the first solution again, "
-                                        "against the clause that forbids it")
             if second.status == "sat":
+                seen: set[frozenset[int]] = set()
+                for answer in (first, second):
+                    record_new(m.projection, answer.true_vars, seen, engine.name,
+                               again="the first solution again")
                 out.unique = False
                 out.other = _checked(puzzle, family, m, second)
             elif second.status == "unsat":

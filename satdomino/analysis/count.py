@@ -15,7 +15,7 @@ from ..backends.pysat_backend import PysatBackend, open_solver
 from ..backends.z3_backend import Z3Backend
 from ..encode import Encodings
 from ..errors import UnknownNameError, VerificationError
-from .unique import blocking_clause, on_projection
+from .unique import blocking_clause, record_new
 
 
 @dataclass
@@ -87,11 +87,7 @@ def _enumerate(puzzle, family, build, backend, encodings, limit, deadline) -> tu
         if problems:
             raise VerificationError(f"enumerated {family.kind} layout breaks the rules: "
                                     f"{'; '.join(problems[:3])}")
-        answer = on_projection(m.projection, true_vars)
-        if answer in seen:  # a solver that ignored a blocking clause: the count would be wrong
-            raise VerificationError(f"{engine.name} answered a solution it had already given, "
-                                    "against the clause that forbids it")
-        seen.add(answer)
+        record_new(m.projection, true_vars, seen, engine.name)
         return blocking_clause(m.projection, true_vars)
 
     if isinstance(engine, PysatBackend | Z3Backend):

@@ -54,8 +54,10 @@ _YIELD_EVERY = 0.001
 KNOWN_BINARIES = ("cadical", "kissat", "picosat", "cryptominisat5", "lingeling", "glucose")
 
 
-def competition_answer(text: str, who: str) -> tuple[str | None, set[int]]:
-    """The ``s`` status word and the true variables of ``v`` lines in SAT-competition output."""
+def competition_answer(text: str, who: str,
+                       listed: set[int] | None = None) -> tuple[str | None, set[int]]:
+    """The ``s`` status word and the true variables of ``v`` lines in SAT-competition output;
+    every variable the ``v`` lines give a value goes into ``listed`` too, when it is given."""
     status = None
     true: set[int] = set()
     for line in text.splitlines():
@@ -63,9 +65,12 @@ def competition_answer(text: str, who: str) -> tuple[str | None, set[int]]:
             status = line[2:].strip()
         elif line.startswith("v "):
             try:
-                true.update(v for v in map(int, line[2:].split()) if v > 0)
+                values = list(map(int, line[2:].split()))
             except ValueError:
                 raise BackendError(f"{who} printed a bad 'v' line: {line[:80]!r}") from None
+            true.update(v for v in values if v > 0)
+            if listed is not None:
+                listed.update(map(abs, values))
     return status, true
 
 
