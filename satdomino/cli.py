@@ -37,6 +37,8 @@ from .solve import Outcome, solve
 KIND_HELP = {"amo": "at-most-one / exactly-one", "card": "cardinality", "pb": "pseudo-Boolean",
              "int": "integer-variable"}
 MAX_TIMEOUT = 1e6  # seconds; larger values overflow the waits of the process layer
+OUT_OF_MEMORY = ("out of memory (the instance is too large for the memory allowed; "
+                 "a smaller encoding or model may fit: see satdomino encodings)")
 
 
 class Parser(argparse.ArgumentParser):
@@ -289,11 +291,15 @@ def _record(item: Item, out: Outcome | None) -> dict:
     rec: dict[str, Any] = {"file": item.file, "puzzle": item.name,
                            "kind": item.family.kind if item.family else None}
     if out is None:
-        rec.update(status="error", error=item.error, solution=None, unique=None, stats=None)
+        memory = item.error == OUT_OF_MEMORY  # no answer, as at a time limit: not bad input
+        rec.update(status="unknown" if memory else "error", solution=None, unique=None,
+                   stats=None, **{"reason" if memory else "error": item.error})
         return rec
     assert item.family is not None
     sol = item.family.solution_json(item.puzzle, out.solution) if out.solution else None
     rec.update(status=out.status, solution=sol, unique=out.unique, stats=out.stats)
+    if out.reason:
+        rec["reason"] = out.reason
     if out.count is not None:
         rec.update(count=out.count.value, count_method=out.count.method,
                    count_complete=out.count.complete, count_by=out.count.by)
@@ -302,12 +308,12 @@ def _record(item: Item, out: Outcome | None) -> dict:
 
 def _text(item: Item, out: Outcome, asked_unique: bool) -> str:
     label = item.file + (f" [{item.name}]" if item.name else "")
-    verdict = {"sat": "solved", "unsat": "no solution", "unknown": "unknown (time limit)"}[
+    verdict = {"sat": "solved", "unsat": "no solution", "unknown": f"unknown ({out.reason})"}[
         out.status]
     if out.unique is not None:
         verdict += ", unique" if out.unique else ", NOT unique"
     elif out.status == "sat" and asked_unique:
-        verdict += ", uniqueness unknown (time limit)"
+        verdict += f", uniqueness unknown ({out.reason or 'time limit'})"
     st = out.stats
     head = f"== {label}: {verdict}  ({st['backend']}, {st['variables']} vars, " \
            f"{st['clauses']} clauses, {st['solve_seconds']:.3f} s)"
@@ -391,8 +397,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
             except VerificationError as e:  # a bug or a lying solver: never shown as an answer
                 item.error, out = f"internal error: {e}", None
                 statuses.add("internal")
+            except MemoryError:  # a limit (ulimit -v) reached: like a time limit, no answer
+                item.error, out = OUT_OF_MEMORY, None
+                statuses.add("unknown")
         if out is None:
-            statuses.add("error")
+            if item.error != OUT_OF_MEMORY:
+                statuses.add("error")
             _report_error(item, args.json)
             continue
         statuses.add(out.status)
@@ -749,6 +759,9 @@ def main(argv: list[str] | None = None) -> int:
     except VerificationError as e:
         _say(f"satdomino: internal error: {e}")
         return 4
+    except MemoryError:
+        _say(f"satdomino: {OUT_OF_MEMORY}")
+        return 3
     except Terminated:
         print("satdomino: terminated", file=sys.stderr)
         return 128 + signal.SIGTERM

@@ -28,6 +28,9 @@ class Outcome:
     count: Any = None  # an analysis.count.Count when counting was asked
     assignment: frozenset[int] = frozenset()  # the model variables true in ``solution``
     stats: dict = field(default_factory=dict)
+    # why the answer, or the uniqueness check, is unknown: the solver's own word ("time
+    # limit", "the feasibility jump found no solution", "out of memory", ...)
+    reason: str = ""
 
 
 def solve(puzzle: Any, family: Family, *, model: str | None = None,
@@ -74,7 +77,7 @@ def _solve(puzzle: Any, family: Family, model: str | None, backend: str | Backen
     first = engine.solve(formula, time_limit=remaining())
     solve_seconds = first.seconds
     unique_seconds = None
-    out = Outcome(first.status)
+    out = Outcome(first.status, reason=_why_unknown(first))
     if first.status == "sat":
         out.solution = _checked(puzzle, family, m, first)
         out.assignment = frozenset(x for x in first.true_vars if 0 < x <= m.num_vars)
@@ -96,6 +99,8 @@ def _solve(puzzle: Any, family: Family, model: str | None, backend: str | Backen
                 out.other = _checked(puzzle, family, m, second)
             elif second.status == "unsat":
                 out.unique = True
+            else:
+                out.reason = _why_unknown(second)
     out.stats = {
         "variables": n_vars,
         "clauses": n_clauses,
@@ -107,6 +112,10 @@ def _solve(puzzle: Any, family: Family, model: str | None, backend: str | Backen
         "model": m.name,
     }
     return out
+
+
+def _why_unknown(result: Result) -> str:
+    return (result.note or "no answer") if result.status == "unknown" else ""
 
 
 def near(true_vars: frozenset[int], formula: Formula) -> list[int]:

@@ -163,3 +163,47 @@ def test_sigterm_stops_like_ctrl_c_and_leaves_no_temporary_file(tmp_path, comman
     _, err = p.communicate(timeout=30)
     assert p.returncode == 128 + signal.SIGTERM and err.strip().endswith("satdomino: terminated")
     assert list(temp.iterdir()) == []
+
+
+def giving_up_solver(tmp_path: Path) -> str:
+    """An outside 'solver' that reads nothing and says UNKNOWN at once, as a local search that
+    stops, or a solver with its own limit, does."""
+    script = tmp_path / "unknown.py"
+    script.write_text("print('s UNKNOWN')\n")
+    return f"external:{sys.executable} {script}"
+
+
+def test_an_unknown_answer_says_why_not_always_the_time_limit(capsys, tmp_path) -> None:
+    backend = giving_up_solver(tmp_path)
+    code, out, err = run(capsys, "solve", DOUBLE6, "--backend", backend)
+    assert code == 3 and "unknown (solver said UNKNOWN)" in out and "time limit" not in out
+    code, out, _ = run(capsys, "solve", DOUBLE6, "--backend", backend, "--json")
+    assert code == 3 and json.loads(out)["reason"] == "solver said UNKNOWN"
+    code, out, _ = run(capsys, "solve", DOUBLE6, "--backend", "minisat22", "--timeout", "1e-9")
+    assert code == 3 and "unknown (time limit)" in out
+    # in a sweep, a solver that gives up is not a time-out
+    csv = tmp_path / "r.csv"
+    assert run(capsys, "compare", DOUBLE6, "--backend", backend, "-o", str(csv))[0] == 0
+    rows = csv.read_text().splitlines()
+    header, row = rows[0].split(","), rows[1].split(",")
+    assert row[header.index("status")] == "unknown"
+    assert row[header.index("note")] == "solver said UNKNOWN"
+
+
+def test_running_out_of_memory_is_one_line_and_no_answer(capsys, tmp_path, monkeypatch) -> None:
+    # what a memory limit (ulimit -v) does to a large encoding: building it raises MemoryError
+    fam = family("dominosa")
+
+    def too_large(puzzle):
+        raise MemoryError
+
+    monkeypatch.setitem(fam.models, "placement", too_large)
+    code, out, err = run(capsys, "solve", DOUBLE6)
+    assert code == 3 and out == "" and err.count("\n") == 1 and "out of memory" in err
+    code, out, err = run(capsys, "solve", DOUBLE6, "--json")
+    record = json.loads(out)
+    assert code == 3 and record["status"] == "unknown" and "out of memory" in record["reason"]
+    target = tmp_path / "d6.cnf"
+    code, out, err = run(capsys, "export", DOUBLE6, "-o", str(target))
+    assert code == 3 and err.count("\n") == 1 and "out of memory" in err
+    assert list(tmp_path.iterdir()) == []  # nothing half-written

@@ -63,13 +63,14 @@ def run_in_child(name: str, fn: Callable[..., Any], args: tuple,
 
 def run_limited(name: str, fn: Callable[..., tuple[str, list[int]]], args: tuple,
                 time_limit: float) -> Result:
-    """``fn(*args) -> (status, true_vars)`` in a forked child, killed after ``time_limit``."""
+    """``fn(*args) -> (status, true_vars[, note])`` in a forked child, killed after
+    ``time_limit``."""
     t0 = time.perf_counter()
     done, payload = run_in_child(name, fn, args, time_limit)
     if not done:
         return Result("unknown", seconds=time.perf_counter() - t0, note="time limit")
-    status, true = payload
-    return Result(status, frozenset(true), time.perf_counter() - t0)
+    status, true, *note = payload
+    return Result(status, frozenset(true), time.perf_counter() - t0, *note)
 
 
 def die_with_parent() -> None:

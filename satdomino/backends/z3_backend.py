@@ -86,8 +86,8 @@ class Z3Backend(Backend):
     def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
         t0 = time.perf_counter()
         if time_limit is None:
-            status, true = _check(formula, assumptions, None)
-            return Result(status, frozenset(true), time.perf_counter() - t0)
+            status, true, note = _check(formula, assumptions, None)
+            return Result(status, frozenset(true), time.perf_counter() - t0, note)
         # building the formulas in Python can itself take long: the whole call runs in a
         # forked child that is killed at the limit (Z3's own timeout is set too)
         return run_limited(self.name, _check, (formula, assumptions, time_limit), time_limit)
@@ -122,12 +122,16 @@ def z3_clause(xs, clause: list[int]):
     return z3.Or([xs[v] if v > 0 else z3.Not(xs[-v]) for v in clause])
 
 
-def _check(formula: CNF | Model, assumptions, time_limit: float | None) -> tuple[str, list[int]]:
+def _check(formula: CNF | Model, assumptions,
+           time_limit: float | None) -> tuple[str, list[int], str]:
     z3 = _z3()
     s, xs = z3_solver(formula)
     if time_limit is not None:
         s.set("timeout", max(1, int(time_limit * 1000)))
     answer = s.check([xs[a] if a > 0 else z3.Not(xs[-a]) for a in assumptions])
     if answer == z3.sat:
-        return "sat", true_ids(s, xs)
-    return ("unsat" if answer == z3.unsat else "unknown"), []
+        return "sat", true_ids(s, xs), ""
+    if answer == z3.unsat:
+        return "unsat", [], ""
+    why = s.reason_unknown()  # "out of memory" under a memory limit, say
+    return "unknown", [], "time limit" if why in ("timeout", "canceled") else why

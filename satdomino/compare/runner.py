@@ -144,7 +144,10 @@ def execute(task: Task, report: Callable[[dict[str, Any]], None] = lambda row: N
             member.measure_peak = True  # and its peak memory is measured (``solver_peak_mb``)
     result = engine.solve(formula)  # the parent kills the whole group at the limit
     row["solve_seconds"] = round(result.seconds, 4)
-    row["status"] = {"unknown": "timeout"}.get(result.status, result.status)
+    row["status"] = result.status
+    if result.status == "unknown":  # not the time limit (the parent kills at that): the
+        # solver gave up (a local search, an outside solver's UNKNOWN) or ran out of memory
+        row["status"] = "memout" if re.search(r"memory", result.note, re.I) else "unknown"
     if result.note:
         row["note"] = result.note
     if result.status == "sat":  # every answer is decoded and checked by the rule checker

@@ -47,6 +47,7 @@ class Line:
     par2: float  # mean over runs, seconds
     median: float  # of runtime(); inf when more than half are unsolved
     timeouts: int
+    unknown: int  # the solver gave up before the time limit
     failures: int  # crash, memout, error
     bugs: int
 
@@ -62,6 +63,7 @@ def summarise(rows: list[dict]) -> list[Line]:
         lines.append(Line(name, len(rs), sum(map(solved, rs)),
                           statistics.fmean(map(runtime, rs)), statistics.median(times),
                           sum(r["status"] == "timeout" for r in rs),
+                          sum(r["status"] == "unknown" for r in rs),
                           sum(r["status"] in ("crash", "memout", "error") for r in rs),
                           sum(bool(r["bug"]) for r in rs)))
     return sorted(lines, key=lambda ln: (-ln.solved, ln.par2))
@@ -70,10 +72,10 @@ def summarise(rows: list[dict]) -> list[Line]:
 def table(rows: list[dict]) -> str:
     lines = summarise(rows)
     head = ["configuration", "solved", "PAR-2 (mean s)", "median s", "timeouts",
-            "crash/memout/error", "bugs"]
+            "unknown", "crash/memout/error", "bugs"]
     body = [[ln.config, f"{ln.solved}/{ln.runs}", f"{ln.par2:.3f}",
              "unsolved" if ln.median == float("inf") else f"{ln.median:.3f}",
-             str(ln.timeouts), str(ln.failures), str(ln.bugs)] for ln in lines]
+             str(ln.timeouts), str(ln.unknown), str(ln.failures), str(ln.bugs)] for ln in lines]
     widths = [max(len(x) for x in col) for col in zip(head, *body, strict=True)]
     fmt = "  ".join(f"{{:{'<' if i == 0 else '>'}{w}}}" for i, w in enumerate(widths))
     out = [fmt.format(*head), fmt.format(*("-" * w for w in widths))]
