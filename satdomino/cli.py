@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import gzip
 import json
+import lzma
 import os
 import signal
 import sys
 import threading
 import time
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +32,7 @@ from .encode import KINDS, REGISTRY, Encodings
 from .errors import SatDominoError, UsageError, VerificationError
 from .export.dimacs import gbd_hash, read_dimacs
 from .export.instance import FORMATS, Origin, export_instance, format_of, is_instance_name
-from .fileio import atomic_text, output_path
+from .fileio import atomic_text, compression, opener, output_path
 from .puzzles import FAMILIES, Family, detect, family
 from .puzzles.common import Skipped
 from .solve import Outcome, solve
@@ -37,6 +40,8 @@ from .solve import Outcome, solve
 KIND_HELP = {"amo": "at-most-one / exactly-one", "card": "cardinality", "pb": "pseudo-Boolean",
              "int": "integer-variable"}
 MAX_TIMEOUT = 1e6  # seconds; larger values overflow the waits of the process layer
+# an outside solver's UNSAT has no answer to check: a proof does (satdomino check-proof)
+CLAIM = "the solver's claim, not checked here: check a DRAT proof with satdomino check-proof"
 OUT_OF_MEMORY = ("out of memory (the instance is too large for the memory allowed; "
                  "a smaller encoding or model may fit: see satdomino encodings)")
 
@@ -217,7 +222,10 @@ def _read(path: str) -> str:
         data = sys.stdin.buffer.read()
     else:
         try:
-            data = Path(path).read_bytes()
+            with opener(path)(path, "rb") as f:  # compressed by suffix, or plain
+                data = f.read()
+        except (EOFError, lzma.LZMAError, zlib.error, gzip.BadGzipFile):
+            raise SatDominoError(f"not {compression(path)}-compressed data") from None
         except FileNotFoundError:
             raise SatDominoError("no such file") from None
         except IsADirectoryError:
@@ -690,21 +698,32 @@ def cmd_decode(args: argparse.Namespace) -> int:
                              "(another satdomino version?)")
     # the instance itself, as written: the answer must be to it, and satisfy all of it (a
     # uniqueness instance's clause forbidding the known solution included)
-    _, clauses = read_dimacs(args.instance)
+    num_vars, clauses = read_dimacs(args.instance)
     if gbd_hash(clauses) != mapping.get("hash"):
         raise SatDominoError(f"{args.instance} is not the instance its map describes (their "
                              "hashes differ): export it again")
-    listed: set[int] = set()  # a variable left out may take either value
-    status, true = competition_answer(_read(args.answer), args.answer, listed)
+    listed: set[int] = set()
+    try:
+        text = _read(args.answer)
+    except SatDominoError as e:
+        raise SatDominoError(f"{args.answer}: {e}") from None
+    status, true = competition_answer(text, args.answer, num_vars, listed)
     item = Item(mapping["source"], name, fam, puzzle)
+    stats = {"backend": "outside solver", "model": model.name}
     if status == "UNSATISFIABLE":
-        out = Outcome("unsat", stats={"backend": "outside solver", "model": model.name})
+        out = Outcome("unsat", stats=stats, reason=CLAIM)
+    elif status == "UNKNOWN":
+        out = Outcome("unknown", stats=stats, reason="the solver said UNKNOWN")
     elif status == "SATISFIABLE" and true:
-        broken = next((c for c in clauses if all(abs(x) in listed for x in c)
-                       and not any((x > 0) == (abs(x) in true) for x in c)), None)
+        # the assignment that is decoded (a variable the answer leaves out is false) must
+        # satisfy every clause
+        broken = next((c for c in clauses if not any((x > 0) == (abs(x) in true) for x in c)),
+                      None)
         if broken is not None:
             shown = " ".join(map(str, broken[:8])) + (" ..." if len(broken) > 8 else "")
-            _say(f"satdomino: the answer breaks the clause '{shown} 0' of {args.instance}")
+            unlisted = any(abs(x) not in listed for x in broken)
+            _say(f"satdomino: the answer breaks the clause '{shown} 0' of {args.instance}"
+                 + (" (variables the answer leaves out are read as false)" if unlisted else ""))
             return 4
         try:
             solution = fam.decode(puzzle, model, frozenset(x for x in true
@@ -715,20 +734,22 @@ def cmd_decode(args: argparse.Namespace) -> int:
         if problems:
             _say(f"satdomino: the answer breaks the rules: {'; '.join(problems[:3])}")
             return 4
-        out = Outcome("sat", solution, stats={"backend": "outside solver", "model": model.name})
+        out = Outcome("sat", solution, stats=stats)
     else:
         raise SatDominoError(f"{args.answer}: no 's SATISFIABLE' with 'v' lines, "
-                             "nor 's UNSATISFIABLE'")
+                             "nor 's UNSATISFIABLE' or 's UNKNOWN'")
     if args.json:
         print(json.dumps(_record(item, out)))
     else:
         head = f"== {item.file}" + (f" [{name}]" if name else "") + f": {out.status}"
-        if mapping.get("uniqueness"):  # this instance excludes one solution
+        if mapping.get("uniqueness") and out.status != "unknown":  # one solution excluded
             head += {"sat": ", a second solution: the puzzle is not unique",
                      "unsat": ": the excluded solution is the only one"}[out.status]
+        if out.reason:
+            head += f" ({out.reason})"
         body = fam.render_text(puzzle, out.solution) if out.solution else ""
         print(head + (" (answer checked by the rule checker)" if body else "") + "\n" + body)
-    return 0 if out.status == "sat" else 1
+    return {"sat": 0, "unsat": 1, "unknown": 3}[out.status]
 
 
 COMMANDS = {"solve": cmd_solve, "export": cmd_export, "decode": cmd_decode,

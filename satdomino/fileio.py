@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import io
 import lzma
 import os
 import tempfile
@@ -14,7 +15,47 @@ from typing import IO
 
 from .errors import SatDominoError
 
-OPENERS: dict[str, Callable[..., IO]] = {".xz": lzma.open, ".gz": gzip.open, ".bz2": bz2.open}
+
+def _gzip_open(path: str | Path, mode: str = "rb") -> IO:
+    if "w" not in mode:
+        return gzip.open(path, mode)
+    # no file name or time in the header: the same content gives the same bytes
+    raw = gzip.GzipFile(filename="", mode="wb", fileobj=open(path, "wb"), mtime=0)  # noqa: SIM115
+    raw.myfileobj = raw.fileobj  # closed with the GzipFile
+    return io.TextIOWrapper(raw, encoding="utf-8") if "t" in mode else raw
+
+
+def _lzma_alone(path: str | Path, mode: str = "rb") -> IO:
+    return lzma.open(path, mode, format=lzma.FORMAT_ALONE if "w" in mode else lzma.FORMAT_AUTO)
+
+
+OPENERS: dict[str, Callable[..., IO]] = {".xz": lzma.open, ".gz": _gzip_open, ".bz2": bz2.open,
+                                         ".lzma": _lzma_alone}
+# compressions seen in the field that Python's standard library cannot write or read
+_UNSUPPORTED = (".zst", ".zstd", ".lz4", ".z", ".zip", ".7z", ".br", ".lz")
+
+
+def compression(path: str | Path) -> str | None:
+    """The compression suffix of ``path`` (``.gz``, ``.bz2``, ``.xz``, ``.lzma``, any case), or
+    None; a compression Python cannot handle is a one-line error, not a file written plain."""
+    suffix = Path(path).suffix.lower()
+    if suffix in OPENERS:
+        return suffix
+    if suffix in _UNSUPPORTED:
+        raise SatDominoError(f"{path}: {suffix} compression is not supported "
+                             f"(use {', '.join(OPENERS)})")
+    return None
+
+
+def without_compression(path: str | Path) -> str:
+    """``path`` without its compression suffix: what names its format."""
+    return str(path)[:-len(Path(path).suffix)] if compression(path) else str(path)
+
+
+def opener(path: str | Path) -> Callable[..., IO]:
+    """``open``, or the opener of the compression the suffix names."""
+    suffix = compression(path)
+    return OPENERS[suffix] if suffix else open
 
 
 def _umask() -> int:
@@ -39,16 +80,16 @@ def output_path(path: str | Path, what: str = "output") -> Path:
 @contextmanager
 def atomic_text(path: str | Path, compress: bool = False) -> Iterator[IO[str]]:
     """Open a temporary file beside ``path`` for text; on success rename it over ``path``.
-    With ``compress``, the suffix (.xz, .gz, .bz2) picks the compression."""
+    With ``compress``, the suffix (.gz, .bz2, .xz, .lzma) picks the compression."""
     target = output_path(path)
-    opener = OPENERS.get(target.suffix, open) if compress else open
+    open_tmp = opener(path) if compress else open
     try:
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     except OSError as e:
         raise SatDominoError(f"cannot write {path}: {e.strerror or e}") from None
     os.close(fd)
     try:
-        with opener(tmp, "wt") as f:
+        with open_tmp(tmp, "wt") as f:
             yield f
         os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, target)
@@ -62,4 +103,4 @@ def atomic_text(path: str | Path, compress: bool = False) -> Iterator[IO[str]]:
 
 def open_text(path: str | Path) -> IO[str]:
     """Read a possibly compressed text file (by suffix)."""
-    return OPENERS.get(Path(path).suffix, open)(path, "rt")
+    return opener(path)(path, "rt")

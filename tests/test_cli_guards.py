@@ -4,6 +4,7 @@ would overwrite an input, a stop by SIGTERM, and messages that stay on one line.
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import signal
@@ -78,6 +79,45 @@ def test_decode_checks_the_answer_against_the_instance_it_names(capsys, tmp_path
     assert code == 2 and "hashes differ" in err
     code, _, err = run(capsys, "decode", str(tmp_path / "ghost.cnf"), str(answer))
     assert code == 2 and len(err.splitlines()) == 1
+
+
+def test_decode_reads_an_answer_as_it_decodes_it_and_refuses_what_cannot_be_meant(
+        capsys, tmp_path) -> None:
+    unique = str(tmp_path / "d6u.cnf")
+    assert run(capsys, "export", DOUBLE6, "-o", unique, "--uniqueness")[0] == 0
+    board = D.parse(Path(DOUBLE6).read_text())[0][1]
+    first = solve(board, family("dominosa"), backend="minisat22").assignment
+    answers = {
+        # only the true variables of the excluded solution: the rest read as false, that
+        # assignment breaks the clause that excludes it (it was shown as a second solution)
+        "partial": f"s SATISFIABLE\nv {' '.join(map(str, sorted(first)))} 0\n",
+        "out of range": "s SATISFIABLE\nv 99999 0\n",
+        "both values": "s SATISFIABLE\nv 5 -5 0\n",
+        "no final 0": "s SATISFIABLE\nv 5 6\n",
+        "two s lines": "s SATISFIABLE\ns UNSATISFIABLE\nv 5 0\n",
+        "unknown": "s UNKNOWN\n",
+        "unsat": "s UNSATISFIABLE\n",
+    }
+    results = {}
+    for name, text in answers.items():
+        path = tmp_path / f"{name.replace(' ', '_')}.out"
+        path.write_text(text)
+        results[name] = run(capsys, "decode", unique, str(path))
+    code, out, err = results["partial"]
+    assert code == 4 and "not unique" not in out and "read as false" in err
+    for name in ("out of range", "both values", "no final 0", "two s lines"):
+        code, out, err = results[name]
+        assert code == 2 and out == "" and len(err.splitlines()) == 1, (name, err)
+    code, out, _ = results["unknown"]
+    assert code == 3 and "unknown" in out and "the only one" not in out
+    code, out, _ = results["unsat"]
+    assert code == 1 and "the only one" in out and "check-proof" in out  # a claim, said so
+    # a compressed answer is read by its suffix, a missing one named
+    with gzip.open(tmp_path / "a.out.gz", "wt") as f:
+        f.write(answers["unsat"])
+    assert run(capsys, "decode", unique, str(tmp_path / "a.out.gz"))[0] == 1
+    code, _, err = run(capsys, "decode", unique, str(tmp_path / "none.out"))
+    assert code == 2 and "none.out: no such file" in err
 
 
 def test_outputs_never_overwrite_an_input_or_each_other(capsys, tmp_path) -> None:

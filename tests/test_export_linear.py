@@ -179,6 +179,7 @@ def test_smt2_round_trip_through_z3(kind, puzzle, model) -> None:
     text = to_smt2(m, status, "test")
     assert text.startswith("(set-info :smt-lib-version 2.6)\n(set-logic QF_LIA)\n")
     assert f"(set-info :status {status})" in text and text.endswith("(check-sat)\n(exit)\n")
+    assert_strict_smt2(text)
     s = z3.Solver()
     s.add(z3.parse_smt2_string(text))
     assert str(s.check()) == status
@@ -187,3 +188,33 @@ def test_smt2_round_trip_through_z3(kind, puzzle, model) -> None:
         true = frozenset(i for i in range(1, m.num_vars + 1)
                          if z3.is_true(mz.eval(z3.Bool(f"x{i}"), model_completion=True)))
         assert fam.verify(puzzle, fam.decode(puzzle, m, true)) == []
+
+
+def assert_strict_smt2(text: str) -> None:
+    """What SMT-LIB 2.6 refuses and Z3 forgives: a negative literal (``-1`` is a symbol there,
+    ``(- 1)`` the number), and ``|`` or ``\\`` inside a quoted symbol."""
+    quoted = re.findall(r"\|([^|]*)\|", text)
+    assert all("\\" not in q for q in quoted), quoted
+    bare = re.sub(r'\|[^|]*\||"[^"]*"', " ", text)
+    assert not re.search(r"(?<![\w.])-\d", bare), re.search(r".{30}(?<![\w.])-\d.{10}", bare)
+
+
+def test_smt2_with_negative_weights_and_an_odd_source_is_strict_smt_lib() -> None:
+    """A uniqueness instance's clause (negative literals) becomes rows with weight -1, and a
+    source name may hold ``|`` and ``\\``: the file stays strict SMT-LIB that Z3 reads."""
+    import z3
+
+    from satdomino.analysis import blocking_clause
+    from satdomino.export.linear import to_smt2
+
+    fam = family("dominosa")
+    board = dominosa.parse("2:221200101201")[0][1]
+    out = solve(board, fam, unique=True)
+    m = fam.model(None)(board)
+    m.add_clause(blocking_clause(m.projection, out.assignment))
+    text = to_smt2(m, "unsat" if out.unique else "sat", "a|b\\c.txt")
+    assert "(- 1)" in text
+    assert_strict_smt2(text)
+    s = z3.Solver()
+    s.add(z3.parse_smt2_string(text))
+    assert str(s.check()) == ("unsat" if out.unique else "sat")

@@ -36,6 +36,32 @@ def _write_all_compressions(tmp_path, text: str) -> list:
     return paths
 
 
+def test_every_format_is_compressed_by_its_suffix(tmp_path, capsys) -> None:
+    """The suffix before the compression names the format; the compression suffix any case;
+    gzip output the same bytes each time; a compression Python cannot write refused."""
+    board = str(EXAMPLES / "dominosa" / "double6.txt")
+    plain = {}
+    for fmt, suffix in [("dimacs", ".cnf"), ("opb", ".opb"), ("smt2", ".smt2"), ("lp", ".lp")]:
+        assert main(["export", board, "-o", str(tmp_path / f"p{suffix}")]) == 0
+        plain[fmt] = (tmp_path / f"p{suffix}").read_text()
+        for comp, opener in [(".gz", gzip.open), (".XZ", lzma.open), (".bz2", bz2.open),
+                             (".lzma", lzma.open)]:
+            out = tmp_path / f"c{suffix}{comp}"
+            assert main(["export", board, "-o", str(out), "--json"]) == 0
+            assert json.loads(capsys.readouterr().out.splitlines()[-1])["format"] == fmt
+            with opener(out, "rt") as f:
+                assert f.read() == plain[fmt].replace(str(tmp_path / f"p{suffix}"), str(out))
+    with lzma.open(tmp_path / "c.cnf.lzma", format=lzma.FORMAT_ALONE) as f:  # not .xz
+        assert f.read()
+    first = (tmp_path / "c.cnf.gz").read_bytes()
+    assert main(["export", board, "-o", str(tmp_path / "c.cnf.gz")]) == 0
+    assert (tmp_path / "c.cnf.gz").read_bytes() == first
+    capsys.readouterr()
+    assert main(["export", board, "-o", str(tmp_path / "z.cnf.zst")]) == 2
+    assert "not supported" in capsys.readouterr().err
+    assert not list(tmp_path.glob("z.cnf*"))
+
+
 def test_gbd_hash_is_md5_of_the_literals(tmp_path) -> None:
     expected = hashlib.md5(b"1 -2 0 3 -1 0").hexdigest()
     assert gbd_hash([[1, -2], [3, -1]]) == expected

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import IO
 
 from ..errors import SatDominoError
-from ..fileio import OPENERS
+from ..fileio import compression, opener
 
 # Proof variables beyond the formula's are fine (extended resolution) but the checker's arrays
 # are dense, so an absurd variable number must be a clear error rather than a memory blow-up.
@@ -180,9 +180,8 @@ def read_proof(path: str | Path) -> Iterator[tuple[bool, list[int]]]:
     first bytes), compressed or not (.gz, .xz, .bz2 by suffix). Malformed input raises a one-line
     SatDominoError saying where."""
     where = str(path)
-    opener = OPENERS.get(Path(path).suffix, open)
     try:
-        with opener(path, "rb") as stream:
+        with opener(path)(path, "rb") as stream:
             head = stream.read(_CHUNK)
             if is_binary_proof(head):
                 yield from _binary_steps(head, stream, where)
@@ -551,12 +550,11 @@ def check_drat_files(cnf_path: str | Path, proof_path: str | Path,
 def _plain_copy(path: Path, folder: str) -> Path:
     """drat-trim reads neither compressed formulas nor compressed proofs: decompress to a
     temporary file when the suffix says so."""
-    opener = OPENERS.get(path.suffix)
-    if opener is None:
+    if compression(path) is None:
         return path
     target = Path(folder) / path.stem
     try:
-        with opener(path, "rb") as src, open(target, "wb") as dst:
+        with opener(path)(path, "rb") as src, open(target, "wb") as dst:
             shutil.copyfileobj(src, dst, _CHUNK)
     except (OSError, EOFError, lzma.LZMAError, zlib.error) as e:
         raise SatDominoError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None

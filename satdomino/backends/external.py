@@ -54,24 +54,38 @@ _YIELD_EVERY = 0.001
 KNOWN_BINARIES = ("cadical", "kissat", "picosat", "cryptominisat5", "lingeling", "glucose")
 
 
-def competition_answer(text: str, who: str,
+def competition_answer(text: str, who: str, num_vars: int | None = None,
                        listed: set[int] | None = None) -> tuple[str | None, set[int]]:
     """The ``s`` status word and the true variables of ``v`` lines in SAT-competition output;
-    every variable the ``v`` lines give a value goes into ``listed`` too, when it is given."""
+    every variable the ``v`` lines give a value goes into ``listed`` too, when it is given.
+    An answer that cannot be meant is refused: two ``s`` lines, ``v`` values not ended by one
+    0, a variable given both values, or one above ``num_vars``."""
     status = None
-    true: set[int] = set()
+    values: list[int] = []
     for line in text.splitlines():
         if line.startswith("s "):
+            if status is not None:
+                raise BackendError(f"{who} printed two 's' lines")
             status = line[2:].strip()
         elif line.startswith("v "):
             try:
-                values = list(map(int, line[2:].split()))
+                values.extend(map(int, line[2:].split()))
             except ValueError:
                 raise BackendError(f"{who} printed a bad 'v' line: {line[:80]!r}") from None
-            true.update(v for v in values if v > 0)
-            if listed is not None:
-                listed.update(map(abs, values))
-    return status, true
+    if values:
+        if values[-1] != 0 or 0 in values[:-1]:
+            raise BackendError(f"{who}: its 'v' values must end with a single 0")
+        values.pop()
+    given = set(map(abs, values))
+    if len(given) < len(set(values)):
+        both = min(x for x in given if x in values and -x in values)
+        raise BackendError(f"{who} gave variable {both} both values")
+    if num_vars is not None and given and max(given) > num_vars:
+        raise BackendError(f"{who} gave a value to variable {max(given)}, but the instance "
+                           f"has {num_vars}")
+    if listed is not None:
+        listed.update(given)
+    return status, {v for v in values if v > 0}
 
 
 class ExternalBackend(Backend):
@@ -145,7 +159,7 @@ class ExternalBackend(Backend):
         code = proc.returncode if peak_path is None else _code_under_time(proc, peak_path)
         if run is not None and run.stopped and code < 0:
             return run.stopped_result(time.perf_counter() - t0)
-        return self._parse(out, err, code, time.perf_counter() - t0)
+        return self._parse(out, err, code, time.perf_counter() - t0, formula.num_vars)
 
     def _wait(self, proc: subprocess.Popen, time_limit: float | None, run: Run | None,
               peak_path: str | None = None) -> bool:
@@ -193,8 +207,8 @@ class ExternalBackend(Backend):
                 proc.wait()
         return ended
 
-    def _parse(self, out: str, err: str, code: int, seconds: float) -> Result:
-        status, true = competition_answer(out, self.argv[0])
+    def _parse(self, out: str, err: str, code: int, seconds: float, num_vars: int) -> Result:
+        status, true = competition_answer(out, self.argv[0], num_vars)
         if status == "SATISFIABLE" or (status is None and code == 10 and true):
             return Result("sat", frozenset(true), seconds)
         if status == "UNSATISFIABLE" or (status is None and code == 20):

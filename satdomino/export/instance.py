@@ -17,27 +17,28 @@ from .. import __version__
 from ..analysis import blocking_clause
 from ..encode import Encodings, lower
 from ..errors import SatDominoError, UsageError
-from ..fileio import atomic_text, output_path
+from ..fileio import atomic_text, output_path, without_compression
 from ..model import Model
 from ..puzzles import Family
 from .dimacs import gbd_hash, write_dimacs
 from .linear import opb_hash, rows, to_lp, to_mathprog, to_opb, to_smt2
 
 FORMATS = ("dimacs", "opb", "smt2", "lp", "mathprog")
-_SUFFIXES = {".lp": "lp", ".mod": "mathprog", ".opb": "opb", ".smt2": "smt2"}
-_INSTANCE_SUFFIXES = (".cnf", ".cnf.xz", ".cnf.gz", ".cnf.bz2", ".dimacs", *_SUFFIXES)
+_SUFFIXES = {".cnf": "dimacs", ".dimacs": "dimacs", ".lp": "lp", ".mod": "mathprog",
+             ".opb": "opb", ".smt2": "smt2"}
 
 SAT, UNSAT = "SATISFIABLE", "UNSATISFIABLE"
 
 
 def format_of(path: str, fmt: str | None = None) -> str:
-    """The format asked for, else the one the file name implies (DIMACS by default)."""
-    return fmt or _SUFFIXES.get(Path(path).suffix, "dimacs")
+    """The format asked for, else the one the file name implies, compressed or not (DIMACS by
+    default)."""
+    return fmt or _SUFFIXES.get(Path(without_compression(path)).suffix.lower(), "dimacs")
 
 
 def is_instance_name(path: str) -> bool:
     """Does this output name ask for a solver instance rather than a puzzle file?"""
-    return path.endswith(_INSTANCE_SUFFIXES)
+    return Path(without_compression(path)).suffix.lower() in _SUFFIXES
 
 
 @dataclass
@@ -86,7 +87,7 @@ def uniqueness_clause(family: Family, puzzle: Any, m: Model,
 def export_instance(family: Family, puzzle: Any, origin: Origin, out: str, fmt: str, *,
                     model: str | None = None, encodings: Encodings = Encodings(),
                     uniqueness: bool = False, timeout: float | None = None) -> Exported:
-    """Write the instance to ``out`` (atomically; DIMACS compressed by suffix, with its map
+    """Write the instance to ``out`` (atomically; compressed by suffix; DIMACS with its map
     ``out.map.json``) and describe it."""
     if fmt not in FORMATS:
         raise UsageError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
@@ -134,7 +135,7 @@ def export_instance(family: Family, puzzle: Any, origin: Origin, out: str, fmt: 
         text = to_smt2(m, word, "; ".join(head))
     else:
         text = {"lp": to_lp, "mathprog": to_mathprog, "opb": to_opb}[fmt](m, head)
-    with atomic_text(out) as f:
+    with atomic_text(out, compress=True) as f:
         f.write(text)
     cols, rs = rows(m)
     if fmt == "opb":

@@ -153,15 +153,16 @@ def to_smt2(model: Model, status: str = "unknown", source: str = "satdomino",
     for. Every column of the 0-1 program is a Bool; each row is a linear inequality over
     (ite b 1 0) terms; ``status`` is sat, unsat or unknown."""
     cols, rs = rows(model)
-    src = source.replace("|", "/")
+    src = source.replace("|", "/").replace("\\", "/")  # neither may appear in |...|
     out = ["(set-info :smt-lib-version 2.6)", "(set-logic QF_LIA)",
            f"(set-info :source |{src}|)",
            '(set-info :license "https://creativecommons.org/licenses/by/4.0/")',
            f'(set-info :category "{category}")', f"(set-info :status {status})"]
     out += [f"(declare-fun {name} () Bool)" for name in cols]
     for terms, op, bound in rs:
-        parts = [f"(* {w} (ite {cols[j]} 1 0))" if w != 1 else f"(ite {cols[j]} 1 0)"
-                 for w, j in terms]
+        # SMT-LIB has no negative literals: -3 is (- 3)
+        parts = [f"(ite {cols[j]} 1 0)" if w == 1 else
+                 f"(* {w if w > 0 else f'(- {-w})'} (ite {cols[j]} 1 0))" for w, j in terms]
         lhs = "0" if not parts else parts[0] if len(parts) == 1 else f"(+ {' '.join(parts)})"
         rhs = str(bound) if bound >= 0 else f"(- {-bound})"
         out.append(f"(assert ({op} {lhs} {rhs}))")
