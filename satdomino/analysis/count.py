@@ -90,7 +90,7 @@ def _enumerate(puzzle, family, build, backend, encodings, limit, deadline) -> tu
         record_new(m.projection, true_vars, seen, engine.name)
         return blocking_clause(m.projection, true_vars)
 
-    if isinstance(engine, PysatBackend | Z3Backend):
+    if isinstance(engine, Z3Backend) or isinstance(engine, PysatBackend) and engine.incremental:
         session = _pysat_session if isinstance(engine, PysatBackend) else _z3_session
         if deadline is None:
             return session(engine.name, formula, check, limit, _Tally())

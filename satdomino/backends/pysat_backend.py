@@ -143,6 +143,9 @@ class PysatBackend(Backend):
             raise BackendError(f"python-sat solver {name!r} is not available here ({e})") from None
         super().__init__(name=name, takes="cnf", native_card=native,
                          summary=f"python-sat {name}", takes_phases=name not in NO_PHASES)
+        # Kissat takes no clause after a solve that searched (it aborts the process: "calling
+        # 'kissat_add': incremental solving not supported"): a new solver for every solve
+        self.incremental = not name.startswith("kissat")
 
     def _checked(self, formula) -> CNF:
         assert isinstance(formula, CNF)
