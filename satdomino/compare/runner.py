@@ -196,7 +196,7 @@ class Child:
             os.setpgid(pid, pid)
         self.pid, self.fd = pid, read
         self.data = b""
-        self.began: float | None = None  # when its first message came: its work starts then
+        self.began: float | None = None  # when its work started (its first message says)
 
     @property
     def deadline(self) -> float:
@@ -205,6 +205,15 @@ class Child:
         if self.began is None:
             return self.started + self.task.timeout + START_GRACE
         return self.began + self.task.timeout
+
+    def start_time(self) -> float:
+        """When the run's work started, by its own clock reading in its first message (the
+        system's monotonic clock, the same in every process): not when this process got
+        round to reading it, which may be after the run has ended."""
+        first = self.data.split(b"\n", 1)[0]
+        with contextlib.suppress(ValueError, TypeError):
+            return float(json.loads(first)["began"])
+        return time.monotonic()
 
     def finish(self, killed: bool) -> dict[str, Any]:
         """Reap the child and make its row (after EOF on the pipe, or to kill it)."""
@@ -235,10 +244,12 @@ class Child:
         # ru_maxrss: kB; a crashed fork's own peak (an exec'd run's has the image it replaced)
         crashed_peak = None if t.memory_mb else usage.ru_maxrss / 1024
         peak = _run_peak(known, live, self.pid, crashed_peak, measured)
+        known.pop("began", None)
         finished = "status" in known
         row.update(known)
         if killed:
-            row.update(status="timeout", note="killed at the time limit")
+            row.update(status="timeout", note="killed at the time limit" + (
+                "" if row["encode_seconds"] != "" else ", while building and encoding"))
         elif not finished:
             sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
             how = f"died by signal {sig}" if sig else f"exit {os.WEXITSTATUS(status)}"
@@ -253,7 +264,8 @@ class Child:
                 row["note"] = f"{row['note']}; {stderr}"[:300]
         row["wall_seconds"] = round(wall, 4)
         row["peak_mb"] = peak
-        if row["status"] == "timeout" and row["solve_seconds"] == "":
+        if row["status"] == "timeout" and row["solve_seconds"] == "" \
+                and row["encode_seconds"] != "":
             row["solve_seconds"] = round(wall - float(row["encode_seconds"] or 0), 4)
         row["bug"] = bug(row)
         return row
@@ -353,7 +365,7 @@ def _run(task: Task, fd: int, folder: str) -> None:
     if task.backend.startswith("z3"):  # its library loads lazily: before the limit
         import z3  # noqa: F401
     size, resident = _statm()
-    send({"start_rss_mb": resident})
+    send({"start_rss_mb": resident, "began": time.monotonic()})
     if task.memory_mb:  # MB on top of what the process holds now (executors differ there)
         limit = int((size + task.memory_mb) * 2**20)
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
@@ -413,9 +425,9 @@ def watch(children: list[Child]) -> Iterator[tuple[Child, bool]]:
         for fd in ready:
             chunk = os.read(fd, 65536)
             if chunk:
-                if running[fd].began is None:
-                    running[fd].began = time.monotonic()
                 running[fd].data += chunk
+                if running[fd].began is None:
+                    running[fd].began = running[fd].start_time()
             else:
                 yield running.pop(fd), False
         now = time.monotonic()
