@@ -29,9 +29,17 @@ from .backends import DEFAULT_BACKEND, PRESETS, available_backends, get_backend
 from .backends.external import competition_answer
 from .compare.runner import KEY
 from .encode import KINDS, REGISTRY, Encodings
-from .errors import SatDominoError, UsageError, VerificationError
+from .errors import OutOfTimeError, SatDominoError, UsageError, VerificationError
 from .export.dimacs import gbd_hash, read_dimacs
-from .export.instance import FORMATS, Origin, export_instance, format_of, is_instance_name
+from .export.instance import (
+    FORMATS,
+    SAT,
+    UNSAT,
+    Origin,
+    export_instance,
+    format_of,
+    is_instance_name,
+)
 from .fileio import atomic_text, compression, opener, output_path
 from .puzzles import FAMILIES, Family, detect, family
 from .puzzles.common import Skipped
@@ -560,6 +568,9 @@ def _export(fam: Family, puzzle: Any, origin: Origin, args: argparse.Namespace) 
     if args.proof:
         code, record["proof"] = _write_proof(args.output, args.proof, args.proof_backend,
                                              args.timeout)
+        # the proof's solve decided it (the file written before says what was known then)
+        info.status = {0: UNSAT, 1: SAT}.get(code, info.status)
+        record["status"] = info.status
     if args.json:
         print(json.dumps(record))
         return code
@@ -774,6 +785,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return COMMANDS[args.command](args)
+    except OutOfTimeError as e:
+        _say(f"satdomino: {e}")
+        return 3
     except SatDominoError as e:
         _say(f"satdomino: error: {e}")
         return 2

@@ -20,6 +20,10 @@ class BackendError(SatDominoError):
     """A solver that cannot be used as asked (missing binary, no native cardinality, ...)."""
 
 
+class OutOfTimeError(SatDominoError):
+    """A time limit reached before an answer that a command needs (no answer: exit 3)."""
+
+
 class VerificationError(Exception):
     """A decoded layout broke the puzzle's rules: a bug in a model or encoding, never user error."""
 

@@ -247,3 +247,11 @@ def test_running_out_of_memory_is_one_line_and_no_answer(capsys, tmp_path, monke
     code, out, err = run(capsys, "export", DOUBLE6, "-o", str(target))
     assert code == 3 and err.count("\n") == 1 and "out of memory" in err
     assert list(tmp_path.iterdir()) == []  # nothing half-written
+
+
+def test_a_uniqueness_instance_out_of_time_is_no_answer_not_bad_input(capsys, tmp_path) -> None:
+    target = tmp_path / "u.cnf"
+    code, out, err = run(capsys, "export", DOUBLE6, "-o", str(target), "--uniqueness",
+                         "--timeout", "1e-9")
+    assert code == 3 and "time limit" in err and len(err.splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []

@@ -106,6 +106,22 @@ def test_unit_propagation_alone() -> None:
     assert not sat.ok and "without deriving the empty clause" in sat.message
 
 
+@pytest.mark.parametrize("formula", [[[1, 2], [-1], [-2]], [[1], []]])
+def test_a_self_refuting_formula_still_refuses_a_file_that_is_not_a_proof(
+        tmp_path: Path, formula) -> None:
+    # Dominosa uniqueness instances often refute themselves: "garbage" passed as their proof
+    cnf = tmp_path / "f.cnf"
+    cnf.write_text(f"p cnf 2 {len(formula)}\n" + "".join(
+        " ".join(map(str, c)) + " 0\n" for c in formula))
+    junk = tmp_path / "junk.drat"
+    junk.write_text("garbage\n")
+    with pytest.raises(SatDominoError, match="junk.drat"):
+        check_drat_files(cnf, junk)
+    proof = tmp_path / "p.drat"
+    proof.write_text("1 0\n0\n")
+    assert "not needed" in check_drat_files(cnf, proof).message
+
+
 def test_units_reaching_a_conflict_need_no_empty_clause(proofs) -> None:
     # The empty clause is RUP exactly when the top level is in conflict, so a proof whose
     # last units already conflict is complete without it (drat-trim agrees).

@@ -197,6 +197,16 @@ def test_proof_of_uniqueness_is_written_and_checks(tmp_path, capsys) -> None:
     assert "s NOT VERIFIED" in capsys.readouterr().out
 
 
+def test_a_proof_of_a_puzzle_without_solution_says_unsatisfiable(tmp_path, capsys) -> None:
+    puzzle = tmp_path / "none.txt"
+    puzzle.write_text("2:021012022011\n")  # every number four times, and no tiling fits
+    out, proof = tmp_path / "n.cnf", tmp_path / "n.drat"
+    assert main(["export", str(puzzle), "-o", str(out), "--proof", str(proof), "--json"]) == 0
+    rec = json.loads(capsys.readouterr().out)
+    assert rec["status"] == "UNSATISFIABLE" and rec["proof"]["lines"] > 0
+    assert main(["check-proof", str(out), str(proof), "--no-drat-trim"]) == 0
+
+
 def test_no_proof_for_a_satisfiable_instance(tmp_path, capsys) -> None:
     out, proof = tmp_path / "s.cnf", tmp_path / "s.drat"
     assert main(["export", str(EXAMPLES / "pips" / "planted-10.json"), "-o", str(out),

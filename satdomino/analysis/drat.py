@@ -483,7 +483,8 @@ def check_drat(num_vars: int, clauses: list[list[int]],
         if number % 8192 == 0 and deadline is not None and time.monotonic() > deadline:
             raise out_of_time()
         if not clause:
-            return result(True, "VERIFIED: the formula contains the empty clause")
+            return result(True, "VERIFIED: the formula contains the empty clause"
+                          + _read_through(proof))
         if 0 in clause:
             raise SatDominoError(f"formula clause {number} contains the literal 0")
         make_room(clause, f"formula clause {number}")
@@ -494,7 +495,8 @@ def check_drat(num_vars: int, clauses: list[list[int]],
         if checker.conflict:
             break
     if checker.conflict or checker.propagate():
-        return result(True, "VERIFIED: the formula is refuted by unit propagation alone")
+        return result(True, "VERIFIED: the formula is refuted by unit propagation alone"
+                      + _read_through(proof))
 
     trail = checker.trail
     for step, (is_deletion, raw) in enumerate(proof, start=1):
@@ -533,6 +535,13 @@ def check_drat(num_vars: int, clauses: list[list[int]],
                                 f"(proof step {step})")
     return result(False, f"NOT VERIFIED: the proof ({step} steps) ends without deriving "
                          "the empty clause")
+
+
+def _read_through(proof: Iterable[tuple[bool, list[int]]]) -> str:
+    """The proof is not needed when the formula refutes itself, but a file that is not a
+    proof (malformed: parsing raises) is not passed as one."""
+    steps = sum(1 for _ in proof)
+    return f" (the proof's {steps} step(s) are not needed)" if steps else ""
 
 
 def check_drat_files(cnf_path: str | Path, proof_path: str | Path,

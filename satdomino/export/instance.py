@@ -16,7 +16,7 @@ from typing import Any
 from .. import __version__
 from ..analysis import blocking_clause
 from ..encode import Encodings, lower
-from ..errors import SatDominoError, UsageError
+from ..errors import OutOfTimeError, SatDominoError, UsageError
 from ..fileio import atomic_text, output_path, without_compression
 from ..model import Model
 from ..puzzles import Family
@@ -79,7 +79,8 @@ def uniqueness_clause(family: Family, puzzle: Any, m: Model,
     if out.status == "unsat":
         raise SatDominoError("the puzzle has no solution, so there is no uniqueness instance")
     if out.status != "sat":
-        raise SatDominoError("no solution found within the time limit (--timeout)")
+        raise OutOfTimeError("no solution found within the time limit (--timeout); "
+                             "no instance written")
     status = {True: UNSAT, False: SAT}.get(out.unique)
     return blocking_clause(m.projection, out.assignment), status
 
