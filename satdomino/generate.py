@@ -17,23 +17,31 @@ PARAMETERS: dict[str, tuple[str, ...]] = {
     "dominofit": ("width", "height"), "doodlefit": ("cells", "blocks")}
 
 
-def check(kind: str, params: dict[str, Any]) -> None:
-    """A one-line UsageError for parameters the generator cannot take."""
+def check(kind: str, params: dict[str, Any], spec: str | None = None) -> None:
+    """A one-line UsageError for parameters the generator cannot take, naming them as the
+    command line does (``--max-pip``) or, for a compare ``spec``, as the spec does
+    (``max_pip=``)."""
     p = params
+
+    def name(key: str) -> str:
+        return f"{key}=" if spec else "--" + key.replace("_", "-")
+
+    where = f"{spec}:" if spec else f"generate {kind}"
     if kind == "dominofit" and not (p.get("width") and p.get("height")
                                     and 2 <= p["width"] <= 200 and 2 <= p["height"] <= 200):
-        raise UsageError("generate dominofit needs --width and --height between 2 and 200")
+        raise UsageError(f"{where} needs {name('width')} and {name('height')} "
+                         "between 2 and 200")
     if kind == "doodlefit" and not (p.get("cells") and p.get("blocks")
                                     and 1 <= p["blocks"] <= p["cells"] <= 2000):
-        raise UsageError("generate doodlefit needs --cells and --blocks, "
+        raise UsageError(f"{where} needs {name('cells')} and {name('blocks')}, "
                          "1 <= blocks <= cells <= 2000")
     if kind == "pips":
         if p.get("dominoes") is None or not 1 <= p["dominoes"] <= 500:
-            raise UsageError("generate pips needs --dominoes between 1 and 500")
+            raise UsageError(f"{where} needs {name('dominoes')} between 1 and 500")
         if not 0 <= p.get("max_pip", 6) <= pips.MAX_PIPS:
-            raise UsageError(f"--max-pip must be between 0 and {pips.MAX_PIPS}")
+            raise UsageError(f"{where} {name('max_pip')} must be between 0 and {pips.MAX_PIPS}")
     if kind == "dominosa" and (p.get("n") is None or not 0 <= p["n"] <= 200):
-        raise UsageError("generate dominosa needs --n between 0 and 200")
+        raise UsageError(f"{where} needs {name('n')} between 0 and 200")
 
 
 def planted(kind: str, params: dict[str, Any], seed: int) -> Any:

@@ -29,6 +29,7 @@ from satdomino.compare.sweep import (
     tasks,
 )
 from satdomino.encode import Encodings
+from satdomino.errors import UsageError
 
 from .conftest import EXAMPLES
 
@@ -60,6 +61,13 @@ def test_generator_specs() -> None:
         generated("dominosa:m=4")
     with pytest.raises(Exception, match="bad value"):
         generated("dominosa:n=x")
+    # said in the spec's words, not the command line's; a parameter given twice is refused
+    with pytest.raises(UsageError, match=r"^dominosa:: needs n= between"):
+        generated("dominosa:")
+    with pytest.raises(UsageError, match="max_pip= must be between"):
+        generated("pips:dominoes=3:max_pip=-1")
+    with pytest.raises(UsageError, match="n= given twice"):
+        generated("dominosa:n=4:n=5")
 
 
 def test_sweep_rows_are_verified_and_complete(tmp_path) -> None:

@@ -60,8 +60,12 @@ def generated(spec: str, flags: dict[str, bool] | None = None) -> list[PuzzleIte
     m = SPEC.match(spec)
     assert m is not None
     kind, rest = m[1], m[2]
-    fields = dict(part.split("=", 1) if "=" in part else (part, "")
-                  for part in rest.split(":") if part)
+    pairs = [part.split("=", 1) if "=" in part else (part, "")
+             for part in rest.split(":") if part]
+    fields = dict(pairs)
+    if len(fields) < len(pairs):
+        twice = next(k for k, _ in pairs if sum(k == j for j, _ in pairs) > 1)
+        raise UsageError(f"{spec}: {twice}= given twice")
     unique_text = fields.pop("unique", "no").lower()
     if unique_text not in ("yes", "no", "1", "0", "true", "false"):
         raise UsageError(f"{spec}: unique= takes yes or no, not {unique_text!r}")
@@ -77,6 +81,8 @@ def generated(spec: str, flags: dict[str, bool] | None = None) -> list[PuzzleIte
         raise UsageError(f"{spec}: unknown parameter {sorted(unknown)[0]!r} for {kind}; "
                          f"it takes {', '.join(gen.PARAMETERS[kind])}, seeds, unique")
     names = list(fields)
+    for combo in itertools.product(*(_values(k, fields[k])[:1] for k in names)):
+        gen.check(kind, dict(zip(names, combo, strict=True)), spec)  # the spec's own words
     size = len(seeds)
     for k in names:
         size *= len(_values(k, fields[k]))
