@@ -110,9 +110,20 @@ def test_published_example() -> None:
     (lambda o: o.pop("width"), "needs 'width'"),
     (lambda o: o.update(height=0), "height must be a whole number"),
     (lambda o: o["top_numbers"].__setitem__(0, -1), "column sum 1"),
+    (lambda o: o.update(blacks=5), "'blacks' must be a list"),  # was a raw TypeError
+    (lambda o: o.update(blacks=True), "'blacks' must be a list"),
+    (lambda o: o.update(black=o.pop("blacks")), "unknown key 'black'"),  # not silently ignored
 ])
 def test_bad_input(change, message) -> None:
     obj = json.loads((EXAMPLES / "dominofit" / "published-7x7.json").read_text())
     change(obj)
     with pytest.raises(PuzzleFormatError, match=message):
         F.parse(json.dumps(obj))
+
+
+def test_large_generated_boards_read_back_without_kind() -> None:
+    # the blacks list of a 60x60 board ran past what the sniffer looked at
+    p = F.planted(60, 60, 1)[0]
+    text = json.dumps(F.to_json(p))
+    assert len(text) > 4096 and F.sniff(text)
+    assert F.parse(text) == [(None, p)]

@@ -85,6 +85,17 @@ def positive_model(rng: random.Random, n: int = 5) -> Model:
     return m
 
 
+@pytest.mark.parametrize("backend", ["highs", "highs-fj"])
+def test_a_program_without_columns_is_decided(backend: str) -> None:
+    # HiGHS calls it "empty", which read as "unknown (time limit)"
+    engine = get_backend(backend)
+    empty = Model("empty")
+    assert engine.solve(empty).status == "sat"
+    impossible = Model("impossible")
+    impossible.add_clause([])  # a row 0 >= 1
+    assert engine.solve(impossible).status == "unsat"
+
+
 @pytest.mark.parametrize("make, count, seed, assume", [
     (random_model, 40, 7, True),  # every constraint kind: rows one by one
     (positive_model, 30, 5, False),  # rows built in bulk

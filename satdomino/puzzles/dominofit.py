@@ -63,6 +63,11 @@ def dots_of(kind: str, at: Cell) -> tuple[Cell, int]:
 
 # parsing -----------------------------------------------------------------------------------------
 
+KEYS = {"width", "height", "blacks", "top_numbers", "side_numbers"}
+METADATA = {"name", "title", "source", "author", "date", "id", "difficulty", "comment",
+            "solution"}  # kept by other tools, not read
+
+
 def from_json(obj: object) -> DominoFit:
     if not isinstance(obj, dict):
         raise PuzzleFormatError("a Domino Fit puzzle must be a JSON object")
@@ -80,8 +85,15 @@ def from_json(obj: object) -> DominoFit:
                                 f"not {len(side) if isinstance(side, list) else repr(side)}")
     top_t = tuple(_int(v, f"column sum {i + 1}", 0, 2 * h) for i, v in enumerate(top))
     side_t = tuple(_int(v, f"row sum {i + 1}", 0, 2 * w) for i, v in enumerate(side))
+    stray = sorted(set(obj) - KEYS - METADATA)
+    if stray:  # a misspelt key ("black") would silently solve another puzzle
+        raise PuzzleFormatError(f"unknown key {stray[0]!r} in a Domino Fit puzzle; it takes "
+                                f"{', '.join(sorted(KEYS))}"[:200])
+    given = obj.get("blacks", [])
+    if not isinstance(given, list):
+        raise PuzzleFormatError(f"'blacks' must be a list of [column, row], not {given!r}"[:80])
     blacks = set()
-    for b in obj.get("blacks", []) or []:
+    for b in given:
         if not isinstance(b, list) or len(b) != 2:
             raise PuzzleFormatError(f"a black square must be [w, h], not {b!r}"[:80])
         col = _int(b[0], "black square column", 0, 10**6)
@@ -101,8 +113,8 @@ def parse(text: str) -> list[tuple[str | None, DominoFit]]:
 
 
 def sniff(text: str) -> bool:
-    head = text.lstrip()[:4096]
-    return head.startswith("{") and '"top_numbers"' in head and '"side_numbers"' in head
+    # the whole text: a large board's "blacks" list can come first and run long
+    return text.lstrip().startswith("{") and '"top_numbers"' in text and '"side_numbers"' in text
 
 
 # models ------------------------------------------------------------------------------------------
@@ -285,5 +297,5 @@ def planted(width: int, height: int, seed: int, blacks: float = 0.1) -> tuple[Do
 
 def to_json(p: DominoFit) -> dict:
     return {"width": p.width, "height": p.height,
-            "blacks": [[c, r] for r, c in sorted(p.blacks)],
-            "top_numbers": list(p.top), "side_numbers": list(p.side)}
+            "top_numbers": list(p.top), "side_numbers": list(p.side),
+            "blacks": [[c, r] for r, c in sorted(p.blacks)]}
