@@ -28,7 +28,7 @@ def brute(p: D.DoodleFit) -> set[tuple]:
         cell = next((u for u in shape if u not in covered), None)
         if cell is None:
             if len(chosen) == len(p.blocks):
-                found.add(tuple(chosen[i] for i in range(len(p.blocks))))
+                found.add(canonical(p, chosen))
             return
         for i, cells_list in options.items():
             if i in chosen:
@@ -43,6 +43,18 @@ def brute(p: D.DoodleFit) -> set[tuple]:
 
     go()
     return found
+
+
+def canonical(p: D.DoodleFit, chosen: dict[int, tuple]) -> tuple:
+    """One picture, one answer: swapping blocks with the same allowed orientations gives the
+    same picture, so each such group's placements go to its blocks in sorted order."""
+    out = dict(chosen)
+    groups: dict[frozenset, list[int]] = {}
+    for i in range(len(p.blocks)):
+        groups.setdefault(frozenset(p.orientations(i)), []).append(i)
+    for group in groups.values():
+        out.update(zip(group, sorted(chosen[i] for i in group), strict=True))
+    return tuple(out[i] for i in range(len(p.blocks)))
 
 
 CASES = []
@@ -110,3 +122,17 @@ def test_text_round_trip_and_drawing() -> None:
 def test_exact_counter_matches_brute_force() -> None:
     for p, truth in zip(CASES, TRUTH, strict=True):
         assert D.count_placements(p) == len(truth)
+
+
+def test_identical_blocks_swapped_are_the_same_solution() -> None:
+    # two single-cell blocks in a two-cell shape: one picture, so unique (it was "NOT unique")
+    [(_, p)] = D.parse("##\n---\n*\n---\n*\n")
+    out = solve(p, FAM, unique=True)
+    assert out.unique and D.verify(p, out.solution) == []
+    assert D.count_placements(p) == 1
+    assert count(p, dataclasses.replace(FAM, exact_count=None)).value == 1
+    # a group is what the allowed turns make alike: an L and its mirror image only when
+    # reflecting is allowed
+    [(_, q)] = D.parse("##\n#\n  #\n ##\n---\n**\n*\n---\n *\n**\n")
+    assert [len(g) for g in q.classes()] == [1, 1]
+    assert [len(g) for g in dataclasses.replace(q, rotate=True).classes()] == [2]

@@ -52,6 +52,15 @@ class DoodleFit:
                         out.add(cur)
         return sorted(out)
 
+    def classes(self) -> list[list[int]]:
+        """The blocks in groups of interchangeable ones (the same allowed orientations), in
+        order of first appearance: swapping two of a group gives the same picture, so it is
+        not another solution."""
+        groups: dict[frozenset[Shape], list[int]] = {}
+        for i in range(len(self.blocks)):
+            groups.setdefault(frozenset(self.orientations(i)), []).append(i)
+        return list(groups.values())
+
     def placements(self, i: int) -> list[Shape]:
         """Every set of shape cells block i can cover."""
         rows = [r for r, _ in self.shape]
@@ -127,17 +136,22 @@ def format_text(p: DoodleFit) -> str:
 # model -------------------------------------------------------------------------------------------
 
 def build_placement(p: DoodleFit) -> Model:
-    """One variable per (block, cells it covers): each block placed once, each cell once."""
+    """One variable per (group of interchangeable blocks, cells covered): identical blocks
+    share variables, as Pips's identical dominoes do, so an assignment is one picture. Each
+    group placed as often as it has blocks, each cell covered once."""
     m = Model("placement")
     by_cell: dict[Cell, list[int]] = {u: [] for u in p.shape}
-    for i in range(len(p.blocks)):
+    for k, group in enumerate(p.classes()):
         xs = []
-        for cells in p.placements(i):
-            x = m.var(("block", i, cells))
+        for cells in p.placements(group[0]):
+            x = m.var(("group", k, cells))
             xs.append(x)
             for u in cells:
                 by_cell[u].append(x)
-        m.exactly_one(xs)
+        if len(group) == 1:
+            m.exactly_one(xs)
+        else:
+            m.card(xs, "==", len(group))
     m.projection = list(range(1, m.num_vars + 1))
     for xs in by_cell.values():
         m.exactly_one(xs)
@@ -153,11 +167,15 @@ class DoodleFitSolution:
 
 
 def decode(p: DoodleFit, model: Model, true_vars: frozenset[int]) -> DoodleFitSolution:
-    found: dict[int, Shape] = {}
+    """A group's placements go to its blocks in order (sorted: one picture, one answer)."""
+    placed: dict[int, list[Shape]] = {}
     for x in model.projection:
         if x in true_vars:
-            _, i, cells = model.key(x)
-            found[i] = cells
+            _, k, cells = model.key(x)
+            placed.setdefault(k, []).append(cells)
+    found: dict[int, Shape] = {}
+    for k, group in enumerate(p.classes()):
+        found.update(zip(group, sorted(placed.get(k, [])), strict=False))
     return DoodleFitSolution(tuple(found.get(i, ()) for i in range(len(p.blocks))))
 
 
@@ -245,10 +263,11 @@ def planted(cells: int, blocks: int, seed: int) -> tuple[DoodleFit, DoodleFitSol
 
 
 def count_placements(p: DoodleFit) -> int:
-    """The exact number of packings (which block covers which cells), without SAT: a memoised
-    exact-cover search. Cells are swept along the shape's longer side; the first free cell must
-    be the first cell of the placement that covers it; the state is (covered cells, blocks
-    used). The 12 pentominoes in 6x10 (9,356 packings) take about 16 s."""
+    """The exact number of packings (which group of interchangeable blocks covers which
+    cells), without SAT: a memoised exact-cover search. Cells are swept along the shape's
+    longer side; the first free cell must be the first cell of the placement that covers it;
+    the state is (covered cells, blocks of each group used, in mixed radix). The 12
+    pentominoes in 6x10 (9,356 packings) take about 16 s."""
     import sys
 
     cells = list(p.shape)
@@ -256,11 +275,17 @@ def count_placements(p: DoodleFit) -> int:
     cols = 1 + max(c for _, c in cells) - min(c for _, c in cells)
     order = sorted(cells, key=(lambda u: u) if rows >= cols else (lambda u: (u[1], u[0])))
     index = {u: i for i, u in enumerate(order)}
-    starting: list[list[tuple[int, int]]] = [[] for _ in order]  # (block, cell mask) by first cell
-    for b in range(len(p.blocks)):
-        for cells_ in p.placements(b):
+    groups = p.classes()
+    # a group's used count is a digit of ``used``: digit g has weight unit[g], base size + 1
+    unit = [1]
+    for group in groups:
+        unit.append(unit[-1] * (len(group) + 1))
+    # (group, cell mask) by first cell
+    starting: list[list[tuple[int, int]]] = [[] for _ in order]
+    for g, group in enumerate(groups):
+        for cells_ in p.placements(group[0]):
             ids = [index[u] for u in cells_]
-            starting[min(ids)].append((b, sum(1 << k for k in ids)))
+            starting[min(ids)].append((g, sum(1 << k for k in ids)))
     full = (1 << len(order)) - 1
     memo: dict[tuple[int, int], int] = {}
 
@@ -270,8 +295,9 @@ def count_placements(p: DoodleFit) -> int:
         key = (mask, used)
         if key not in memo:
             i = (~mask & (mask + 1)).bit_length() - 1  # the first free cell
-            memo[key] = sum(go(mask | m, used | 1 << b) for b, m in starting[i]
-                            if not used >> b & 1 and not mask & m)
+            memo[key] = sum(go(mask | m, used + unit[g]) for g, m in starting[i]
+                            if used // unit[g] % (len(groups[g]) + 1) < len(groups[g])
+                            and not mask & m)
         return memo[key]
 
     depth = sys.getrecursionlimit()
