@@ -331,8 +331,9 @@ def _text(item: Item, out: Outcome, asked_unique: bool) -> str:
     elif out.status == "sat" and asked_unique:
         verdict += f", uniqueness unknown ({out.reason or 'time limit'})"
     st = out.stats
-    head = f"== {label}: {verdict}  ({st['backend']}, {st['variables']} vars, " \
-           f"{st['clauses']} clauses, {st['solve_seconds']:.3f} s)"
+    sizes = "" if st["variables"] is None else \
+        f"{st['variables']} vars, {st['clauses']} clauses, "
+    head = f"== {label}: {verdict}  ({st['backend']}, {sizes}{st['solve_seconds']:.3f} s)"
     assert item.family is not None
     body = item.family.render_text(item.puzzle, out.solution) if out.status == "sat" else ""
     if out.count is not None:

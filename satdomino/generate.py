@@ -7,7 +7,7 @@ import json
 import time
 from typing import Any
 
-from .errors import SatDominoError, UsageError
+from .errors import OutOfTimeError, SatDominoError, UsageError
 from .export.instance import SAT, Origin
 from .puzzles import dominofit, dominosa, doodlefit, family, pips
 
@@ -85,10 +85,13 @@ def unique(kind: str, params: dict[str, Any], seed: int, tries: int,
 
         return unique_board(params["n"], seed, deadline=deadline)[0], seed
     for s in range(seed, seed + tries):
-        if deadline is not None and time.monotonic() > deadline:
-            break
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            raise OutOfTimeError(f"no puzzle with exactly one solution found within --timeout "
+                                 f"(seeds {seed}..{s - 1} tried)" if s > seed else
+                                 "no puzzle with exactly one solution found within --timeout")
         puzzle = dataclasses.replace(planted(kind, params, s), **(rules or {}))
-        if solve(puzzle, family(kind), unique=True).unique:
+        if solve(puzzle, family(kind), unique=True, timeout=left).unique:
             return puzzle, s
     raise SatDominoError(f"no puzzle with exactly one solution among seeds {seed}.."
                          f"{seed + tries - 1}; try other parameters or more --tries")

@@ -25,7 +25,7 @@ from itertools import combinations
 from pysat.solvers import Solver
 
 from ..backends.child import run_in_child
-from ..errors import SatDominoError, VerificationError
+from ..errors import OutOfTimeError, SatDominoError, VerificationError
 from .dominosa import Dominosa, DominosaSolution, dominoes, random_tiling, verify
 
 SOLVER = "cadical195"
@@ -283,8 +283,8 @@ def _search(n: int, seed: int, sharpen: float
 
 
 def _late(n: int, seed: int) -> SatDominoError:
-    return SatDominoError(f"no unique double-{n} Dominosa board (seed {seed}) before the "
-                          "deadline")
+    return OutOfTimeError(f"no unique double-{n} Dominosa board (seed {seed}) within the "
+                          "time limit")
 
 
 def generate(n: int, seed: int, deadline: float | None = None, *,
