@@ -43,11 +43,10 @@ from .export.instance import (
 from .fileio import atomic_text, compression, opener, output_path
 from .puzzles import FAMILIES, Family, detect, family
 from .puzzles.common import Skipped
-from .solve import Outcome, solve
+from .solve import MAX_TIMEOUT, Outcome, solve
 
 KIND_HELP = {"amo": "at-most-one / exactly-one", "card": "cardinality", "pb": "pseudo-Boolean",
              "int": "integer-variable"}
-MAX_TIMEOUT = 1e6  # seconds; larger values overflow the waits of the process layer
 # an outside solver's UNSAT has no answer to check: a proof does (satdomino check-proof)
 CLAIM = "the solver's claim, not checked here: check a DRAT proof with satdomino check-proof"
 OUT_OF_MEMORY = ("out of memory (the instance is too large for the memory allowed; "

@@ -16,7 +16,7 @@ from .analysis.unique import record_new
 from .backends import DEFAULT_BACKEND, Backend, Result, Status, get_backend
 from .backends.base import Formula, add_clause, size
 from .encode import Encodings
-from .errors import VerificationError
+from .errors import UsageError, VerificationError
 from .model import Model
 from .puzzles import Family
 
@@ -43,6 +43,9 @@ def solve(puzzle: Any, family: Family, *, model: str | None = None,
     Every solution returned has passed ``family.verify``; one that does not raises
     VerificationError (a bug in a model or encoding, never shown as an answer).
     """
+    if timeout is not None and not 0 <= timeout <= MAX_TIMEOUT:  # nan fails this too
+        raise UsageError(f"timeout must be between 0 and {MAX_TIMEOUT:g} seconds, "
+                         f"not {timeout!r}")
     with _gc_paused():
         return _solve(puzzle, family, model, backend, encodings, timeout, unique)
 
@@ -59,6 +62,9 @@ def _gc_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
+
+
+MAX_TIMEOUT = 1e6  # seconds; larger values overflow the waits of the process layer
 
 
 class _TimeUp(Exception):

@@ -387,6 +387,11 @@ def test_cli_compare_readings_of_the_rules(tmp_path, capsys) -> None:
     assert turned["status"] == "sat" and turned["verified"] == "yes"
 
 
+def test_solver_aliases_run_once_under_the_solvers_name() -> None:
+    todo = _tasks(["dominosa:n=3:seeds=1"], backends=["glucose3", "g3", "glucose30"])
+    assert [t.backend for t in todo] == ["glucose3"]
+
+
 def test_a_sweep_holds_each_run_once_and_limits_are_part_of_a_run(tmp_path) -> None:
     twice = _tasks(["dominosa:n=4:seeds=1", "dominosa:n=4:seeds=1"], backends=["cadical195"] * 2)
     assert len(twice) == 1

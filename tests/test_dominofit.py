@@ -127,3 +127,8 @@ def test_large_generated_boards_read_back_without_kind() -> None:
     text = json.dumps(F.to_json(p))
     assert len(text) > 4096 and F.sniff(text)
     assert F.parse(text) == [(None, p)]
+    # one sum list missing: still ours, so the message can say what is missing
+    partial = json.dumps({k: v for k, v in F.to_json(p).items() if k != "side_numbers"})
+    assert F.sniff(partial)
+    with pytest.raises(PuzzleFormatError, match="needs 'side_numbers'"):
+        F.parse(partial)

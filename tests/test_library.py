@@ -52,3 +52,15 @@ def test_exactly_ones_is_exactly_one_per_group_and_checks_every_literal() -> Non
         with pytest.raises(ValueError, match=f"literal {lit} is not a variable"):
             m.exactly_ones(bad)
     assert len(m.constraints) == len(groups)
+
+
+def test_solve_refuses_a_time_limit_it_cannot_keep() -> None:
+    import math
+
+    import satdomino
+    from satdomino.puzzles import dominosa
+
+    [(_, board)] = dominosa.parse("2:221200101201")
+    for bad in (math.inf, math.nan, -1.0):  # inf was an OverflowError deep in select()
+        with pytest.raises(satdomino.SatDominoError, match="timeout must be"):
+            satdomino.solve(board, satdomino.family("dominosa"), timeout=bad)

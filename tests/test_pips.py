@@ -124,6 +124,19 @@ def test_graph_form() -> None:
 
 
 @pytest.mark.parametrize("change, message", [
+    (lambda o: o["links"].update(b="a"), "links of 'b' must be a list"),  # not "link back"
+    (lambda o: o["links"].update({"a\x00": []}), "control character"),  # broke the SVG
+])
+def test_bad_graph_input(change, message) -> None:
+    obj = json.loads(json.dumps(SEED_GRAPH))
+    change(obj)
+    with pytest.raises(PuzzleFormatError, match=message):
+        P.parse(json.dumps(obj))
+    with pytest.raises(PuzzleFormatError, match="JSON object"):
+        P.from_nyt([])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("change, message", [
     (lambda o: o["regions"][0].update(type="bigger"), "unknown type 'bigger'"),
     (lambda o: o["regions"][0].pop("target"), "has no target"),
     (lambda o: o["regions"][1]["indices"].append(o["regions"][0]["indices"][0]), "overlap"),

@@ -151,6 +151,8 @@ def tasks(items: list[PuzzleItem], models: list[str | None], encodings: dict[str
     if not backends:
         raise UsageError("--backend needs at least one backend name")
     engines = [get_backend(b) for b in backends]  # unknown or unavailable: an error now
+    # one run per solver: python-sat's aliases (g3, glucose30) name the same one as glucose3
+    backends = list(dict.fromkeys(e.name for e in engines))
     combos = [dict(zip(KINDS, c, strict=True))
               for c in itertools.product(*(encodings[k] for k in KINDS))]
     for engine, enc in itertools.product(engines, combos):

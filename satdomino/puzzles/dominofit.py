@@ -114,7 +114,9 @@ def parse(text: str) -> list[tuple[str | None, DominoFit]]:
 
 def sniff(text: str) -> bool:
     # the whole text: a large board's "blacks" list can come first and run long
-    return text.lstrip().startswith("{") and '"top_numbers"' in text and '"side_numbers"' in text
+    # either sum list: a file missing the other is ours, and its parse says what is missing
+    return text.lstrip().startswith("{") and '"dominoes"' not in text and (
+        '"top_numbers"' in text or '"side_numbers"' in text)
 
 
 # models ------------------------------------------------------------------------------------------

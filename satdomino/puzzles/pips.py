@@ -128,6 +128,8 @@ def _finish(nodes, edges, dominoes, regions, grid, official) -> Pips:
 
 
 def from_nyt(obj: dict) -> Pips:
+    if not isinstance(obj, dict):
+        raise PuzzleFormatError("a Pips puzzle must be a JSON object")
     dominoes = _dominoes(obj.get("dominoes"))
     raw = obj.get("regions")
     if not isinstance(raw, list) or not raw:
@@ -157,15 +159,20 @@ def from_nyt(obj: dict) -> Pips:
 
 
 def from_graph(obj: dict) -> Pips:
+    if not isinstance(obj, dict):
+        raise PuzzleFormatError("a Pips puzzle must be a JSON object")
     dominoes = _dominoes(obj.get("dominoes"))
     links = obj.get("links")
     if not isinstance(links, dict) or not links:
         raise PuzzleFormatError("'links' must map each node to its neighbours")
     nodes = sorted(str(k) for k in links)
+    for u, vs in links.items():  # all first: a bad one must not read as a missing link back
+        if not u.isprintable():  # it is drawn and named in messages
+            raise PuzzleFormatError(f"node name {u!r} holds a control character"[:120])
+        if not isinstance(vs, list):
+            raise PuzzleFormatError(f"links of {u!r} must be a list of node names"[:120])
     edges: set[tuple[str, str]] = set()
     for u, vs in links.items():
-        if not isinstance(vs, list):
-            raise PuzzleFormatError(f"links of {u!r} must be a list of node names")
         for v in vs:
             if not isinstance(v, str) or v not in links:
                 raise PuzzleFormatError(f"{u!r} links to {v!r}, which is not a node")
@@ -614,7 +621,7 @@ def render_svg(p: Pips, sol: PipsSolution | None) -> str:
              if r.rule != "empty" for u in r.nodes}
     value = sol.values(p) if sol else {}
     labels = {u: str(value[u]) if sol else "" for u in p.nodes}
-    title = f"Pips: {len(p.dominoes)} dominoes"
+    title = f"Pips: {len(p.dominoes)} domino{'' if len(p.dominoes) == 1 else 'es'}"
     tags = {min(r.nodes): r.label() for r in p.regions if r.rule != "empty"}
     if not p.grid:
         return svg.draw_graph(labels, sol.pairs if sol else (), p.edges, title, fills, tags)
