@@ -309,7 +309,11 @@ def test_count_within_a_time_limit(capsys, tmp_path) -> None:
 
 def test_z3_enumeration_is_incremental() -> None:
     enumerate_only = dataclasses.replace(FAM, exact_count=None)
-    for board, truth in list(zip(BOARDS, TRUTH, strict=True))[:12]:
+    # boards with up to 12 solutions (none, one and several): those with 141-532 solutions took
+    # most of the time (160 and 168 alone 13 of 19 s)
+    few = [(b, t) for b, t in zip(BOARDS, TRUTH, strict=True) if len(t) <= 12]
+    assert {min(len(t), 2) for _, t in few} == {0, 1, 2}
+    for board, truth in few:
         for backend in ("z3", "z3-smt"):
             c = count(board, enumerate_only, backend=backend)
             assert (c.value, c.complete) == (len(truth), True)
