@@ -608,6 +608,19 @@ def test_a_member_yields_only_to_a_waiting_member() -> None:
     assert out.note == "answered by a" and ("a", "pause") not in {x[:2] for x in log}
 
 
+def test_a_member_searching_from_given_phases_does_not_yield() -> None:
+    """With phases (--unique's second solve) the member that takes them runs on past its
+    yield time; without phases, or not taking them, it yields to the waiting member."""
+    for phases, takes, paused in [((1, -2), True, False), ((), True, True),
+                                  ((1, -2), False, True)]:
+        log: list = []
+        engine = _yielding([("a", "sat", 0.4, 0, 0.1), ("b", "unknown", 0.3, 60, None)], log)
+        engine.members[0].takes_phases = takes
+        out = engine.solve(pigeonhole(2), phases=phases, time_limit=30)
+        assert out.note == "answered by a"
+        assert (("a", "pause") in {x[:2] for x in log}) is paused, (phases, takes)
+
+
 def test_a_paused_member_is_stopped_when_another_answers() -> None:
     log: list = []
     t0 = time.monotonic()

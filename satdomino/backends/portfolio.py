@@ -30,7 +30,8 @@ puzzles early need not hold its core through the hard ones: in
 core, and MiniSat goes on (with its learnt clauses and phases, from a restart) if HiGHS's
 jump gives up. A member still loading its clauses yields once it searches; one that cannot be
 paused (an outside solver in a ``compare`` run, which shares the run's process group, or an
-in-process backend with no pause, such as ``z3``) runs on.
+in-process backend with no pause, such as ``z3``) runs on, and so does one given phases to
+search near (it is the one expected to answer).
 """
 
 from __future__ import annotations
@@ -64,6 +65,11 @@ class PortfolioBackend(Group):
     def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
         t0 = time.perf_counter()
         deadline = None if time_limit is None else t0 + time_limit
+        # a member searching from given phases (near a known answer: --unique's second solve)
+        # is the one expected to answer, and does not yield: pausing MiniSat at 80 ms, still
+        # loading at Dominosa N = 100, left the uniqueness check to the local searches
+        yields = [None if phases and m.takes_phases else y
+                  for m, y in zip(self.members, self.yields, strict=True)]
         # the members in the order they start: those with no delay at once (every fork among
         # them before any thread), the others at their time or on a freed core
         waiting = sorted(range(len(self.members)), key=lambda i: self.delays[i])
@@ -140,7 +146,7 @@ class PortfolioBackend(Group):
                 # none while news is in: it may free a core or end the race)
                 yield_due = None
                 for pos, (i, run) in enumerate(runs):
-                    y = self.yields[i]
+                    y = yields[i]
                     if (y is None or pos in ended or pos in yielded or freed >= len(waiting)
                             or not events.empty()):
                         continue
