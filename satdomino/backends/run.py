@@ -291,6 +291,9 @@ class ServedRun(ForkedRun):
     def _start_then_wait(self, run: Run) -> Any:
         try:
             args = None if self.stopped else self._make_args()
+            # the run refers to itself (its work is its own method), so only the cyclic
+            # collector would free what make_args holds (a whole Model): drop it now
+            self._make_args = None
             with self._lock:  # a stop from here on kills the worker
                 if self.stopped:  # before it was forked: fork none
                     args = None
