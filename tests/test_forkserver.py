@@ -190,3 +190,28 @@ def test_the_server_outlives_the_thread_that_forked_it() -> None:
     time.sleep(0.1)
     assert box[0].alive() and forkserver.server() is box[0]
     assert ServedRun(box[0], _answer, lambda: (2,)).result().true_vars == {2}
+
+
+def test_a_run_lets_go_of_its_arguments_maker_started_or_not() -> None:
+    """What make_args holds (a whole Model) is freed by reference counting, whether the run
+    answered or was closed before it started (a portfolio member never launched)."""
+    import gc
+    import weakref
+
+    class Held:
+        pass
+
+    for start in (True, False):
+        held = Held()
+        ref = weakref.ref(held)
+        run = ServedRun(forkserver.server(), _answer, lambda h=held: (7,))
+        del held
+        gc.disable()
+        try:
+            if start:
+                assert run.result().true_vars == {7}
+            run.close()
+            del run
+            assert ref() is None, start
+        finally:
+            gc.enable()

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import doctest
+import gc
 
 import pytest
 
 import satdomino
+from satdomino.backends.highs_backend import highs_installed
+from satdomino.model import Model
+from satdomino.puzzles import dominosa
 
 
 def test_package_docstring_example_runs() -> None:
@@ -72,12 +76,6 @@ def test_a_solve_leaves_its_model_to_reference_counting(backend: str) -> None:
     """Nothing of a solve keeps its Model alive in a reference cycle: the cyclic collector
     would otherwise scan the whole Model once the solve turns it back on (3-7 ms at Dominosa
     N = 50, after the answer) before freeing it. A HiGHS run held it through its own method."""
-    import gc
-
-    from satdomino.backends.highs_backend import highs_installed
-    from satdomino.model import Model
-    from satdomino.puzzles import dominosa
-
     if "highs" in backend and not highs_installed():
         pytest.skip("highspy is not installed")
     board, _ = dominosa.planted(6, seed=2)

@@ -279,7 +279,9 @@ class ServedRun(ForkedRun):
     """``fn(*make_args())`` in a worker of ``server`` (a ``forkserver.ForkServer``), not in a
     fork of this process. The work's arguments are made, pickled and sent in the thread that
     runs it, not where the run is made; it counts as searching once the worker is forked (a
-    portfolio starts its next member then)."""
+    portfolio starts its next member then). ``make_args`` is let go once called, or once the
+    run is closed unstarted: the run refers to itself (its work is its own method), so what
+    it holds (a whole Model) would otherwise wait for the cyclic collector."""
 
     def __init__(self, server: Any, fn: Callable[..., Any],
                  make_args: Callable[[], tuple]) -> None:
@@ -291,9 +293,7 @@ class ServedRun(ForkedRun):
     def _start_then_wait(self, run: Run) -> Any:
         try:
             args = None if self.stopped else self._make_args()
-            # the run refers to itself (its work is its own method), so only the cyclic
-            # collector would free what make_args holds (a whole Model): drop it now
-            self._make_args = None
+            self._make_args = None  # let go: see the class
             with self._lock:  # a stop from here on kills the worker
                 if self.stopped:  # before it was forked: fork none
                     args = None
@@ -333,6 +333,7 @@ class ServedRun(ForkedRun):
     def _finish_unwaited(self) -> None:
         """No worker to wait for (none was forked, or it is killed): free the pipes."""
         self._waited = True
+        self._make_args = None  # closed unstarted: see the class
         self._close_pipes()
 
     def _end(self, died: bool) -> str:
