@@ -138,6 +138,10 @@ class Model:
         self._names: list[Hashable] = [None]  # index 0 unused: ids start at 1
         self.constraints: list[Constraint] = []
         self.projection: list[int] = []
+        # indices into ``constraints`` of the exactly-one constraints that say which of its
+        # alternatives an item takes (where a domino lies, which value an integer has): a
+        # local search keeps these satisfied and moves between their alternatives
+        self.choices: list[int] = []
         self.ints: dict[Hashable, IntVar] = {}
         self._views: dict[tuple[Hashable, str, int], int] = {}
 
@@ -195,12 +199,15 @@ class Model:
     def exactly_one(self, lits: Iterable[int]) -> None:
         self.constraints.append(ExactlyOne(self._lits(lits)))
 
-    def exactly_ones(self, groups: Iterable[Iterable[int]]) -> None:
-        """``exactly_one`` of each group, its literals checked in one pass over all groups."""
+    def exactly_ones(self, groups: Iterable[Iterable[int]], choice: bool = False) -> None:
+        """``exactly_one`` of each group, its literals checked in one pass over all groups;
+        ``choice``: each group is an item's alternatives (see ``choices``)."""
         tuples = list(map(tuple, groups))
         flat = list(chain.from_iterable(tuples))
         if flat and (min(flat) < 1 or max(flat) > self.num_vars):  # not all positive ids
             self._lits(flat)
+        if choice:
+            self.choices.extend(range(len(self.constraints), len(self.constraints) + len(tuples)))
         self.constraints.extend(map(ExactlyOne, tuples))
 
     def card(self, lits: Iterable[int], op: Op, bound: int) -> None:

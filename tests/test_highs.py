@@ -19,12 +19,8 @@ from satdomino import Model  # noqa: E402
 from satdomino.backends import PRESETS, available_backends, forkserver, get_backend  # noqa: E402
 from satdomino.backends.base import Forms  # noqa: E402
 from satdomino.backends.child import descendants  # noqa: E402
-from satdomino.backends.highs_backend import (  # noqa: E402
-    _no_stdout,
-    _plain_rows,
-    _rows_one_by_one,
-    parse_options,
-)
+from satdomino.backends.highs_backend import _no_stdout, parse_options  # noqa: E402
+from satdomino.backends.program import _plain_rows, _rows_one_by_one  # noqa: E402
 from satdomino.encode import Encodings, lower  # noqa: E402
 from satdomino.errors import UsageError  # noqa: E402
 from satdomino.puzzles import dominosa as D  # noqa: E402
@@ -127,7 +123,7 @@ def test_rows_built_in_bulk_are_the_rows_built_one_by_one() -> None:
     for m in models:
         bulk = _plain_rows(m.constraints)
         assert bulk is not None, m
-        for fast, slow in zip(bulk, _rows_one_by_one(m, {}, []), strict=True):
+        for fast, slow in zip(bulk, _rows_one_by_one(m, {}, [])[:5], strict=True):
             assert list(fast) == list(slow), m
     negative, weighted = Model("negative"), Model("weighted")
     x, y = negative.var("x"), negative.var("y")

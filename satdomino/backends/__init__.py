@@ -15,6 +15,7 @@ from .external import ExternalBackend, found_binaries
 from .highs_backend import HighsBackend, highs_installed
 from .portfolio import PortfolioBackend
 from .pysat_backend import PysatBackend, solver_names
+from .sls import SlsBackend, sls_built
 from .z3_backend import Z3Backend
 
 __all__ = ["DEFAULT_BACKEND", "Backend", "Result", "Status", "available_backends", "get_backend"]
@@ -72,6 +73,8 @@ def get_backend(name: str) -> Backend:
         return ExternalBackend(name[len("external:"):])
     if name == "highs" or name.startswith("highs:"):
         return HighsBackend(name[len("highs:"):])
+    if name == "sls" or name.startswith("sls:"):
+        return SlsBackend(_sls_seed(name[len("sls:"):] if ":" in name else ""))
     if name in ("z3", "z3-smt"):
         return Z3Backend(smt=name == "z3-smt")
     from pysat.solvers import SolverNames
@@ -81,6 +84,17 @@ def get_backend(name: str) -> Backend:
     if canonical is None:
         raise UnknownNameError(f"unknown backend {name!r}; see 'satdomino encodings' for the list")
     return PysatBackend(canonical)
+
+
+def _sls_seed(spec: str) -> int:
+    """``seed=K`` (K a whole number), or nothing: the local search's random seed."""
+    key, eq, value = spec.partition("=")
+    if not spec:
+        return 0
+    if key.strip() != "seed" or not eq or not value.strip().isdigit() \
+            or int(value) >= 2**63:
+        raise UsageError(f"write sls or sls:seed=K (K a whole number), not sls:{spec}")
+    return int(value)
 
 
 _NUMBER = r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*"
@@ -111,7 +125,8 @@ def _timed(member: str) -> tuple[str, float, float | None]:
 def available_backends() -> list[str]:
     binaries = found_binaries()
     highs = ["highs"] if highs_installed() else []
-    return [*solver_names(), "z3", "z3-smt", *highs, *binaries,
+    sls = ["sls"] if sls_built() else []
+    return [*solver_names(), "z3", "z3-smt", *highs, *sls, *binaries,
             *(p for p in PRESETS if _resolves(p))]
 
 

@@ -25,15 +25,14 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from itertools import chain
 from typing import Any, NamedTuple, NoReturn
 
 from ..errors import BackendError, UsageError
-from ..export.linear import columns, constraint_rows
-from ..model import AtMostOne, Clause, ExactlyOne, Model
+from ..model import Model
 from . import forkserver
 from .base import Backend, Result
 from .child import answer_now
+from .program import program_rows
 from .run import ForkedRun, Run, ServedRun, finish_within
 
 OWN_OPTIONS = ("jump_only",)
@@ -147,11 +146,6 @@ class HighsBackend(Backend):
         return ForkedRun(_solve, make_args())
 
 
-# the clause-like kinds: their row is sum(lits) op bound, with every coefficient 1 when
-# every literal is positive (then no constant moves to the right side)
-_PLAIN = {Clause: (1, math.inf), AtMostOne: (-math.inf, 1), ExactlyOne: (1, 1)}
-
-
 class Program(NamedTuple):
     """The 0-1 program of a Model as numpy arrays (rows as ``export.linear`` makes them): what
     a HiGHS worker is sent, pickled (0.2 ms at Dominosa N = 45; the Model would take far
@@ -170,18 +164,17 @@ def _program(model: Model, assumptions: Sequence[int]) -> Program:
     """The 0-1 program of ``model``, each assumption fixing its column."""
     import numpy as np
 
-    cols, values, extra = columns(model)
-    rows = None if extra else _plain_rows(model.constraints)
-    starts, index, value, lower, upper = rows or _rows_one_by_one(model, values, extra)
-    col_lower, col_upper = np.zeros(len(cols)), np.ones(len(cols))
+    rows = program_rows(model)
+    col_lower, col_upper = np.zeros(rows.num_cols), np.ones(rows.num_cols)
     for lit in assumptions:
         if lit > 0:
             col_lower[lit - 1] = 1
         else:
             col_upper[-lit - 1] = 0
-    return Program(np.asarray(starts, dtype=np.int32), np.asarray(index, dtype=np.int32) - 1,
-                   np.asarray(value, dtype=float), np.asarray(lower, dtype=float),
-                   np.asarray(upper, dtype=float), col_lower, col_upper)
+    return Program(np.asarray(rows.starts, dtype=np.int32),
+                   np.asarray(rows.index, dtype=np.int32) - 1,
+                   np.asarray(rows.value, dtype=float), rows.lower, rows.upper, col_lower,
+                   col_upper)
 
 
 def _lp(p: Program):
@@ -198,54 +191,6 @@ def _lp(p: Program):
     lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
     lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = p.starts, p.index, p.value
     return lp
-
-
-def _plain_rows(constraints: list) -> tuple | None:
-    """(starts, index, value, lower, upper) as arrays when every constraint is clause-like
-    with positive literals (a Dominosa or Pips model), else None. At Dominosa N = 50: 1.8
-    against 2.3 ms for the rows, and no lists to convert after (the program 4.8 against 6.2
-    ms)."""
-    import numpy as np
-
-    bounds = [_PLAIN.get(type(c)) for c in constraints]
-    if None in bounds:
-        return None
-    lits = [c.lits for c in constraints]
-    if not all(lits) or min(map(min, lits), default=1) <= 0:
-        return None
-    lengths = np.fromiter(map(len, lits), dtype=np.int64, count=len(lits))
-    starts = np.concatenate(([0], np.cumsum(lengths)))
-    index = np.fromiter(chain.from_iterable(lits), dtype=np.int32, count=int(starts[-1]))
-    lower, upper = np.array(bounds, dtype=float).reshape(-1, 2).T
-    return starts, index, np.ones(len(index)), lower, upper
-
-
-def _rows_one_by_one(model: Model, values: dict, extra: list) -> tuple:
-    """(starts, index, value, lower, upper) as lists, a row at a time (integer variables,
-    negative literals, cardinality and pseudo-Boolean constraints)."""
-    starts, index, value, lower, upper = [0], [], [], [], []
-
-    def add(terms: list[tuple[int, int]], op: str, bound: int) -> None:
-        index.extend(j + 1 for _, j in terms)  # 1-based, as a literal's variable
-        value.extend(w for w, _ in terms)
-        starts.append(len(index))
-        lower.append(bound if op in (">=", "=") else -math.inf)
-        upper.append(bound if op in ("<=", "=") else math.inf)
-
-    for row in extra:
-        add(*row)
-    for c in model.constraints:
-        plain = _PLAIN.get(type(c))
-        if plain is not None and min(c.lits, default=0) > 0:
-            index.extend(c.lits)
-            value.extend([1] * len(c.lits))
-            starts.append(len(index))
-            lower.append(plain[0])
-            upper.append(plain[1])
-        else:
-            for row in constraint_rows(c, values):
-                add(*row)
-    return starts, index, value, lower, upper
 
 
 def _solve(program: Program, num_vars: int, options: dict) -> NoReturn:

@@ -318,7 +318,7 @@ def build_placement(p: Dominosa) -> Model:
     m = Model("placement")
     m.projection = list(m.new_vars(keys))
     m.exactly_ones(by_cell)
-    m.exactly_ones(by_domino.values())
+    m.exactly_ones(by_domino.values(), choice=True)  # each domino lies somewhere once
     return m
 
 
