@@ -25,7 +25,8 @@ from typing import Any
 
 from . import __version__
 from .analysis.count import count
-from .backends import DEFAULT_BACKEND, PRESETS, available_backends, get_backend
+from .auto import AUTO
+from .backends import PRESETS, Backend, available_backends, get_backend
 from .backends.external import competition_answer
 from .compare.runner import KEY
 from .encode import KINDS, REGISTRY, Encodings
@@ -82,12 +83,14 @@ def build_parser() -> Parser:
         f"{kind}: {', '.join(fam.models)}" for kind, fam in FAMILIES.items()) + ")")
     s.add_argument("--puzzle", metavar="NAME",
                    help="only the part of each file with this name (easy, medium, hard, ...)")
-    s.add_argument("--backend", default=DEFAULT_BACKEND,
-                   help=f"solver (default {DEFAULT_BACKEND}); see 'satdomino encodings'")
+    s.add_argument("--backend", default=AUTO,
+                   help="solver (default auto: the model, encodings and solver measured "
+                   "fastest for the family and size); see 'satdomino encodings'")
     defaults = Encodings()
     for kind in KINDS:
-        s.add_argument(f"--{kind}", default=getattr(defaults, kind), metavar="E",
-                       help=f"{KIND_HELP[kind]} encoding (default {getattr(defaults, kind)})")
+        s.add_argument(f"--{kind}", metavar="E",
+                       help=f"{KIND_HELP[kind]} encoding (default: auto's pick; with a named "
+                       f"--backend, {getattr(defaults, kind)})")
     s.add_argument("--timeout", type=float, metavar="S",
                    help="seconds per puzzle; the solver is stopped and the answer is unknown")
     s.add_argument("--unique", action="store_true", help="also decide uniqueness")
@@ -121,8 +124,11 @@ def build_parser() -> Parser:
     c.add_argument("--model", default="", metavar="M,M", help="models (default: each "
                    "family's default); a model another family lacks is skipped there")
     for kind in KINDS:
-        c.add_argument(f"--{kind}", default=getattr(defaults, kind), metavar="E,E")
-    c.add_argument("--backend", default=DEFAULT_BACKEND, metavar="B,B")
+        c.add_argument(f"--{kind}", metavar="E,E",
+                       help=f"{KIND_HELP[kind]} encodings (default: auto's pick; with named "
+                       f"backends, {getattr(defaults, kind)})")
+    c.add_argument("--backend", default=AUTO, metavar="B,B",
+                   help="backends (default auto: each puzzle's pick, named in the rows)")
     c.add_argument("--no-cover", action="store_true", help="dominofit: squares may stay empty")
     c.add_argument("--rotate", action="store_true", help="doodlefit: blocks may be rotated")
     c.add_argument("--reflect", action="store_true", help="doodlefit: blocks may be mirrored")
@@ -205,8 +211,9 @@ def _instance_options(p: argparse.ArgumentParser, defaults: Encodings,
     p.add_argument("--proof", metavar="FILE",
                    help="DIMACS: also solve the instance with a proof-logging solver and "
                    "store its DRAT proof of UNSAT here (compressed by suffix)")
-    p.add_argument("--proof-backend", default="cadical195", metavar="B",
-                   help="python-sat solver that logs the proof (default cadical195)")
+    p.add_argument("--proof-backend", default=AUTO, metavar="B",
+                   help="python-sat solver that logs the proof (default auto: cadical195, the "
+                   "fastest of those that log proofs)")
     p.add_argument("--timeout", type=float, default=60.0, metavar="S",
                    help="seconds for finding the status (smt2, --uniqueness) and the proof")
     p.add_argument("--json", action="store_true",
@@ -333,6 +340,12 @@ def _text(item: Item, out: Outcome, asked_unique: bool) -> str:
     sizes = "" if st["variables"] is None else \
         f"{st['variables']} vars, {st['clauses']} clauses, "
     head = f"== {label}: {verdict}  ({st['backend']}, {sizes}{st['solve_seconds']:.3f} s)"
+    if st["backend"].startswith(AUTO + ":") and "encodings" in st:  # what auto picked
+        plain = Encodings().as_dict()
+        changed = [f"{k}={v}" for k, v in st["encodings"].items() if plain.get(k, v) != v]
+        head += (f"\n   auto picked: model {st['model']}, "
+                 + (" ".join(changed) or "default encodings")
+                 + f", backend {st['backend'][len(AUTO) + 2:]}")
     assert item.family is not None
     body = item.family.render_text(item.puzzle, out.solution) if out.status == "sat" else ""
     if out.count is not None:
@@ -376,9 +389,12 @@ def _apart(inputs: list[str], outputs: dict[str, str | None]) -> None:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    encodings = Encodings(**{kind: getattr(args, kind) for kind in KINDS})
-    engine = get_backend(args.backend)
-    engine.check(encodings)  # a usage error before any file is read
+    encodings = {kind: getattr(args, kind) for kind in KINDS if getattr(args, kind)}
+    named = Encodings(**encodings)  # unknown names are usage errors before any file is read
+    engine: str | Backend = AUTO
+    if args.backend != AUTO:
+        engine = get_backend(args.backend)
+        engine.check(named)
     if args.count_by != "placement" and not args.count:
         raise UsageError("--count-by needs --count")
     if args.limit is not None and (args.limit < 1 or not args.count):
@@ -454,19 +470,36 @@ def _report_error(item: Item, as_json: bool) -> None:
 
 
 def cmd_encodings(args: argparse.Namespace) -> int:
-    backends = available_backends()
+    from .auto import describe
+
+    backends = [AUTO, *available_backends()]
+    rules = describe()
     if args.json:
-        data = {kind: list(REGISTRY[kind]) for kind in KINDS}
+        data: dict[str, Any] = {kind: list(REGISTRY[kind]) for kind in KINDS}
         data["backends"] = backends
+        data["auto"] = rules
         print(json.dumps(data))
         return 0
+    print("auto (the default --backend): per family and size, what it picks here")
+    for r in rules:
+        changed = " ".join(f"{k}={v}" for k, v in r["encodings"].items()
+                           if v != getattr(Encodings(), k))
+        print(f"  {r['family']:<10} {r['sizes']:<8} model {r['model']}, "
+              f"{changed or 'default encodings'}, backend {r['backend']} "
+              f"(counting: {r['count_backend']})\n             why: {r['why']}")
     for kind in KINDS:
         print(f"{kind} (--{kind}):")
         for enc in REGISTRY[kind].values():
             print(f"  {enc.name:<15} {enc.summary}")
     print("backends (--backend):")
     for name in backends:
-        print(f"  {name:<15} {PRESETS[name][1]}" if name in PRESETS else f"  {name}")
+        if name == AUTO:
+            print(f"  {name:<15} the pick above (default)")
+        elif name == "sls":
+            print(f"  {name:<15} our local search (answers sat, or runs until stopped: "
+                  "race it with a complete solver)")
+        else:
+            print(f"  {name:<15} {PRESETS[name][1]}" if name in PRESETS else f"  {name}")
     print("  external:CMD    any DIMACS solver printing 's SATISFIABLE' / 'v ... 0'")
     print("  portfolio:A+B   A and B race in parallel; the first answer wins "
           "(NAME@SECONDS: NAME starts that late, or once another gives up;\n"
@@ -588,6 +621,9 @@ def _write_proof(cnf_path: str, proof_path: str, backend: str,
                  timeout: float) -> tuple[int, dict | None]:
     """Solve the written instance again with a proof-logging solver; keep its DRAT proof."""
     from .backends.pysat_backend import prove
+
+    if backend == AUTO:  # CaDiCaL: the fastest of the python-sat solvers that log proofs
+        backend = "cadical195"
     from .export.dimacs import read_dimacs
 
     _, clauses = read_dimacs(cnf_path)  # the file as written: the proof is about exactly it
@@ -620,7 +656,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
             output_path(plot, "plot")
             if Path(plot).suffix.lower() not in (".svg", ".png", ".pdf"):
                 raise UsageError(f"{plot}: a plot is written as .svg, .png or .pdf")
-    lists = {kind: [x for x in getattr(args, kind).split(",") if x] for kind in KINDS}
+    # a kind not given is left to auto ([None]); one given must name something
+    lists = {kind: [None] if getattr(args, kind) is None
+             else [x for x in getattr(args, kind).split(",") if x] for kind in KINDS}
     models: list[str | None] = [m for m in args.model.split(",") if m] or [None]
     backends = [b for b in args.backend.split(",") if b]
     items = puzzles(args.puzzles, {"cover": not args.no_cover, "rotate": args.rotate,

@@ -196,7 +196,10 @@ class Model:
     def at_most_one(self, lits: Iterable[int]) -> None:
         self.constraints.append(AtMostOne(self._lits(lits)))
 
-    def exactly_one(self, lits: Iterable[int]) -> None:
+    def exactly_one(self, lits: Iterable[int], choice: bool = False) -> None:
+        """Exactly one of ``lits``; ``choice``: they are an item's alternatives (``choices``)."""
+        if choice:
+            self.choices.append(len(self.constraints))
         self.constraints.append(ExactlyOne(self._lits(lits)))
 
     def exactly_ones(self, groups: Iterable[Iterable[int]], choice: bool = False) -> None:

@@ -6,14 +6,15 @@ import gc
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from .analysis import blocking_clause
 from .analysis.unique import record_new
-from .backends import DEFAULT_BACKEND, Backend, Result, Status, get_backend
+from .auto import AUTO, Setup, setup
+from .backends import Backend, Result, Status, get_backend
 from .backends.base import Formula, add_clause, size
 from .encode import Encodings
 from .errors import UsageError, VerificationError
@@ -36,9 +37,14 @@ class Outcome:
 
 
 def solve(puzzle: Any, family: Family, *, model: str | None = None,
-          backend: str | Backend = DEFAULT_BACKEND, encodings: Encodings = Encodings(),
+          backend: str | Backend = AUTO, encodings: Encodings | Mapping[str, str] | None = None,
           timeout: float | None = None, unique: bool = False) -> Outcome:
     """Solve one puzzle; with ``unique``, also decide whether its solution is the only one.
+
+    ``backend`` "auto" (the default) picks the model, the encodings and the solver for the
+    family and the puzzle's size (``satdomino.auto``); what is named wins: ``model``, a backend
+    name or object, and ``encodings`` (an ``Encodings``, or a mapping naming some kinds, such
+    as ``{"amo": "commander"}``). ``outcome.stats`` says what ran.
 
     Every solution returned has passed ``family.verify``; one that does not raises
     VerificationError (a bug in a model or encoding, never shown as an answer).
@@ -47,7 +53,8 @@ def solve(puzzle: Any, family: Family, *, model: str | None = None,
         raise UsageError(f"timeout must be between 0 and {MAX_TIMEOUT:g} seconds, "
                          f"not {timeout!r}")
     with _gc_paused():
-        return _solve(puzzle, family, model, backend, encodings, timeout, unique)
+        return _solve(puzzle, family, setup(puzzle, family.kind, model, backend, encodings),
+                      timeout, unique)
 
 
 @contextmanager
@@ -102,9 +109,10 @@ def _ringing_after(timeout: float | None) -> Iterator[None]:
                                  max(earlier - (time.monotonic() - t0), 1e-6))
 
 
-def _solve(puzzle: Any, family: Family, model: str | None, backend: str | Backend,
-           encodings: Encodings, timeout: float | None, unique: bool) -> Outcome:
-    engine = get_backend(backend) if isinstance(backend, str) else backend
+def _solve(puzzle: Any, family: Family, chosen: Setup, timeout: float | None,
+           unique: bool) -> Outcome:
+    model, encodings = chosen.model, chosen.encodings
+    engine = get_backend(chosen.backend) if isinstance(chosen.backend, str) else chosen.backend
     t0 = time.perf_counter()
     engine.prepare()
     # the time limit covers the whole puzzle: the solver gets what building left of it
@@ -117,7 +125,7 @@ def _solve(puzzle: Any, family: Family, model: str | None, backend: str | Backen
         return Outcome("unknown", reason="time limit, while building and encoding",
                        stats={"variables": None, "clauses": None,
                               "encode_seconds": round(time.perf_counter() - t0, 6),
-                              "solve_seconds": 0.0, "backend": engine.name})
+                              "solve_seconds": 0.0, "backend": chosen.label})
     n_vars, n_clauses = size(formula)
     encode_seconds = time.perf_counter() - t0
 
@@ -157,7 +165,7 @@ def _solve(puzzle: Any, family: Family, model: str | None, backend: str | Backen
         "encode_seconds": round(encode_seconds, 6),
         "solve_seconds": round(solve_seconds, 6),
         **({} if unique_seconds is None else {"unique_seconds": round(unique_seconds, 6)}),
-        "backend": engine.name,
+        "backend": chosen.label,
         "encodings": encodings.as_dict() if engine.takes != "model" else {"model": "native"},
         "model": m.name,
     }

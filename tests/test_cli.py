@@ -48,7 +48,11 @@ def test_json_line_contract(capsys) -> None:
     st = rec["stats"]
     assert {"variables", "clauses", "encode_seconds", "solve_seconds", "backend",
             "encodings"} <= set(st)
-    assert st["backend"] == "cadical195" and st["encodings"] == Encodings().as_dict()
+    # auto picked (and says so); a named backend gets the plain default encodings
+    assert st["backend"].startswith("auto: ") and st["encodings"]["amo"] == "pairwise"
+    code, [rec], err = run(capsys, "solve", DOUBLE6, "--json", "--backend", "cadical195")
+    assert rec["stats"]["backend"] == "cadical195"
+    assert rec["stats"]["encodings"] == Encodings().as_dict()
 
 
 def test_folders_stdin_and_errors_keep_going(capsys, tmp_path, monkeypatch) -> None:
@@ -85,7 +89,7 @@ def test_unsat_exit_1(capsys, tmp_path) -> None:
 @pytest.mark.parametrize("argv, message", [
     (["solve", DOUBLE6, "--amo", "nope"], "unknown amo encoding 'nope'"),
     (["solve", DOUBLE6, "--backend", "nope"], "unknown backend 'nope'"),
-    (["solve", DOUBLE6, "--amo", "native"], "no native cardinality"),
+    (["solve", DOUBLE6, "--amo", "native", "--backend", "cadical195"], "no native cardinality"),
     (["solve", DOUBLE6, "--backend", "external:/no/such/solver"], "not found"),
     (["solve", DOUBLE6, "--backend", "highs:no_such_option=1"], "HiGHS refuses the option"),
     (["solve", DOUBLE6, "--backend", "portfolio:minisat22+glucose4@-1"], "0 to 86400 seconds"),
@@ -125,7 +129,9 @@ def test_encodings_json(capsys) -> None:
     assert code == 0
     main(["encodings", "--json"])
     data = json.loads(capsys.readouterr().out)
-    assert set(data) == {"amo", "card", "pb", "int", "backends"}
+    assert set(data) == {"amo", "card", "pb", "int", "backends", "auto"}
+    assert data["backends"][0] == "auto"
+    assert {r["family"] for r in data["auto"]} == {"dominosa", "pips", "dominofit", "doodlefit"}
     assert data["int"] == ["direct", "order", "log"]
     assert {"pairwise", "ladder", "bitwise", "commander", "product", "native"} <= set(data["amo"])
     assert {"mtotalizer", "kmtotalizer", "pkd-totalizer", "pkd-sortnetwrk"} <= set(data["card"])
@@ -173,10 +179,10 @@ class SlowSecondCall(Backend):
 
 def test_uniqueness_cut_short_is_exit_3(capsys, monkeypatch) -> None:
     monkeypatch.setattr("satdomino.cli.get_backend", lambda name: SlowSecondCall())
-    code, [rec], _ = run(capsys, "solve", DOUBLE6, "--json", "--unique")
+    code, [rec], _ = run(capsys, "solve", DOUBLE6, "--json", "--unique", "--backend", "slow")
     assert code == 3
     assert rec["status"] == "sat" and rec["unique"] is None and rec["solution"] is not None
-    code = main(["solve", DOUBLE6, "--unique"])
+    code = main(["solve", DOUBLE6, "--unique", "--backend", "slow"])
     assert code == 3 and "uniqueness unknown" in capsys.readouterr().out
 
 

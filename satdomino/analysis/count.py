@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import multiprocessing
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,15 +31,20 @@ class Count:
 SWITCH = 200  # with an exact counter at hand, enumerate only this many before using it
 
 
-def count(puzzle: Any, family, *, model: str | None = None, backend: str | Backend = "cadical195",
-          encodings: Encodings = Encodings(), limit: int | None = None,
+def count(puzzle: Any, family, *, model: str | None = None, backend: str | Backend = "auto",
+          encodings: Encodings | Mapping[str, str] | None = None, limit: int | None = None,
           timeout: float | None = None, by: str = "placement", known=None) -> Count:
     """Distinct solutions. By placement, a portfolio: SAT enumeration (fast when there are few)
     and, past SWITCH solutions, the family's exact counter if it has one. Without one, and for
     the other views (``by`` one of the family's ``count_views``: distinct grids, distinct
     tilings), projected enumeration runs to the end or to ``limit``. ``timeout`` bounds the
     whole count. ``known``: an Outcome of ``solve`` on the same puzzle, whose unsat answer or
-    proved uniqueness is reused (both are exhaustive enumerations already)."""
+    proved uniqueness is reused (both are exhaustive enumerations already). ``backend`` and
+    ``encodings`` as in ``solve``; "auto" enumerates with a complete, incremental solver."""
+    from ..auto import setup
+
+    chosen = setup(puzzle, family.kind, model, backend, encodings, task="count")
+    model, backend, encodings = chosen.model, chosen.backend, chosen.encodings
     t0 = time.perf_counter()
     deadline = None if timeout is None else t0 + timeout
 

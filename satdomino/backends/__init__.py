@@ -18,9 +18,11 @@ from .pysat_backend import PysatBackend, solver_names
 from .sls import SlsBackend, sls_built
 from .z3_backend import Z3Backend
 
-__all__ = ["DEFAULT_BACKEND", "Backend", "Result", "Status", "available_backends", "get_backend"]
+__all__ = ["DEFAULT_BACKEND", "Backend", "Result", "Status", "available_backends", "get_backend",
+           "resolves"]
 
-DEFAULT_BACKEND = "cadical195"
+# not a backend: solve() and count() settle it per puzzle (satdomino.auto)
+DEFAULT_BACKEND = "auto"
 MAX_DELAY = 86400.0  # seconds a portfolio member may wait to start
 
 # named solver configurations: name -> (backend it stands for, what it is for)
@@ -58,6 +60,9 @@ PRESETS: dict[str, tuple[str, str]] = {
 
 
 def get_backend(name: str) -> Backend:
+    if name == DEFAULT_BACKEND:
+        raise UsageError("auto picks a solver per puzzle (give it to solve or count), it is "
+                         "not one backend")
     if name in PRESETS:
         engine = get_backend(PRESETS[name][0])
         engine.name, engine.summary = name, f"{PRESETS[name][1]} ({PRESETS[name][0]})"
@@ -127,11 +132,11 @@ def available_backends() -> list[str]:
     highs = ["highs"] if highs_installed() else []
     sls = ["sls"] if sls_built() else []
     return [*solver_names(), "z3", "z3-smt", *highs, *sls, *binaries,
-            *(p for p in PRESETS if _resolves(p))]
+            *(p for p in PRESETS if resolves(p))]
 
 
-def _resolves(name: str) -> bool:
-    """Every solver ``name`` stands for is here (a binary, highspy)."""
+def resolves(name: str) -> bool:
+    """Every solver ``name`` stands for is here (a binary, highspy, the built ``sls``)."""
     try:
         get_backend(name)
     except Exception:  # SatDominoError, or a solver library that fails to import

@@ -71,6 +71,11 @@ class Task:
         return tuple(str(row[k]) for k in KEY)
 
 
+def engine_name(task: Task) -> str:
+    """The backend a task runs: its name, or what ``auto`` picked (written ``auto: NAME``)."""
+    return task.backend.removeprefix("auto: ")
+
+
 def base_row(task: Task) -> dict[str, Any]:
     """The row's fields that the task alone decides (every executor starts from these)."""
     row: dict[str, Any] = dict.fromkeys(COLUMNS, "")
@@ -126,7 +131,7 @@ def execute(task: Task, report: Callable[[dict[str, Any]], None] = lambda row: N
                            "encode_seconds": "", "solve_seconds": "", "verified": "", "note": ""}
     fam = family(task.kind)
     t0 = time.perf_counter()
-    engine = get_backend(task.backend)
+    engine = get_backend(engine_name(task))
     engine.prepare()  # before the puzzle is built, as ``solve`` does
     m = fam.model(task.model)(task.instance)
     formula = engine.formula(m, Encodings(**task.encodings))
@@ -343,7 +348,7 @@ def _fresh_main(task: Task) -> None:
 
         family(task.kind)
         with contextlib.suppress(Exception):  # if it fails, it fails again in the run, recorded
-            get_backend(task.backend)
+            get_backend(engine_name(task))
         gnu_time()
         _run(task, fd, str(path.parent))
     except BaseException:

@@ -133,11 +133,14 @@ def puzzles(args: Iterable[str], flags: dict[str, bool] | None = None) -> list[P
     return items
 
 
-def tasks(items: list[PuzzleItem], models: list[str | None], encodings: dict[str, list[str]],
-          backends: list[str], seeds: int, timeout: float,
-          memory_mb: int | None) -> list[Task]:
+def tasks(items: list[PuzzleItem], models: list[str | None],
+          encodings: dict[str, list[str | None]], backends: list[str], seeds: int,
+          timeout: float, memory_mb: int | None) -> list[Task]:
     """Every run of the sweep, in a fixed order. A model a family does not have is skipped for
-    that family (so one sweep can hold several families)."""
+    that family (so one sweep can hold several families). An encoding kind given as [None] is
+    not named: ``auto`` picks it (or, with a named backend, the default). ``auto`` is settled
+    here, per puzzle: a task names what it runs, and its backend reads ``auto: NAME``."""
+    from ..auto import AUTO, setup
     from ..backends import get_backend
     from ..puzzles import family
 
@@ -145,30 +148,36 @@ def tasks(items: list[PuzzleItem], models: list[str | None], encodings: dict[str
         if not encodings[kind]:
             raise UsageError(f"--{kind} needs at least one encoding name")
         for name in encodings[kind]:
-            if name not in REGISTRY[kind]:
+            if name is not None and name not in REGISTRY[kind]:
                 raise UsageError(f"unknown {kind} encoding {name!r}; choose from "
                                  f"{', '.join(REGISTRY[kind])}")
     if not backends:
         raise UsageError("--backend needs at least one backend name")
-    engines = [get_backend(b) for b in backends]  # unknown or unavailable: an error now
-    # one run per solver: python-sat's aliases (g3, glucose30) name the same one as glucose3
-    backends = list(dict.fromkeys(e.name for e in engines))
-    combos = [dict(zip(KINDS, c, strict=True))
+    # unknown or unavailable: an error now; python-sat's aliases (g3, glucose30) name the same
+    # solver as glucose3, so each runs once under its own name
+    engines = {b: (b if b == AUTO else get_backend(b)) for b in backends}
+    backends = list(dict.fromkeys(e if isinstance(e, str) else e.name for e in engines.values()))
+    combos = [{k: v for k, v in zip(KINDS, c, strict=True) if v is not None}
               for c in itertools.product(*(encodings[k] for k in KINDS))]
-    for engine, enc in itertools.product(engines, combos):
-        engine.check(Encodings(**enc))  # native constraints on a backend without them
+    for engine, enc in itertools.product(engines.values(), combos):
+        if not isinstance(engine, str):
+            engine.check(Encodings(**enc))  # native constraints on a backend without them
     out = []
     used_models = set()
     for item in items:
         fam = family(item.kind)
         for model in models:
-            name = model or fam.default_model
-            if name not in fam.models:
+            if model is not None and model not in fam.models:
                 continue
             used_models.add(model)
             for enc, backend, seed in itertools.product(combos, backends, range(seeds)):
+                chosen = setup(item.instance, item.kind, model, backend, enc)
+                name = chosen.backend if isinstance(chosen.backend, str) else chosen.backend.name
                 out.append(Task(item.label, item.kind, item.instance, item.parameters,
-                                item.planted, name, enc, backend, seed, timeout, memory_mb))
+                                item.planted, chosen.model or fam.default_model,
+                                chosen.encodings.as_dict(),
+                                f"{AUTO}: {name}" if chosen.picked else name,
+                                seed, timeout, memory_mb))
     missing = [m for m in models if m not in used_models]
     if missing:
         raise UsageError(f"model {missing[0]!r} belongs to none of the puzzles' families")

@@ -69,13 +69,19 @@ class Exported:
                 "status": self.status, "map": self.map}
 
 
+# what finds the solution a uniqueness instance excludes: deterministic, unlike a portfolio
+INSTANCE_SOLVER = "cadical195"
+
+
 def uniqueness_clause(family: Family, puzzle: Any, m: Model,
                       timeout: float | None) -> tuple[list[int], str | None]:
     """(the clause "differs from this solution somewhere" over the projection of ``m``, the
     status of the puzzle plus that clause when decided in time)."""
     from ..solve import solve
 
-    out = solve(puzzle, family, model=m.name, unique=True, timeout=timeout)
+    # one fixed solver, not auto's race: the same puzzle always gives the same instance
+    out = solve(puzzle, family, model=m.name, unique=True, timeout=timeout,
+                backend=INSTANCE_SOLVER)
     if out.status == "unsat":
         raise SatDominoError("the puzzle has no solution, so there is no uniqueness instance")
     if out.status != "sat":

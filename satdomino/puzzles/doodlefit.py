@@ -149,7 +149,7 @@ def build_placement(p: DoodleFit) -> Model:
             for u in cells:
                 by_cell[u].append(x)
         if len(group) == 1:
-            m.exactly_one(xs)
+            m.exactly_one(xs, choice=True)  # the block is placed once
         else:
             m.card(xs, "==", len(group))
     m.projection = list(range(1, m.num_vars + 1))

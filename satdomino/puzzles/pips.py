@@ -302,7 +302,7 @@ def build_placement(p: Pips) -> Model:
         m.exactly_one([x for x, _ in touching[u]])
     for t, count in domino_types(p).items():
         if count == 1:
-            m.exactly_one(by_type[t])
+            m.exactly_one(by_type[t], choice=True)  # the domino lies somewhere once
         else:
             m.card(by_type[t], "==", count)
 
