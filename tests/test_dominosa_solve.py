@@ -79,7 +79,8 @@ PYSAT_BACKENDS = ["cadical195", "cadical153", "kissat404", "glucose4", "minisat2
 
 
 @pytest.mark.parametrize("backend", [*PYSAT_BACKENDS, "z3", "z3-smt", "highs",
-                                     "portfolio:minisat22+highs-fj"])
+                                     "portfolio:minisat22+highs-fj", "portfolio:minisat22+sls",
+                                     "auto"])
 @pytest.mark.parametrize("model", ["placement", "counted"])
 def test_backends(backend: str, model: str) -> None:
     for board, truth in zip(BOARDS[:14], TRUTH[:14], strict=True):

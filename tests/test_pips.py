@@ -86,7 +86,8 @@ def test_amo_and_card_encodings(encodings: Encodings) -> None:
 
 
 @pytest.mark.parametrize("backend", ["cadical195", "kissat404", "glucose4", "minisat22", "z3",
-                                     "z3-smt", "highs", "external:cadical", "external:picosat"])
+                                     "z3-smt", "highs", "external:cadical", "external:picosat",
+                                     "portfolio:cadical195+sls", "auto"])
 def test_backends(backend: str) -> None:
     if backend.startswith("external:") and shutil.which(backend.split(":")[1]) is None:
         pytest.skip(f"{backend} is not installed")

@@ -6,14 +6,16 @@ lies somewhere once"): the search keeps every group satisfied and moves a group'
 variable to another, so one step relocates a whole domino. Variables in no group are flipped.
 
 Each step takes a random violated row and, among the moves that would repair it, makes the one
-that lowers the weighted violation most (ties broken at random), skipping moves onto a variable
-turned off within the last few steps unless they improve. When no candidate improves, the weight
-of every violated row goes up by one (breakout); every ``decay_every`` such bumps every weight above
-one comes down by one, so old bumps fade (``decay_every`` is 1000 by default; the tabu
-lasts ``tenure`` to 2 * ``tenure`` steps, 10 by default).
+that lowers the weighted violation most (ties broken at random). A move that undoes a recent one
+(turns on a variable turned off, or turns off a lone variable turned on, within the last
+``tenure`` to 2 * ``tenure`` steps; 10 by default) is taken only if it improves. When no
+candidate improves, the weight of every violated row goes up by one (breakout); every
+``decay_every`` such bumps (1000) every weight above one comes down by one, so old bumps fade.
+``noise`` steps in 10,000 (50) take a random repairing move instead: from some states no single
+move lowers the violation and the weights alone do not lead out.
 
 solve(num_vars, row_start, terms_var, terms_coef, row_lo, row_hi, groups, start, seed,
-      time_limit, control[, tenure, decay_every]) -> bytes | None
+      time_limit, control[, tenure, decay_every, noise]) -> bytes | None
 
 All sequences are buffers of C ints (``array('i')``) but row_lo / row_hi (``array('q')``);
 variables are numbered from 1; coefficients are already folded for negated literals. ``groups``
@@ -44,11 +46,12 @@ typedef struct {
     int *gon;      /* the variable on in each group row */
     char *isgrp;
     int *bad, *bpos, nb; /* violated rows outside groups */
-    long long *tabu;
+    long long *tabu; /* no turning on before this step (turned off recently) */
+    long long *hold; /* no turning off before this step (a lone variable turned on recently) */
     long long *dstamp, *dval; /* scratch for delta: per row */
     long long stamp;
     uint64_t rng;
-    int tenure, decay_every;
+    int tenure, decay_every, noise;
 } Search;
 
 static inline uint64_t next_rand(Search *S)
@@ -141,6 +144,28 @@ static void pause_while(volatile int *control)
         nanosleep(&nap, NULL);
 }
 
+typedef struct {
+    int off, on, found, ties;
+    long long best;
+} Pick;
+
+/* a candidate move: ``off`` (or -1) goes to 0, ``on`` (or -1) to 1. Kept if it is the best so
+   far (ties at random); a move that undoes a recent one (turns on a variable turned off, or
+   off a lone variable turned on, within the tabu tenure) only if it improves. ``noisy``: every
+   candidate counts the same, tabu or not (a random one is kept). */
+static inline void consider(Search *S, Pick *P, int off, int on, long long step, int noisy)
+{
+    long long d = noisy ? 0 : delta(S, off, on);
+    int tabu = (on >= 0 && S->tabu[on] > step) || (off >= 0 && S->hold[off] > step);
+    if (tabu && d >= 0 && !noisy)
+        return;
+    if (!P->found || d < P->best) {
+        P->found = 1, P->best = d, P->off = off, P->on = on, P->ties = 1;
+    } else if (d == P->best && next_rand(S) % (uint64_t)(++P->ties) == 0) {
+        P->off = off, P->on = on;
+    }
+}
+
 /* 1 solved, 0 stopped or out of time */
 static int run(Search *S, double time_limit, volatile int *control)
 {
@@ -158,39 +183,28 @@ static int run(Search *S, double time_limit, volatile int *control)
         }
         int r = S->bad[next_rand(S) % S->nb];
         int under = S->s[r] < S->lo[r];
-        int best_off = -1, best_on = -1, ties = 0, found = 0;
-        long long best = 0;
+        /* now and then (noise per 10,000 steps) a random repairing move, tabu or not: from
+           some states no single move lowers the violation and weights alone do not lead out
+           (an equality row over coefficients 2 and 3 off by one) */
+        int noisy = S->noise > 0 && (int)(next_rand(S) % 10000) < S->noise;
+        Pick P = {-1, -1, 0, 0, 0};
         for (int t = S->rstart[r]; t < S->rstart[r + 1]; t++) {
             int v = S->rvar[t];
             int raise = (S->rcoef[t] > 0) == under; /* turning v on repairs r */
             int g = S->grp[v];
             if (raise && !S->x[v]) {
-                int off = g >= 0 ? S->gon[g] : -1;
-                long long d = delta(S, off, v);
-                if (S->tabu[v] > step && d >= 0)
-                    continue;
-                if (!found || d < best) {
-                    found = 1, best = d, best_off = off, best_on = v, ties = 1;
-                } else if (d == best && next_rand(S) % (uint64_t)(++ties) == 0) {
-                    best_off = off, best_on = v;
-                }
+                consider(S, &P, g >= 0 ? S->gon[g] : -1, v, step, noisy);
             } else if (!raise && S->x[v]) {
-                int first = g >= 0 ? S->rstart[g] : 0, last = g >= 0 ? S->rstart[g + 1] : 1;
-                for (int q = first; q < last; q++) {
-                    int on = g >= 0 ? S->rvar[q] : -1;
-                    if (on == v)
-                        continue;
-                    long long d = delta(S, v, on);
-                    if (on >= 0 && S->tabu[on] > step && d >= 0)
-                        continue;
-                    if (!found || d < best) {
-                        found = 1, best = d, best_off = v, best_on = on, ties = 1;
-                    } else if (d == best && next_rand(S) % (uint64_t)(++ties) == 0) {
-                        best_off = v, best_on = on;
-                    }
-                }
+                if (g < 0)
+                    consider(S, &P, v, -1, step, noisy);
+                else
+                    for (int q = S->rstart[g]; q < S->rstart[g + 1]; q++)
+                        if (S->rvar[q] != v)
+                            consider(S, &P, v, S->rvar[q], step, noisy);
             }
         }
+        int found = P.found, best_off = P.off, best_on = P.on;
+        long long best = P.best;
         if (!found || best >= 0) { /* no move repairs r for free: breakout */
             bumps++;
             for (int b = 0; b < S->nb; b++)
@@ -212,7 +226,7 @@ static int run(Search *S, double time_limit, volatile int *control)
             if (S->grp[best_on] >= 0)
                 S->gon[S->grp[best_on]] = best_on;
             else
-                S->tabu[best_on] = until;
+                S->hold[best_on] = until;
         }
     }
     return 1;
@@ -227,6 +241,7 @@ static void free_search(Search *S)
 {
     free(S->vstart), free(S->vrow), free(S->vcoef), free(S->x), free(S->s), free(S->w);
     free(S->grp), free(S->gon), free(S->isgrp), free(S->bad), free(S->bpos), free(S->tabu);
+    free(S->hold);
     free(S->dstamp), free(S->dval);
 }
 
@@ -247,11 +262,12 @@ static int setup(Search *S, const char **why, const int *start_values, Py_ssize_
     S->bad = zalloc(m, sizeof(int));
     S->bpos = zalloc(m, sizeof(int));
     S->tabu = zalloc(n, sizeof(long long));
+    S->hold = zalloc(n, sizeof(long long));
     S->dstamp = zalloc(m, sizeof(long long));
     S->dval = zalloc(m, sizeof(long long));
     int *fill = zalloc(n, sizeof(int));
     if (!S->vstart || !S->vrow || !S->vcoef || !S->x || !S->s || !S->w || !S->grp || !S->gon ||
-        !S->isgrp || !S->bad || !S->bpos || !S->tabu || !S->dstamp || !S->dval || !fill) {
+        !S->isgrp || !S->bad || !S->bpos || !S->tabu || !S->hold || !S->dstamp || !S->dval || !fill) {
         free(fill);
         return -1;
     }
@@ -365,13 +381,14 @@ static PyObject *solve(PyObject *self, PyObject *args)
     PyObject *o_rstart, *o_rvar, *o_rcoef, *o_lo, *o_hi, *o_groups, *o_start, *o_control;
     unsigned long long seed;
     double time_limit;
-    int tenure = 10, decay_every = 1000;
-    if (!PyArg_ParseTuple(args, "iOOOOOOOKdO|ii", &n, &o_rstart, &o_rvar, &o_rcoef, &o_lo, &o_hi,
-                          &o_groups, &o_start, &seed, &time_limit, &o_control, &tenure,
-                          &decay_every))
+    int tenure = 10, decay_every = 1000, noise = 50;
+    if (!PyArg_ParseTuple(args, "iOOOOOOOKdO|iii", &n, &o_rstart, &o_rvar, &o_rcoef, &o_lo,
+                          &o_hi, &o_groups, &o_start, &seed, &time_limit, &o_control, &tenure,
+                          &decay_every, &noise))
         return NULL;
-    if (tenure < 0 || decay_every < 1) {
-        PyErr_SetString(PyExc_ValueError, "tenure must be >= 0 and decay_every >= 1");
+    if (tenure < 0 || tenure > 1000000 || decay_every < 1 || noise < 0 || noise > 10000) {
+        PyErr_SetString(PyExc_ValueError, "tenure must be 0 to 10^6, decay_every at least 1 "
+                                          "and noise 0 to 10,000");
         return NULL;
     }
     Py_buffer b_rstart, b_rvar, b_rcoef, b_lo, b_hi, b_groups, b_start, b_control;
@@ -402,6 +419,7 @@ static PyObject *solve(PyObject *self, PyObject *args)
     S.m = (int)rows;
     S.tenure = tenure;
     S.decay_every = decay_every;
+    S.noise = noise;
     S.rstart = b_rstart.buf;
     S.rvar = b_rvar.buf;
     S.rcoef = b_rcoef.buf;
