@@ -1,9 +1,10 @@
 /* A local search for satisfiable 0-1 programs: satdomino's ``sls`` backend.
 
 Rows are  lo <= sum(coef * x) <= hi  over 0-1 variables. Some exactly-one rows over distinct
-variables with coefficient 1, pairwise disjoint, are "groups" (in a Dominosa placement model, "each domino
-lies somewhere once"): the search keeps every group satisfied and moves a group's one from one
-variable to another, so one step relocates a whole domino. Variables in no group are flipped.
+variables with coefficient 1, pairwise disjoint, are "groups" (in a Dominosa placement model,
+"each domino lies somewhere once"): the search keeps every group satisfied and moves a group's
+one from one variable to another, so one step relocates a whole domino. Variables in no group
+are flipped.
 
 Each step takes a random violated row and, among the moves that would repair it, makes the one
 that lowers the weighted violation most (ties broken at random). A move that undoes a recent one
@@ -21,7 +22,7 @@ All sequences are buffers of C ints (``array('i')``) but row_lo / row_hi (``arra
 variables are numbered from 1; coefficients are already folded for negated literals. ``groups``
 lists candidate rows in order of preference: each exactly-one row with unit coefficients whose
 variables no earlier group holds becomes a group, the others are skipped. ``start``
-(empty or num_vars + 1 bytes, index 0 unused) gives each variable's first value. ``control`` is
+(empty, or num_vars + 1 C ints, index 0 unused) gives each variable's first value. ``control`` is
 a writable buffer of two C ints that another thread sets: [0] stops the search, [1] pauses it
 while non-zero. Returns the values of variables 1..num_vars (one byte each) once every row holds,
 or None when stopped or out of time. The GIL is released while searching.
@@ -33,7 +34,6 @@ or None when stopped or out of time. The GIL is released while searching.
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
 
 typedef struct {
     int n, m;
