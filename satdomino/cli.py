@@ -484,9 +484,9 @@ def cmd_encodings(args: argparse.Namespace) -> int:
     for r in rules:
         changed = " ".join(f"{k}={v}" for k, v in r["encodings"].items()
                            if v != getattr(Encodings(), k))
-        print(f"  {r['family']:<10} {r['sizes']:<8} model {r['model']}, "
+        print(f"  {r['family']:<10} {r['sizes']:<15} model {r['model']}, "
               f"{changed or 'default encodings'}, backend {r['backend']} "
-              f"(counting: {r['count_backend']})\n             why: {r['why']}")
+              f"(counting: {r['count_backend']})\n{'':13}why: {r['why']}")
     for kind in KINDS:
         print(f"{kind} (--{kind}):")
         for enc in REGISTRY[kind].values():

@@ -39,7 +39,9 @@ def test_the_rules_as_measured() -> None:
     pairwise clauses, Domino Fit CaDiCaL and the local search, Pips and Doodle Fit CaDiCaL."""
     assert RULES["dominosa"][0].backends[0] == "portfolio:minisat22+sls@0.02"
     assert RULES["dominosa"][0].encodings == {"amo": "pairwise"}
-    assert RULES["dominofit"][0].backends[0] == "portfolio:cadical195+sls@0.02"
+    assert [r.backends[0] for r in RULES["dominofit"]] == ["cadical195",
+                                                          "portfolio:cadical195+sls@0.02"]
+    assert RULES["dominofit"][1].size == 300
     assert RULES["pips"][0].backends == ("cadical195",)
     assert RULES["doodlefit"][0].backends == ("cadical195",)
     if sls_built():
@@ -79,7 +81,9 @@ def test_without_the_local_search_it_falls_back(monkeypatch) -> None:
     chosen = setup(PUZZLES["dominosa"], "dominosa", None, AUTO, None)
     assert chosen.backend == RULES["dominosa"][0].backends[1]
     monkeypatch.setattr(auto, "resolves", lambda name: name == FALLBACK)
-    assert setup(PUZZLES["dominofit"], "dominofit", None, AUTO, None).backend == FALLBACK
+    big = planted("dominofit", {"width": 20, "height": 20}, 1)
+    assert rule_for("dominofit", big).size == 300
+    assert setup(big, "dominofit", None, AUTO, None).backend == FALLBACK
 
 
 @pytest.mark.parametrize("kind", list(PUZZLES))

@@ -127,7 +127,8 @@ def amo_sweep(limit: float) -> None:
     for amo in [a for a in REGISTRY["amo"] if a != "native"]:
         times = []
         for board in boards:
-            out = solve(board, fam, encodings=Encodings(amo=amo), timeout=limit)
+            out = solve(board, fam, encodings=Encodings(amo=amo), backend="cadical195",
+                        timeout=limit)
             times.append(out.stats["solve_seconds"] if out.status == "sat" else 2 * limit)
         print(f"| {amo} | {statistics.median(times):.2f} | {sum(times):.1f} | "
               + " ".join(f"{t:.1f}" for t in times) + " |", flush=True)

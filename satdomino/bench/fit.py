@@ -38,6 +38,7 @@ def domino_fit(sizes: list[int], seeds: int, limit: float) -> None:
                 times = []
                 for board in boards:
                     out = solve(board, fam, model=model, encodings=Encodings(pb=pb),
+                                backend="cadical195",
                                 timeout=limit)
                     times.append(out.stats["encode_seconds"] + out.stats["solve_seconds"]
                                  if out.status == "sat" else 2 * limit)
