@@ -1,17 +1,21 @@
 """satdomino: domino puzzles as SAT and SMT, with pluggable encodings and solvers.
 
     >>> import satdomino
-    >>> puzzle = satdomino.dominosa.parse_game_id("2:221200101201")
-    >>> out = satdomino.solve(puzzle, satdomino.family("dominosa"), unique=True)
+    >>> [puzzle] = satdomino.parse("2:221200101201")
+    >>> out = puzzle.solve(unique=True)
     >>> out.status, out.unique
     ('sat', True)
+
+``read`` and ``parse`` give ``Puzzle`` objects of any family (``solve``, ``count``,
+``export``, ``text``, ``svg``); ``solve`` and ``family`` are the lower layer they use.
 """
 
 from .backends import DEFAULT_BACKEND, available_backends, get_backend
 from .encode import CNF, Encodings, lower
 from .errors import SatDominoError, VerificationError
 from .model import Model
-from .puzzles import FAMILIES, detect, dominosa, family
+from .puzzle import Puzzle, parse, read
+from .puzzles import FAMILIES, detect, dominofit, dominosa, doodlefit, family, pips
 from .solve import Outcome, solve
 
 __version__ = "0.1.0"
@@ -23,14 +27,20 @@ __all__ = [
     "Encodings",
     "Model",
     "Outcome",
+    "Puzzle",
     "SatDominoError",
     "VerificationError",
     "__version__",
     "available_backends",
     "detect",
+    "dominofit",
     "dominosa",
+    "doodlefit",
     "family",
     "get_backend",
     "lower",
+    "parse",
+    "pips",
+    "read",
     "solve",
 ]

@@ -24,6 +24,10 @@ from .puzzles import Family
 
 @dataclass
 class Outcome:
+    """What ``solve`` found: ``status`` "sat", "unsat" or "unknown"; the ``solution`` (checked
+    against the rules); with uniqueness asked, ``unique`` and, when not, ``other``, a second
+    solution; ``stats`` (sizes, seconds, the backend, encodings and model that ran)."""
+
     status: Status
     solution: Any = None
     unique: bool | None = None
@@ -34,6 +38,33 @@ class Outcome:
     # why the answer, or the uniqueness check, is unknown: the solver's own word ("time
     # limit", "the feasibility jump found no solution", "out of memory", ...)
     reason: str = ""
+    # what was solved: the family, the puzzle, and where it came from (for ``json``)
+    family: Any = field(default=None, repr=False)
+    puzzle: Any = field(default=None, repr=False)
+    source: str | None = None
+    name: str | None = None
+
+    def json(self) -> dict[str, Any]:
+        """The record ``satdomino solve --json`` prints for this puzzle: file, puzzle, kind,
+        status, solution, unique (and other, a second solution, when not unique), stats, and
+        reason and the count fields when they apply (docs/formats.md)."""
+        render = (self.family.solution_json if self.family is not None
+                  else lambda _, sol: sol)
+        rec: dict[str, Any] = {
+            "file": self.source, "puzzle": self.name,
+            "kind": self.family.kind if self.family is not None else None,
+            "status": self.status,
+            "solution": render(self.puzzle, self.solution) if self.solution else None,
+            "unique": self.unique}
+        if self.other is not None:
+            rec["other"] = render(self.puzzle, self.other)
+        rec["stats"] = self.stats
+        if self.reason:
+            rec["reason"] = self.reason
+        if self.count is not None:
+            rec.update(count=self.count.value, count_method=self.count.method,
+                       count_complete=self.count.complete, count_by=self.count.by)
+        return rec
 
 
 def solve(puzzle: Any, family: Family, *, model: str | None = None,
@@ -53,8 +84,10 @@ def solve(puzzle: Any, family: Family, *, model: str | None = None,
         raise UsageError(f"timeout must be between 0 and {MAX_TIMEOUT:g} seconds, "
                          f"not {timeout!r}")
     with _gc_paused():
-        return _solve(puzzle, family, setup(puzzle, family.kind, model, backend, encodings),
-                      timeout, unique)
+        out = _solve(puzzle, family, setup(puzzle, family.kind, model, backend, encodings),
+                     timeout, unique)
+    out.family, out.puzzle = family, puzzle
+    return out
 
 
 @contextmanager

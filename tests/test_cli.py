@@ -178,7 +178,7 @@ class SlowSecondCall(Backend):
 
 
 def test_uniqueness_cut_short_is_exit_3(capsys, monkeypatch) -> None:
-    monkeypatch.setattr("satdomino.cli.get_backend", lambda name: SlowSecondCall())
+    monkeypatch.setattr("satdomino.cli.solve.get_backend", lambda name: SlowSecondCall())
     code, [rec], _ = run(capsys, "solve", DOUBLE6, "--json", "--unique", "--backend", "slow")
     assert code == 3
     assert rec["status"] == "sat" and rec["unique"] is None and rec["solution"] is not None

@@ -109,7 +109,7 @@ def puzzles(args: Iterable[str], flags: dict[str, bool] | None = None) -> list[P
     import dataclasses
 
     from .. import generate as gen
-    from ..cli import load
+    from ..inputs import load
 
     items: list[PuzzleItem] = []
     for arg in args:

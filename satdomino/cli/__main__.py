@@ -1,0 +1,5 @@
+"""``python -m satdomino.cli``: the ``satdomino`` command."""
+
+from . import main
+
+raise SystemExit(main())

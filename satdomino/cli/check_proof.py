@@ -1,0 +1,62 @@
+"""``satdomino check-proof``: a DRAT proof that a DIMACS formula is unsatisfiable, checked by
+the built-in checker (and drat-trim when it is on PATH)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from ..errors import SatDominoError
+from .common import check_timeout, say
+
+
+def add_parser(sub) -> None:
+    k = sub.add_parser("check-proof", help="verify a DRAT proof that a DIMACS file is UNSAT")
+    k.add_argument("cnf", metavar="CNF")
+    k.add_argument("proof", metavar="PROOF", help="text or binary DRAT, possibly compressed")
+    k.add_argument("--timeout", type=float, default=600.0, metavar="S",
+                   help="seconds for each checker (default 600)")
+    k.add_argument("--no-drat-trim", action="store_true",
+                   help="only the built-in checker, even when drat-trim is on PATH")
+    k.add_argument("--json", action="store_true")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Verify a DRAT proof with the built-in checker, and with drat-trim when it is here."""
+    from ..analysis.drat import check_drat_files, drat_trim
+
+    check_timeout(args.timeout)
+    if not Path(args.proof).is_file():
+        raise SatDominoError(f"{args.proof}: " + ("not a file" if Path(args.proof).exists()
+                                                  else "no such file"))
+    t0 = time.perf_counter()
+    try:
+        built_in = check_drat_files(args.cnf, args.proof,
+                                    deadline=time.monotonic() + args.timeout)
+    except SatDominoError as e:
+        if "ran out of time" not in str(e):
+            raise
+        say(f"satdomino: {e}; s UNKNOWN")
+        return 3
+    checks = {"built-in": {"verified": built_in.ok, "message": built_in.message,
+                           "lemmas": built_in.lemmas, "deletions": built_in.deletions,
+                           "rat_lemmas": built_in.rat_lemmas,
+                           "seconds": round(time.perf_counter() - t0, 3)}}
+    if not args.no_drat_trim:
+        outside = drat_trim(args.cnf, args.proof, args.timeout)
+        if outside is not None:
+            checks["drat-trim"] = {"verified": outside.ok, "message": outside.message}
+    ok = all(c["verified"] for c in checks.values())
+    if args.json:
+        print(json.dumps({"cnf": args.cnf, "proof": args.proof, "verified": ok,
+                          "checks": checks}))
+    else:
+        for name, c in checks.items():
+            word = "VERIFIED" if c["verified"] else "NOT VERIFIED"
+            print(f"{name}: {c['message'] or word}")
+        if "drat-trim" not in checks and not args.no_drat_trim:
+            print("drat-trim: not on PATH, not run")
+        print("s VERIFIED" if ok else "s NOT VERIFIED")
+    return 0 if ok else 1

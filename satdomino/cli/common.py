@@ -1,0 +1,104 @@
+"""What the commands share: the parser that fails in one line, messages, output files, and the
+options of every command that writes a solver instance."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from ..encode import KINDS, Encodings
+from ..errors import UsageError
+from ..fileio import atomic_text
+from ..solve import MAX_TIMEOUT
+
+KIND_HELP = {"amo": "at-most-one / exactly-one", "card": "cardinality", "pb": "pseudo-Boolean",
+             "int": "integer-variable"}
+OUT_OF_MEMORY = ("out of memory (the instance is too large for the memory allowed; "
+                 "a smaller encoding or model may fit: see satdomino encodings)")
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2 (argparse prints usage too)
+        raise UsageError(message)
+
+
+def one_line(text: object) -> str:
+    """A message on one line: names from files or the command line may hold newlines or
+    other control characters, shown escaped."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in str(text))
+
+
+def say(message: str) -> None:
+    """A message for the user: one line on stderr, now."""
+    print(one_line(message), file=sys.stderr, flush=True)
+
+
+def notice(message: str) -> None:
+    """A notice about the input (a withdrawn puzzle skipped), on stderr."""
+    say(f"satdomino: {message}")
+
+
+def write_atomic(path: str, content: str) -> None:
+    with atomic_text(path) as f:
+        f.write(content)
+
+
+def check_timeout(seconds: float | None) -> None:
+    if seconds is not None and not 0 < seconds <= MAX_TIMEOUT:
+        raise UsageError(f"--timeout must be a positive number of seconds, at most "
+                         f"{MAX_TIMEOUT:.0f}")
+
+
+def apart(inputs: list[str], outputs: dict[str, str | None]) -> None:
+    """Refuse an output (flag -> path) that is one of the input files or another output:
+    it would be overwritten."""
+    seen: dict[str, str] = {os.path.realpath(f): "an input" for f in inputs
+                            if f != "-" and os.path.exists(f)}
+    for flag, path in outputs.items():
+        if path is None:
+            continue
+        real = os.path.realpath(path)
+        if real in seen:
+            raise UsageError(f"{flag} {path} is also {seen[real]}: name another file")
+        seen[real] = flag
+
+
+def numbered(base: str, index: int, total: int) -> str:
+    """``base`` for one output, else ``base-1.svg``, ``base-2.svg``, ..."""
+    if total == 1:
+        return base
+    p = Path(base)
+    return str(p.with_name(f"{p.stem}-{index}{p.suffix or '.svg'}"))
+
+
+def encoding_options(p: argparse.ArgumentParser, what: str = "solve") -> None:
+    """--amo, --card, --pb, --int: not given, auto picks (or, with a named backend, the
+    plain default); export and generate write the plain defaults."""
+    defaults = Encodings()
+    for kind in KINDS:
+        plain = getattr(defaults, kind)
+        p.add_argument(f"--{kind}", metavar="E", help=(
+            f"{KIND_HELP[kind]} encoding (default: auto's pick; with a named --backend, "
+            f"{plain})" if what == "solve" else
+            f"{KIND_HELP[kind]} encoding (default {plain})"))
+
+
+def rule_options(p: argparse.ArgumentParser, kind: str | None = None) -> None:
+    """The readings of the rules that some families have (only ``kind``'s when given)."""
+    p.set_defaults(no_cover=False, rotate=False, reflect=False)
+    if kind in (None, "dominofit"):
+        p.add_argument("--no-cover", action="store_true",
+                       help=("" if kind else "dominofit: ") + "squares may stay empty (only "
+                       "overlaps are forbidden: the published model's reading)")
+    if kind in (None, "doodlefit"):
+        p.add_argument("--rotate", action="store_true",
+                       help=("" if kind else "doodlefit: ") + "blocks may be rotated")
+        p.add_argument("--reflect", action="store_true",
+                       help=("" if kind else "doodlefit: ") + "blocks may be mirrored")
+
+
+def named_encodings(args: argparse.Namespace) -> dict[str, str]:
+    """The encodings given on the command line."""
+    return {kind: getattr(args, kind) for kind in KINDS if getattr(args, kind)}

@@ -1,0 +1,101 @@
+"""``satdomino compare``: sweeps of puzzles x models x encodings x backends x seeds, each run
+isolated, resumable, summarised and plotted."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from ..auto import AUTO
+from ..compare.runner import KEY
+from ..encode import KINDS, Encodings
+from ..errors import UsageError
+from ..fileio import output_path
+from .common import KIND_HELP, check_timeout
+
+
+def add_parser(sub) -> None:
+    defaults = Encodings()
+    c = sub.add_parser("compare", help="sweep puzzles x models x encodings x backends x seeds",
+                       description="Run every combination, each in a process of its own with "
+                       "time and memory limits; rows go to a CSV as they finish.")
+    c.add_argument("puzzles", nargs="+", metavar="PUZZLES",
+                   help="files, folders, or generator specs such as dominosa:n=40..60:seeds=5")
+    c.add_argument("--model", default="", metavar="M,M", help="models (default: each "
+                   "family's default); a model another family lacks is skipped there")
+    for kind in KINDS:
+        c.add_argument(f"--{kind}", metavar="E,E",
+                       help=f"{KIND_HELP[kind]} encodings (default: auto's pick; with named "
+                       f"backends, {getattr(defaults, kind)})")
+    c.add_argument("--backend", default=AUTO, metavar="B,B",
+                   help="backends (default auto: each puzzle's pick, named in the rows)")
+    c.add_argument("--no-cover", action="store_true", help="dominofit: squares may stay empty")
+    c.add_argument("--rotate", action="store_true", help="doodlefit: blocks may be rotated")
+    c.add_argument("--reflect", action="store_true", help="doodlefit: blocks may be mirrored")
+    c.add_argument("--seeds", type=int, default=1, metavar="K",
+                   help="runs per configuration: seed 0 is the CNF as built, seeds 1..K-1 "
+                   "rename variables and shuffle clauses and literals")
+    c.add_argument("--timeout", type=float, default=60.0, metavar="S",
+                   help="wall-clock seconds per run, encoding included (default 60)")
+    c.add_argument("--memory", type=int, default=None, metavar="MB",
+                   help="address-space limit per run in MB (default: none)")
+    where = c.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)), metavar="N",
+                       help="runs at once on this machine (default: number of CPUs)")
+    where.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                       help="run on a Dask distributed cluster (pip install "
+                       "'satdomino[distributed]')")
+    c.add_argument("-o", "--output", required=True, metavar="results.csv",
+                   help="rows are appended as runs finish; an existing file is resumed")
+    c.add_argument("--plot", metavar="cactus.svg", help="cactus plot (.svg, .png or .pdf)")
+    c.add_argument("--scatter", metavar="scatter.svg",
+                   help="scatter plot of the first two configurations")
+    c.add_argument("--no-progress", action="store_true", help="no progress bar on a terminal")
+
+
+def run(args: argparse.Namespace) -> int:
+    """A resumable sweep; the summary covers everything in the results file."""
+    from ..compare import summary
+    from ..compare.sweep import Progress, puzzles, read_rows, sweep, tasks
+
+    check_timeout(args.timeout)
+    if args.jobs < 1 or args.seeds < 1:
+        raise UsageError("--jobs and --seeds must be at least 1")
+    if args.memory is not None and not 16 <= args.memory <= 2**30:
+        raise UsageError("--memory must be between 16 and 2^30 MB")
+    out = output_path(args.output, "-o")
+    for plot in (args.plot, args.scatter):
+        if plot:
+            output_path(plot, "plot")
+            if Path(plot).suffix.lower() not in (".svg", ".png", ".pdf"):
+                raise UsageError(f"{plot}: a plot is written as .svg, .png or .pdf")
+    # a kind not given is left to auto ([None]); one given must name something
+    lists = {kind: [None] if getattr(args, kind) is None
+             else [x for x in getattr(args, kind).split(",") if x] for kind in KINDS}
+    models: list[str | None] = [m for m in args.model.split(",") if m] or [None]
+    backends = [b for b in args.backend.split(",") if b]
+    items = puzzles(args.puzzles, {"cover": not args.no_cover, "rotate": args.rotate,
+                                   "reflect": args.reflect})
+    todo = tasks(items, models, lists, backends, args.seeds, args.timeout, args.memory)
+    configs = {(t.kind, t.model, *t.encodings.values(), t.backend) for t in todo}
+    if args.scatter and len(configs) < 2:
+        raise UsageError("--scatter needs two configurations (two backends, encodings or "
+                         "models)")
+    progress = None if not args.no_progress else Progress(0, enabled=False)
+    ran = sweep(todo, out, jobs=args.jobs, scheduler=args.scheduler, progress=progress)
+    wanted = {t.key() for t in todo}
+    rows = [r for r in read_rows(out) if tuple(r[k] for k in KEY) in wanted]
+    print(f"{out}: {len(rows)} runs of this sweep ({ran} run now, "
+          f"{len(rows) - ran} from before)")
+    print(summary.table(rows))
+    problems = summary.bugs(rows)
+    for line in problems:
+        print(line)
+    if args.plot:
+        summary.cactus(rows, Path(args.plot))
+        print(f"cactus plot: {args.plot}")
+    if args.scatter:
+        summary.scatter(rows, Path(args.scatter))
+        print(f"scatter plot: {args.scatter}")
+    return 4 if problems else 0

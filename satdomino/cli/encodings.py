@@ -1,0 +1,57 @@
+"""``satdomino encodings``: what ``auto`` picks, every encoding and every backend here."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from ..auto import AUTO
+from ..backends import PRESETS, available_backends
+from ..encode import KINDS, REGISTRY, Encodings
+
+
+def add_parser(sub) -> None:
+    e = sub.add_parser("encodings", help="list encodings and backends available here")
+    e.add_argument("--json", action="store_true")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..auto import describe
+
+    backends = [AUTO, *available_backends()]
+    rules = describe()
+    if args.json:
+        data: dict[str, Any] = {kind: list(REGISTRY[kind]) for kind in KINDS}
+        data["backends"] = backends
+        data["auto"] = rules
+        print(json.dumps(data))
+        return 0
+    print("auto (the default --backend): per family and size, what it picks here")
+    for r in rules:
+        changed = " ".join(f"{k}={v}" for k, v in r["encodings"].items()
+                           if v != getattr(Encodings(), k))
+        print(f"  {r['family']:<10} {r['sizes']:<15} model {r['model']}, "
+              f"{changed or 'default encodings'}, backend {r['backend']} "
+              f"(counting: {r['count_backend']})\n{'':13}why: {r['why']}")
+    for kind in KINDS:
+        print(f"{kind} (--{kind}):")
+        for enc in REGISTRY[kind].values():
+            print(f"  {enc.name:<15} {enc.summary}")
+    print("backends (--backend):")
+    for name in backends:
+        if name == AUTO:
+            print(f"  {name:<15} the pick above (default)")
+        elif name == "sls":
+            print(f"  {name:<15} our local search (answers sat, or runs until stopped: "
+                  "race it with a complete solver)")
+        else:
+            print(f"  {name:<15} {PRESETS[name][1]}" if name in PRESETS else f"  {name}")
+    print("  external:CMD    any DIMACS solver printing 's SATISFIABLE' / 'v ... 0'")
+    print("  portfolio:A+B   A and B race in parallel; the first answer wins "
+          "(NAME@SECONDS: NAME starts that late, or once another gives up;\n"
+          "                  NAME@START..YIELD: at YIELD it pauses for a waiting member, "
+          "and goes on on the next free core)")
+    print("  by-size:VARS:SMALL|LARGE  SMALL for formulas with fewer than VARS variables, "
+          "else LARGE")
+    return 0

@@ -1,0 +1,137 @@
+"""``satdomino export``: one puzzle's formula as a solver instance (and a DRAT proof of its
+uniqueness); ``generate -o NAME.cnf`` writes through here too."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from ..auto import AUTO
+from ..encode import KINDS, Encodings
+from ..errors import SatDominoError, UsageError
+from ..export.instance import FORMATS, SAT, UNSAT, Origin, export_instance, format_of
+from ..fileio import atomic_text, output_path
+from ..inputs import load
+from ..puzzles import FAMILIES, Family
+from .common import apart, check_timeout, encoding_options, notice, rule_options, say
+from .solve import apply_readings
+
+
+def instance_options(p: argparse.ArgumentParser, kind: str | None = None) -> None:
+    """What `export` and `generate -o X.cnf` share: how to write the instance (``kind``: for
+    one family's generator)."""
+    if kind is None:
+        p.add_argument("--format", choices=list(FORMATS),
+                       help="instance format (default: from the output's suffix)")
+        models = "; ".join(f"{k}: {', '.join(f.models)}" for k, f in FAMILIES.items())
+    else:
+        models = ", ".join(FAMILIES[kind].models)
+    p.add_argument("--model", help=f"model written (default: the first; {models})")
+    encoding_options(p, what="export")
+    rule_options(p, kind)
+    p.add_argument("--uniqueness", action="store_true",
+                   help="the uniqueness instance: the puzzle plus 'differs from its solution "
+                   "somewhere', UNSATISFIABLE exactly when the solution is unique")
+    p.add_argument("--proof", metavar="FILE",
+                   help="DIMACS: also solve the instance with a proof-logging solver and "
+                   "store its DRAT proof of UNSAT here (compressed by suffix)")
+    p.add_argument("--proof-backend", default=AUTO, metavar="B",
+                   help="python-sat solver that logs the proof (default auto: cadical195, the "
+                   "fastest of those that log proofs)")
+    p.add_argument("--timeout", type=float, default=60.0, metavar="S",
+                   help="seconds for finding the status (smt2, --uniqueness) and the proof"
+                   + (", and for --unique" if kind else "") + " (default 60)")
+    p.add_argument("--json", action="store_true",
+                   help='print {"file", "format", "variables", "clauses", "hash", ...}')
+
+
+def add_parser(sub) -> None:
+    x = sub.add_parser("export", help="write one puzzle's formula: DIMACS, OPB, SMT-LIB, LP",
+                       description="Write one puzzle's formula as a solver instance, with "
+                       "its GBD hash (and, for DIMACS, a map that decode reads).")
+    x.add_argument("file", metavar="FILE", help="the puzzle file (or a puzzle written out)")
+    x.add_argument("-o", "--output", required=True, metavar="OUT",
+                   help="output file; .cnf (.xz, .gz, .bz2) DIMACS, .lp LP, .mod MathProg, "
+                   ".opb OPB, .smt2 SMT-LIB 2")
+    x.add_argument("--kind", choices=sorted(FAMILIES), help="puzzle kind (default: detected)")
+    x.add_argument("--puzzle", metavar="NAME", help="the part of a multi-puzzle file")
+    instance_options(x)
+
+
+def run(args: argparse.Namespace) -> int:
+    items = load([args.file], args.kind, args.puzzle, notice=notice)
+    bad = [it for it in items if it.error is not None]
+    if bad:
+        raise SatDominoError(f"{bad[0].file}: {bad[0].error}")
+    if len(items) != 1:
+        raise UsageError(f"{args.file} holds {len(items)} puzzles; pick one with --puzzle"
+                         if args.puzzle is None else
+                         f"{args.file} holds {len(items)} puzzles named {args.puzzle!r}; "
+                         "export takes one (give them distinct names)")
+    apply_readings(items, args)
+    item = items[0]
+    assert item.family is not None
+    text = item.text if item.file != "-" else None
+    return write(item.family, item.puzzle, Origin(item.file, text, item.name), args)
+
+
+def write(fam: Family, puzzle: Any, origin: Origin, args: argparse.Namespace) -> int:
+    """Write the instance (and its proof when asked); say what was written."""
+    fmt = format_of(args.output, args.format if args.format in FORMATS else None)
+    if args.proof and fmt != "dimacs":
+        raise UsageError("--proof needs a DIMACS instance (-o NAME.cnf)")
+    check_timeout(args.timeout)
+    if args.proof:
+        output_path(args.proof, "--proof")
+    apart([origin.source] if os.path.isfile(origin.source) else [],
+          {"-o": args.output, "the map": args.output + ".map.json" if fmt == "dimacs" else None,
+           "--proof": args.proof})
+    encodings = Encodings(**{kind: getattr(args, kind) for kind in KINDS
+                             if getattr(args, kind)})
+    info = export_instance(fam, puzzle, origin, args.output, fmt, model=args.model,
+                           encodings=encodings, uniqueness=args.uniqueness,
+                           timeout=args.timeout)
+    record = info.as_json()
+    code = 0
+    if args.proof:
+        code, record["proof"] = write_proof(args.output, args.proof, args.proof_backend,
+                                            args.timeout)
+        # the proof's solve decided it (the file written before says what was known then)
+        info.status = {0: UNSAT, 1: SAT}.get(code, info.status)
+        record["status"] = info.status
+    if args.json:
+        print(json.dumps(record))
+        return code
+    size = f"{info.variables} variables, {info.clauses} " + (
+        "clauses" if fmt == "dimacs" else "constraints")
+    print(f"{info.file}: {fmt}, {size}, {info.hash_kind} hash {info.hash}"
+          + (f", {info.status}" if info.status else "") + (f"; map {info.map}" if info.map else ""))
+    if record.get("proof"):
+        print(f"{args.proof}: DRAT proof of UNSAT, {record['proof']['lines']} lines "
+              f"(check: satdomino check-proof {args.output} {args.proof})")
+    return code
+
+
+def write_proof(cnf_path: str, proof_path: str, backend: str,
+                timeout: float) -> tuple[int, dict | None]:
+    """Solve the written instance again with a proof-logging solver; keep its DRAT proof."""
+    from ..backends.pysat_backend import prove
+    from ..export.dimacs import read_dimacs
+
+    if backend == AUTO:  # CaDiCaL: the fastest of the python-sat solvers that log proofs
+        backend = "cadical195"
+    _, clauses = read_dimacs(cnf_path)  # the file as written: the proof is about exactly it
+    status, lines = prove(backend, clauses, timeout)
+    if status == "sat":
+        print("satdomino: the instance is satisfiable, so it has no proof of UNSAT; "
+              "none written", file=sys.stderr)
+        return 1, None
+    if status != "unsat":
+        say(f"satdomino: {backend} found no answer within --timeout; no proof written")
+        return 3, None
+    with atomic_text(proof_path, compress=True) as f:
+        f.writelines(line + "\n" for line in lines)
+    return 0, {"file": proof_path, "backend": backend, "lines": len(lines)}

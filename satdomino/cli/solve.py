@@ -1,0 +1,194 @@
+"""``satdomino solve``: solve puzzles, decide uniqueness, count, draw."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import time
+
+from ..analysis.count import count
+from ..auto import AUTO
+from ..backends import Backend, get_backend
+from ..encode import Encodings
+from ..errors import SatDominoError, UsageError, VerificationError
+from ..fileio import output_path
+from ..inputs import Item, load
+from ..puzzles import FAMILIES, family
+from ..solve import Outcome, solve
+from .common import (
+    OUT_OF_MEMORY,
+    apart,
+    check_timeout,
+    encoding_options,
+    named_encodings,
+    notice,
+    numbered,
+    rule_options,
+    say,
+    write_atomic,
+)
+
+
+def add_parser(sub) -> None:
+    s = sub.add_parser("solve", help="solve puzzles from files, folders, - (stdin) or written "
+                       "out (a Tatham game id)", description="Solve puzzles; every solution "
+                       "shown has passed the rule checker.")
+    s.add_argument("files", nargs="+", metavar="FILE",
+                   help="puzzle files (compressed by suffix), folders, - for standard input, "
+                   "or a puzzle written out such as the game id 2:221200101201")
+    s.add_argument("--kind", choices=sorted(FAMILIES), help="puzzle kind (default: detected)")
+    s.add_argument("--model", help="model of the puzzle family (" + "; ".join(
+        f"{kind}: {', '.join(fam.models)}" for kind, fam in FAMILIES.items()) + ")")
+    s.add_argument("--puzzle", metavar="NAME",
+                   help="only the part of each file with this name (easy, medium, hard, ...)")
+    s.add_argument("--backend", default=AUTO,
+                   help="solver (default auto: the model, encodings and solver measured "
+                   "fastest for the family and size); see 'satdomino encodings'")
+    encoding_options(s)
+    s.add_argument("--timeout", type=float, metavar="S",
+                   help="seconds per puzzle, building included; the solver is stopped and the "
+                   "answer is unknown (exit 3)")
+    s.add_argument("--unique", action="store_true",
+                   help="also decide uniqueness; a second solution is shown when there is one")
+    rule_options(s)
+    s.add_argument("--count", action="store_true",
+                   help="also count distinct solutions (exact counter, else enumeration)")
+    s.add_argument("--count-by", choices=["placement", "grid", "tiling"], default="placement",
+                   help="what makes two solutions different: which domino lies where and which "
+                   "way round (default), the pip grid, or the domino outlines (pips)")
+    s.add_argument("--limit", type=int, metavar="N",
+                   help="with --count: stop enumerating at N (exact counters ignore it)")
+    s.add_argument("--json", action="store_true", help="one JSON object per puzzle per line "
+                   "(fields: docs/formats.md)")
+    s.add_argument("--svg", metavar="FILE",
+                   help="draw board and solution (FILE-1.svg, FILE-2.svg, ... for several)")
+
+
+def apply_readings(items: list[Item], args: argparse.Namespace) -> None:
+    """The readings of the rules asked on the command line (Domino Fit's cover, Doodle Fit's
+    rotations and reflections), for the puzzles whose family has them."""
+    from ..generate import readings
+
+    for item in items:
+        if item.error is None and item.family is not None:
+            wanted = readings(item.family.kind, cover=not args.no_cover, rotate=args.rotate,
+                              reflect=args.reflect)
+            if wanted:
+                item.puzzle = dataclasses.replace(item.puzzle, **wanted)
+
+
+def error_record(item: Item) -> dict:
+    """The JSON line of a part that could not be read or solved."""
+    memory = item.error == OUT_OF_MEMORY  # no answer, as at a time limit: not bad input
+    return {"file": item.file, "puzzle": item.name,
+            "kind": item.family.kind if item.family else None,
+            "status": "unknown" if memory else "error", "solution": None, "unique": None,
+            "stats": None, ("reason" if memory else "error"): item.error}
+
+
+def report(item: Item, out: Outcome, asked_unique: bool) -> str:
+    """The text answer: a head line, what auto picked, the count, the drawing (and a second
+    solution's, when the puzzle is not unique)."""
+    label = item.file + (f" [{item.name}]" if item.name else "")
+    verdict = {"sat": "solved", "unsat": "no solution", "unknown": f"unknown ({out.reason})"}[
+        out.status]
+    if out.unique is not None:
+        verdict += ", unique" if out.unique else ", NOT unique"
+    elif out.status == "sat" and asked_unique:
+        verdict += f", uniqueness unknown ({out.reason or 'time limit'})"
+    st = out.stats
+    sizes = "" if st["variables"] is None else \
+        f"{st['variables']} vars, {st['clauses']} clauses, "
+    head = f"== {label}: {verdict}  ({st['backend']}, {sizes}{st['solve_seconds']:.3f} s)"
+    if st["backend"].startswith(AUTO + ":") and "encodings" in st:  # what auto picked
+        plain = Encodings().as_dict()
+        changed = [f"{k}={v}" for k, v in st["encodings"].items() if plain.get(k, v) != v]
+        head += (f"\n   auto picked: model {st['model']}, "
+                 + (" ".join(changed) or "default encodings")
+                 + f", backend {st['backend'][len(AUTO) + 2:]}")
+    assert item.family is not None
+    body = item.family.render_text(item.puzzle, out.solution) if out.status == "sat" else ""
+    if out.other is not None:
+        body += ("\na second solution (the puzzle is not unique):\n"
+                 + item.family.render_text(item.puzzle, out.other))
+    if out.count is not None:
+        c = out.count
+        body = (f"count: {c.value}{'' if c.complete else '+ (stopped early)'} "
+                f"distinct {c.by}s ({c.method}, {c.seconds:.3f} s)\n") + body
+    return head + "\n" + body
+
+
+def run(args: argparse.Namespace) -> int:
+    encodings = named_encodings(args)
+    named = Encodings(**encodings)  # unknown names are usage errors before any file is read
+    engine: str | Backend = AUTO
+    if args.backend != AUTO:
+        engine = get_backend(args.backend)
+        engine.check(named)
+    if args.count_by != "placement" and not args.count:
+        raise UsageError("--count-by needs --count")
+    if args.limit is not None and (args.limit < 1 or not args.count):
+        raise UsageError("--limit needs --count and a positive number")
+    check_timeout(args.timeout)
+    if args.svg is not None:
+        output_path(args.svg, "--svg")
+        apart(args.files, {"--svg": args.svg})
+    if args.model and args.kind:
+        family(args.kind).model(args.model)  # an unknown model is a usage error up front
+    items = load(args.files, args.kind, args.puzzle, notice=notice)
+    apply_readings(items, args)
+    statuses: set[str] = set()
+    drawable = sum(it.error is None for it in items)  # puzzles that may get an SVG
+    drawn = 0
+    for item in items:
+        out = None
+        if item.error is None:
+            assert item.family is not None
+            try:
+                t0 = time.perf_counter()
+                out = solve(item.puzzle, item.family, model=args.model, backend=engine,
+                            encodings=encodings, timeout=args.timeout, unique=args.unique)
+                out.source, out.name = item.file, item.name
+                if args.count and out.status != "unknown":
+                    left = None if args.timeout is None else max(
+                        0.0, args.timeout - (time.perf_counter() - t0))  # one budget per puzzle
+                    out.count = count(item.puzzle, item.family, model=args.model,
+                                      backend=engine, encodings=encodings, limit=args.limit,
+                                      timeout=left, by=args.count_by, known=out)
+            except SatDominoError as e:
+                item.error, out = str(e), None
+            except VerificationError as e:  # a bug or a lying solver: never shown as an answer
+                item.error, out = f"internal error: {e}", None
+                statuses.add("internal")
+            except MemoryError:  # a limit (ulimit -v) reached: like a time limit, no answer
+                item.error, out = OUT_OF_MEMORY, None
+                statuses.add("unknown")
+        if out is None:
+            if item.error != OUT_OF_MEMORY:
+                statuses.add("error")
+            where = item.file + (f" [{item.name}]" if item.name else "")
+            say(f"satdomino: {where}: {item.error}")
+            if args.json:
+                print(json.dumps(error_record(item)), flush=True)
+            continue
+        statuses.add(out.status)
+        if args.unique and out.status == "sat" and out.unique is None:
+            statuses.add("unknown")  # uniqueness was asked and the time ran out
+        if args.count and (out.count is None or not out.count.complete) and args.limit is None:
+            statuses.add("unknown")  # the count was cut short by the time limit
+        print(json.dumps(out.json()) if args.json else report(item, out, args.unique),
+              flush=True)
+        if args.svg is not None:
+            assert item.family is not None
+            drawn += 1
+            try:
+                write_atomic(numbered(args.svg, drawn, drawable),
+                             item.family.render_svg(item.puzzle, out.solution))
+            except SatDominoError as e:
+                statuses.add("error")
+                say(f"satdomino: {e}")
+    for status, code in (("internal", 4), ("error", 2), ("unknown", 3), ("unsat", 1)):
+        if status in statuses:
+            return code
+    return 0

@@ -1,0 +1,146 @@
+"""Reading puzzles: files (compressed by suffix), folders, standard input, or a puzzle written
+as an argument (a Tatham game id). What ``satdomino.read`` and every command use."""
+
+from __future__ import annotations
+
+import gzip
+import lzma
+import os
+import sys
+import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import PuzzleFormatError, SatDominoError
+from .fileio import compression, opener
+from .puzzles import FAMILIES, Family, detect, family
+from .puzzles.common import Skipped
+
+
+@dataclass
+class Item:
+    """One part of an input: a puzzle, or why it could not be read."""
+
+    file: str  # the path as given, "-" for standard input, or the puzzle text itself
+    name: str | None  # the part of a multi-puzzle file (JSON lines name, NYT easy/medium/hard)
+    family: Family | None
+    puzzle: Any = None  # the family's puzzle object
+    error: str | None = None
+    text: str | None = None  # the whole input text (an exported DIMACS map embeds it)
+
+
+def read_text(path: str) -> str:
+    """The text of a file (decompressed by suffix) or of standard input ("-"); binary or
+    non-UTF-8 data is an error, a byte-order mark is dropped."""
+    if path == "-":
+        data = sys.stdin.buffer.read()
+    else:
+        try:
+            with opener(path)(path, "rb") as f:  # compressed by suffix, or plain
+                data = f.read()
+        except (EOFError, lzma.LZMAError, zlib.error, gzip.BadGzipFile):
+            raise SatDominoError(f"not {compression(path)}-compressed data") from None
+        except FileNotFoundError:
+            raise SatDominoError("no such file") from None
+        except IsADirectoryError:
+            raise SatDominoError("is a directory") from None
+        except OSError as e:
+            raise SatDominoError(e.strerror or str(e)) from None
+    if b"\0" in data:
+        raise SatDominoError("not a text file (binary data)")
+    try:
+        return data.decode("utf-8-sig")  # a byte-order mark is not part of the puzzle
+    except UnicodeDecodeError:
+        raise SatDominoError("not a text file (not UTF-8)") from None
+
+
+def _hidden(path: Path, root: Path) -> bool:
+    return any(part.startswith(".") for part in path.relative_to(root).parts)
+
+
+def expand(paths: list[str], kind: str | None) -> Iterator[tuple[str, str | None]]:
+    """(path, error) for every file to read; a folder is searched for its families' files
+    (hidden ones skipped), and one without any is an error."""
+    suffixes = {s for f in FAMILIES.values() if kind in (None, f.kind) for s in f.suffixes}
+    for path in paths:
+        if path != "-" and os.path.isdir(path):
+            root = Path(path)
+            found = sorted(str(p) for p in root.rglob("*")
+                           if p.is_file() and p.suffix.lower() in suffixes
+                           and not _hidden(p, root))
+            if not found:
+                looked = ", ".join(sorted(suffixes))
+                yield path, f"no puzzle files in this folder (looked for {looked})"
+            for p in found:
+                yield p, None
+        else:
+            yield path, None
+
+
+def as_puzzle_text(argument: str, kind: str | None) -> str | None:
+    """``argument`` itself when it is no file but reads as a puzzle (a Tatham game id such as
+    ``2:221200101201``), else None."""
+    if argument == "-" or os.path.lexists(argument) or "\n" in argument.strip():
+        return None
+    try:
+        (family(kind) if kind else detect(argument))
+    except SatDominoError:
+        return None
+    return argument
+
+
+def parse_items(source: str, text: str, kind: str | None, puzzle: str | None = None,
+                notice: Callable[[str], None] | None = None) -> list[Item]:
+    """Every part of one input text as an Item; ``puzzle`` keeps only the part of that
+    name. Withdrawn parts (NYT null puzzles) are skipped, each with a ``notice``."""
+    fam = None
+    try:
+        fam = family(kind) if kind else detect(text)
+        parts = fam.parse(text)
+        if puzzle is not None:
+            names = [str(name) for name, _ in parts if name is not None]
+            parts = [(name, part) for name, part in parts if name == puzzle]
+            if not parts:
+                held = (f"there are: {', '.join(names)}" if names
+                        else "it holds one unnamed puzzle")
+                raise SatDominoError(f"no puzzle named {puzzle!r} here ({held})")
+        items = []
+        for name, part in parts:
+            if isinstance(part, Skipped):
+                if notice is not None:
+                    where = source + (f" [{name}]" if name else "")
+                    notice(f"{where}: skipped: {part.reason}")
+            elif isinstance(part, SatDominoError):
+                items.append(Item(source, name, fam, error=str(part), text=text))
+            else:
+                items.append(Item(source, name, fam, part, text=text))
+        if not items and parts:  # every part withdrawn: nothing to solve is not an answer
+            raise PuzzleFormatError(f"the puzzle named {puzzle!r} is withdrawn" if puzzle
+                                    else "no puzzle to solve here (every one is withdrawn)")
+        return items
+    except SatDominoError as e:
+        return [Item(source, None, fam, error=str(e), text=text)]
+
+
+def load(paths: list[str], kind: str | None = None, puzzle: str | None = None,
+         notice: Callable[[str], None] | None = None) -> list[Item]:
+    """Every puzzle in ``paths`` (files, folders, "-", or puzzles written out), each part
+    parsed on its own: a part that cannot be read is an Item with an ``error``, and the rest
+    go on."""
+    items: list[Item] = []
+    for path, problem in expand(paths, kind):
+        if problem:
+            items.append(Item(path, None, None, error=problem))
+            continue
+        try:
+            text = read_text(path)
+        except SatDominoError as e:
+            written = as_puzzle_text(path, kind) if str(e) == "no such file" else None
+            if written is None:
+                items.append(Item(path, None, None, error=str(e)))
+                continue
+            text = written
+        items.extend(parse_items(path, text, kind, puzzle, notice))
+    return items

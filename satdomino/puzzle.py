@@ -1,0 +1,126 @@
+"""The library's face: ``read`` and ``parse`` give ``Puzzle`` objects of any family, which
+solve, count, export and draw themselves.
+
+    >>> import satdomino
+    >>> [p] = satdomino.parse("2:221200101201")
+    >>> p
+    Puzzle(kind='dominosa', name=None, source='(text)')
+    >>> out = p.solve(unique=True)
+    >>> out.status, out.unique, out.json()["solution"]["layout"]
+    ('sat', True, ['LRTT', 'LRBB', 'LRLR'])
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .analysis.count import Count, count
+from .auto import AUTO
+from .backends import Backend
+from .encode import Encodings
+from .errors import SatDominoError
+from .inputs import Item, load, parse_items
+from .puzzles import Family, family
+from .solve import Outcome, solve
+
+
+@dataclass
+class Puzzle:
+    """One puzzle of any family. ``data`` is the family's own object (``dominosa.Dominosa``,
+    ``pips.Pips``, ``dominofit.DominoFit``, ``doodlefit.DoodleFit``); ``source`` the file it
+    came from (or the text given); ``name`` its part of a multi-puzzle file."""
+
+    kind: str
+    data: Any = field(repr=False)
+    name: str | None = None
+    source: str | None = None
+    # the input text it was read from (an exported map embeds it, to rebuild the puzzle)
+    input_text: str | None = field(default=None, repr=False)
+
+    @property
+    def family(self) -> Family:
+        """The family's functions: models, decoder, rule checker, drawings."""
+        return family(self.kind)
+
+    def solve(self, unique: bool = False, backend: str | Backend = AUTO,
+              timeout: float | None = None, model: str | None = None,
+              encodings: Encodings | Mapping[str, str] | None = None) -> Outcome:
+        """Solve it (every solution shown has passed the rule checker); ``unique`` also
+        decides whether the solution is the only one (``outcome.other`` holds a second one
+        when not). ``backend`` "auto" picks model, encodings and solver; anything named wins
+        (``encodings`` may name some kinds only: ``{"amo": "commander"}``)."""
+        out = solve(self.data, self.family, model=model, backend=backend, encodings=encodings,
+                    timeout=timeout, unique=unique)
+        out.source, out.name = self.source, self.name
+        return out
+
+    def count(self, by: str = "placement", limit: int | None = None,
+              timeout: float | None = None, backend: str | Backend = AUTO,
+              model: str | None = None,
+              encodings: Encodings | Mapping[str, str] | None = None) -> Count:
+        """The number of distinct solutions (``by`` "placement", or for Pips "grid" or
+        "tiling"); ``limit`` stops an enumeration early (the count is then incomplete)."""
+        return count(self.data, self.family, model=model, backend=backend,
+                     encodings=encodings, limit=limit, timeout=timeout, by=by)
+
+    def export(self, path: str, format: str | None = None, *, model: str | None = None,
+               encodings: Encodings | Mapping[str, str] | None = None,
+               uniqueness: bool = False, timeout: float | None = 60.0) -> dict:
+        """Write its solver instance (DIMACS, OPB, SMT-LIB 2, LP or MathProg, from the suffix
+        of ``path`` unless ``format`` says; compressed by suffix) and return what ``export
+        --json`` prints: file, format, variables, clauses, hash, hash_kind, status, map."""
+        from .auto import named_encodings
+        from .export.instance import Origin, export_instance, format_of
+
+        chosen = Encodings(**named_encodings(encodings))
+        origin = Origin(self.source or "(library)", self.input_text, self.name)
+        return export_instance(self.family, self.data, origin, path, format_of(path, format),
+                               model=model, encodings=chosen, uniqueness=uniqueness,
+                               timeout=timeout).as_json()
+
+    def text(self, outcome: Outcome | None = None) -> str:
+        """The board as text, with ``outcome``'s solution drawn in when there is one."""
+        return self.family.render_text(self.data, _solution(outcome))
+
+    def svg(self, outcome: Outcome | None = None) -> str:
+        """The board as an SVG drawing, with ``outcome``'s solution when there is one."""
+        return self.family.render_svg(self.data, _solution(outcome))
+
+    def _repr_svg_(self) -> str:  # a notebook draws the board
+        return self.svg()
+
+
+def _solution(outcome: Outcome | None) -> Any:
+    return outcome.solution if outcome is not None else None
+
+
+def _puzzles(items: list[Item]) -> list[Puzzle]:
+    out = []
+    for item in items:
+        if item.error is not None:
+            where = item.file + (f" [{item.name}]" if item.name else "")
+            raise SatDominoError(f"{where}: {item.error}")
+        assert item.family is not None
+        out.append(Puzzle(item.family.kind, item.puzzle, item.name, item.file, item.text))
+    return out
+
+
+def _warn(message: str) -> None:
+    warnings.warn(message, stacklevel=3)
+
+
+def read(path: str, kind: str | None = None, puzzle: str | None = None) -> list[Puzzle]:
+    """Every puzzle in a file (compressed by suffix), a folder, or "-" (standard input), or a
+    puzzle written out (a Tatham game id). ``kind`` forces the family ("dominosa", "pips",
+    "dominofit", "doodlefit"); ``puzzle`` keeps the part of that name (an NYT file's "easy",
+    "medium", "hard"). A part that cannot be read raises SatDominoError; a withdrawn one is
+    skipped with a warning."""
+    return _puzzles(load([path], kind, puzzle, notice=_warn))
+
+
+def parse(text: str, kind: str | None = None) -> list[Puzzle]:
+    """Every puzzle in ``text``, its family detected unless ``kind`` says."""
+    return _puzzles(parse_items("(text)", text, kind, notice=_warn))
