@@ -1,7 +1,7 @@
 """``auto``: the configuration a user gets without asking for one.
 
 For each puzzle family and size it picks the model, the encodings and the solver that measured
-fastest (``python -m satdomino.bench.auto_default``; the figures and the reasons are in
+fastest (``python -m benchmarks.auto_default``; the figures and the reasons are in
 docs/benchmarks.md), from what ``pip install`` brings: python-sat, highspy and our local search
 ``sls`` (compiled at install). Whatever the user names (a model, an encoding, a backend) wins
 over the rule: with a backend named, the encodings and the model not named are the plain

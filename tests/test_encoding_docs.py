@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from satdomino.bench import encoding_tables as T
+from benchmarks import encoding_tables as T
 from satdomino.encode import REGISTRY
 
 

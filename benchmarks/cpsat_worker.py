@@ -3,7 +3,7 @@
 OR-Tools carries its own copy of HiGHS, and highspy (the ``highs`` backend) another: once one
 is loaded, the other fails to import (their symbols clash). The worker keeps OR-Tools out of
 the benchmark's process and times each board as before: from the board to CP-SAT's answer,
-building its model included (``python -m satdomino.bench.cpsat_worker`` serves one JSON
+building its model included (``python -m benchmarks.cpsat_worker`` serves one JSON
 request a line on standard input).
 """
 
@@ -13,13 +13,15 @@ import json
 import subprocess
 import sys
 import time
+from pathlib import Path
 
-from ..puzzles import dominosa as D
+from satdomino.puzzles import dominosa as D
 
 
 class CpsatWorker:
     def __init__(self) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "satdomino.bench.cpsat_worker"],
+        self.proc = subprocess.Popen([sys.executable, "-m", "benchmarks.cpsat_worker"],
+                                     cwd=Path(__file__).resolve().parents[1],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     def solve(self, board: D.Dominosa, workers: int, limit: float) -> tuple[str, float]:
@@ -41,7 +43,7 @@ class CpsatWorker:
 
 
 def serve() -> None:
-    from .dominosa_speed import cpsat
+    from benchmarks.dominosa_speed import cpsat
 
     for line in sys.stdin:
         request = json.loads(line)

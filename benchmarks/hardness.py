@@ -1,4 +1,4 @@
-"""Hardness on demand (not a test): ``python -m satdomino.bench.hardness [--n 40,50,60]
+"""Hardness on demand (not a test): ``python -m benchmarks.hardness [--n 40,50,60]
 [--seeds 5] [--timeout 600] [--backend cadical195] [--csv FILE]``.
 
 Planted random Dominosa boards with the plain exactly-one model (``satdomino generate dominosa
@@ -17,8 +17,8 @@ import statistics
 import sys
 from pathlib import Path
 
-from ..compare.sweep import Appender, generated, run_local, tasks
-from ..encode import Encodings
+from satdomino.compare.sweep import Appender, generated, run_local, tasks
+from satdomino.encode import Encodings
 
 
 def run(ns: list[int], seeds: int, timeout: float, backend: str,

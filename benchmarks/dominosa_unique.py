@@ -1,4 +1,4 @@
-"""Unique Dominosa boards benchmark (not a test): ``python -m satdomino.bench.dominosa_unique``.
+"""Unique Dominosa boards benchmark (not a test): ``python -m benchmarks.dominosa_unique``.
 
 1. The constructive generator (``puzzles.dominosa_unique``: plant, sharpen, repair by SAT,
    prove with ``solve(..., unique=True)``): seconds per board (everything, including the
@@ -16,10 +16,10 @@ import argparse
 import statistics
 import time
 
-from ..puzzles import dominosa as D
-from ..puzzles import dominosa_unique as U
-from ..puzzles import family
-from ..solve import solve
+from satdomino.puzzles import dominosa as D
+from satdomino.puzzles import dominosa_unique as U
+from satdomino.puzzles import family
+from satdomino.solve import solve
 
 
 def constructive(ns: list[int], seeds: int, sharpen: float) -> None:

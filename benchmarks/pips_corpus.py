@@ -1,4 +1,4 @@
-"""Pips benchmark (not a test): ``python -m satdomino.bench.pips_corpus``.
+"""Pips benchmark (not a test): ``python -m benchmarks.pips_corpus``.
 
 The whole NYT corpus (../shared/corpus/pips/nyt): solve, decide uniqueness and count distinct
 placements exactly, with satdomino (one CLI call, wall time with start-up, median of repeats),
@@ -19,9 +19,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from ..puzzles import pips as P
+from satdomino.puzzles import pips as P
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "pips" / "nyt"
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "pips" / "nyt"
 
 
 def cpsat_model(p: P.Pips):

@@ -1,4 +1,4 @@
-"""The measured tables in encodings/*.md (not a test): ``python -m satdomino.bench.encoding_tables
+"""The measured tables in encodings/*.md (not a test): ``python -m benchmarks.encoding_tables
 [--write] [--repeats R]``.
 
 For each encoding kind, every registered encoding is lowered on a few generated puzzles whose
@@ -19,13 +19,13 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import generate as gen
-from ..backends import get_backend
-from ..encode import REGISTRY, Encodings, lower
-from ..model import Model
-from ..puzzles import family
+from satdomino import generate as gen
+from satdomino.backends import get_backend
+from satdomino.encode import REGISTRY, Encodings, lower
+from satdomino.model import Model
+from satdomino.puzzles import family
 
-DOCS = Path(__file__).resolve().parents[2] / "encodings"
+DOCS = Path(__file__).resolve().parents[1] / "encodings"
 BEGIN, END = "<!-- measured: begin -->", "<!-- measured: end -->"
 BACKEND = "cadical195"
 TIME_LIMIT = 60.0
@@ -192,7 +192,7 @@ def table(kind: str, repeats: int) -> str:
     up_head = {"amo": ["UP-consistent"], "card": ["UP-consistent <=, >=", "UP-consistent ="],
                "pb": ["UP-consistent <=, >=", "UP-consistent ="]}.get(kind, [])
     head = ["encoding", *up_head, *(c.label for c in CASES[kind])]
-    lines = [f"Measured by `python -m satdomino.bench.encoding_tables --write`. Cells: "
+    lines = [f"Measured by `python -m benchmarks.encoding_tables --write`. Cells: "
              f"variables / clauses / median seconds of {BACKEND} over {repeats} runs (solve "
              "only; planted puzzles, so all satisfiable); the other kinds at their defaults."]
     if up:

@@ -1,4 +1,4 @@
-"""Domino Fit and Doodle Fit benchmark (not a test): ``python -m satdomino.bench.fit``.
+"""Domino Fit and Doodle Fit benchmark (not a test): ``python -m benchmarks.fit``.
 
 1. Domino Fit planted boards from 10x10 to 30x30, both models, several --pb encodings:
    seconds to a verified solution (encode + solve, cadical195), medians over seeds.
@@ -15,11 +15,11 @@ import statistics
 import time
 from pathlib import Path
 
-from ..encode import Encodings
-from ..puzzles import dominofit, doodlefit, family
-from ..solve import solve
+from satdomino.encode import Encodings
+from satdomino.puzzles import dominofit, doodlefit, family
+from satdomino.solve import solve
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 PENTOMINOES = EXAMPLES / "doodlefit" / "pentominoes-6x10.txt"
 
 

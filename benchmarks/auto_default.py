@@ -1,5 +1,5 @@
 """What a user gets with no options (``auto``), against the default before it and CP-SAT (not a
-test): ``python -m satdomino.bench.auto_default [--part dominosa,small,families]
+test): ``python -m benchmarks.auto_default [--part dominosa,small,families]
 [--repeats 3]``.
 
 Every satdomino time is a whole ``satdomino solve FILE`` process (start-up, reading, building,
@@ -28,11 +28,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..generate import planted, puzzle_text
-from ..puzzles import dominosa as D
-from .cpsat_worker import CpsatWorker
+from benchmarks.cpsat_worker import CpsatWorker
+from satdomino.generate import planted, puzzle_text
+from satdomino.puzzles import dominosa as D
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 CLI = [sys.executable, "-c", "from satdomino.cli import main; raise SystemExit(main())"]
 # only this Python's folder: no solver binary from Debian's packages is found
 ENV = {**os.environ, "PATH": str(Path(sys.executable).parent)}

@@ -1,4 +1,4 @@
-"""Dominosa at scale (not a test): ``python -m satdomino.bench.dominosa_scale [--n 40,50,60]
+"""Dominosa at scale (not a test): ``python -m benchmarks.dominosa_scale [--n 40,50,60]
 [--seeds 5] [--repeats 3] [--timeout 60] [--config MODEL/AMO/BACKEND ...] [--no-unique]
 [--no-cpsat]``.
 
@@ -25,11 +25,11 @@ import math
 import statistics
 import time
 
-from ..encode import Encodings
-from ..puzzles import dominosa as D
-from ..puzzles import family
-from ..solve import solve
-from .cpsat_worker import CpsatWorker
+from benchmarks.cpsat_worker import CpsatWorker
+from satdomino.encode import Encodings
+from satdomino.puzzles import dominosa as D
+from satdomino.puzzles import family
+from satdomino.solve import solve
 
 DEFAULT_CONFIGS = ["placement/pairwise/large-sat"]
 

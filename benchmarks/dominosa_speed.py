@@ -1,4 +1,4 @@
-"""Dominosa speed benchmark (not a test): run ``python -m satdomino.bench.dominosa_speed``.
+"""Dominosa speed benchmark (not a test): run ``python -m benchmarks.dominosa_speed``.
 
 1. The 100 janko-dev boards solved and proved unique in ONE ``satdomino solve`` call, wall time
    including interpreter start-up (median of repeats), against a bare ``python -c pass`` start.
@@ -18,11 +18,11 @@ import sys
 import time
 from pathlib import Path
 
-from ..puzzles import dominosa as D
-from ..puzzles import family
-from ..solve import solve
+from satdomino.puzzles import dominosa as D
+from satdomino.puzzles import family
+from satdomino.solve import solve
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 
 
 def wall(cmd: list[str]) -> tuple[float, str]:
@@ -116,7 +116,7 @@ def planted(ns: list[int], seeds: int, limit: float) -> None:
 
 def amo_sweep(limit: float) -> None:
     """Every clausal at-most-one encoding on the same nine planted boards (N = 45, 50, 55)."""
-    from ..encode import REGISTRY, Encodings
+    from satdomino.encode import REGISTRY, Encodings
 
     fam = family("dominosa")
     boards = [D.planted(n, s)[0] for n in (45, 50, 55) for s in (1, 2, 3)]
