@@ -31,10 +31,13 @@ from satdomino.puzzles import dominosa as D
 from satdomino.puzzles import family
 from satdomino.solve import solve
 
-DEFAULT_CONFIGS = ["placement/pairwise/large-sat"]
+DEFAULT_CONFIGS = ["auto"]
 
 
 def _solve(board: D.Dominosa, config: str, limit: float, unique: bool = False):
+    """``auto`` (what a user gets with no options) or MODEL/AMO/BACKEND."""
+    if config == "auto":
+        return solve(board, family("dominosa"), timeout=limit, unique=unique)
     model, amo, backend = config.split("/", 2)
     return solve(board, family("dominosa"), model=model, backend=backend,
                  encodings=Encodings(amo=amo), timeout=limit, unique=unique)
@@ -65,7 +68,7 @@ def main() -> None:
                     help="solves of each board by each side; the median is its time")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per board and solver")
     ap.add_argument("--config", action="append",
-                    help="MODEL/AMO/BACKEND, repeatable (default: "
+                    help="auto or MODEL/AMO/BACKEND, repeatable (default: "
                     + ", ".join(DEFAULT_CONFIGS) + ")")
     ap.add_argument("--no-unique", action="store_true", help="skip the uniqueness check")
     ap.add_argument("--no-cpsat", action="store_true")

@@ -1,0 +1,67 @@
+"""The README's examples work as written: its Python blocks run, its format examples parse and
+solve, and the commands it lists exist with the options it names."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+import satdomino
+from satdomino.cli import build_parser
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text()
+
+
+def blocks(language: str) -> list[str]:
+    """The fenced code blocks of one language ("" for plain), dedented."""
+    import textwrap
+
+    out, lines, inside = [], [], None
+    for line in README.splitlines():
+        fence = line.strip()
+        if fence.startswith("```"):
+            if inside is None:
+                inside, lines = fence[3:], []
+            else:
+                if inside == language:
+                    out.append(textwrap.dedent("\n".join(lines)) + "\n")
+                inside = None
+        elif inside is not None:
+            lines.append(line)
+    return out
+
+
+@pytest.mark.parametrize("code", blocks("python"))
+def test_python_examples_run(code: str, tmp_path, monkeypatch, capsys) -> None:
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "README.md", "exec"), {})
+
+
+def test_the_readme_is_short() -> None:
+    assert len(README.splitlines()) <= 300
+
+
+def test_format_examples_are_puzzles_with_solutions() -> None:
+    examples = [b for b in blocks("json") + blocks("")
+                if not b.lstrip().startswith(("pip", "satdomino"))]
+    kinds = set()
+    for text in examples:
+        [puzzle] = satdomino.parse(text)
+        kinds.add(puzzle.kind)
+        assert puzzle.solve().status == "sat", text
+    assert kinds == {"dominosa", "pips", "dominofit", "doodlefit"}
+
+
+def test_the_commands_and_options_it_names_exist() -> None:
+    parser = build_parser()
+    for block in blocks("sh"):
+        joined = block.replace("\\\n", " ")  # continued lines
+        for command in re.findall(r"^satdomino (.+?)(?:\s+#.*)?$", joined, re.M):
+            args = command.split()
+            if args[0] in ("solve", "export", "decode", "check-proof", "compare", "generate"):
+                parser.parse_args(args)  # a usage error raises
