@@ -168,16 +168,20 @@ class Model:
         return range(first, first + len(keys))
 
     def has(self, key: Hashable) -> bool:
+        """Is a variable named ``key`` already in the model?"""
         return key in self._ids
 
     def key(self, vid: int) -> Hashable:
+        """The name of variable ``vid`` (a negative literal names its variable)."""
         return self._names[abs(vid)]
 
     def items(self) -> Iterable[tuple[Hashable, int]]:
+        """Every (name, id) pair."""
         return self._ids.items()
 
     @property
     def num_vars(self) -> int:
+        """The number of model variables (ids 1..num_vars)."""
         return len(self._names) - 1
 
     # constraints ----------------------------------------------------------------------------
@@ -191,9 +195,11 @@ class Model:
         return out
 
     def add_clause(self, lits: Iterable[int]) -> None:
+        """At least one of ``lits`` is true."""
         self.constraints.append(Clause(self._lits(lits)))
 
     def at_most_one(self, lits: Iterable[int]) -> None:
+        """At most one of ``lits`` is true."""
         self.constraints.append(AtMostOne(self._lits(lits)))
 
     def exactly_one(self, lits: Iterable[int], choice: bool = False) -> None:
@@ -214,6 +220,7 @@ class Model:
         self.constraints.extend(map(ExactlyOne, tuples))
 
     def card(self, lits: Iterable[int], op: Op, bound: int) -> None:
+        """``sum(lits) op bound``, op one of <=, >=, ==."""
         if op not in OPS:
             raise ValueError(f"unknown comparison {op!r}")
         self.constraints.append(Card(self._lits(lits), op, bound))
@@ -227,13 +234,17 @@ class Model:
         self.constraints.append(PB(pairs, op, bound))
 
     def define_or(self, var: int, lits: Iterable[int]) -> None:
+        """``var`` is true exactly when one of ``lits`` is."""
         self.constraints.append(Define(self._lits([var])[0], "or", self._lits(lits)))
 
     def define_and(self, var: int, lits: Iterable[int]) -> None:
+        """``var`` is true exactly when all of ``lits`` are."""
         self.constraints.append(Define(self._lits([var])[0], "and", self._lits(lits)))
 
     # integer variables ---------------------------------------------------------------------
     def int_var(self, key: Hashable, values: Iterable[int]) -> IntVar:
+        """An integer variable named ``key`` taking one of ``values`` (declared once; again with the
+        same values, the same variable)."""
         dom = tuple(sorted(set(values)))
         if not dom:
             raise ValueError(f"integer variable {key!r} has an empty domain")
@@ -259,6 +270,8 @@ class Model:
 
     def int_linear(self, ints: Iterable[tuple[int, IntVar]], op: Op, bound: int,
                    bools: Iterable[tuple[int, int]] = ()) -> None:
+        """``sum(c * x) + sum(w * lit) op bound`` over integer variables ``ints`` and Boolean
+        ``bools``."""
         if op not in OPS:
             raise ValueError(f"unknown comparison {op!r}")
         bs = tuple((int(w), x) for w, x in bools if w != 0)
@@ -267,6 +280,8 @@ class Model:
                                           bound))
 
     def satisfied_by(self, value: dict[int, bool] | Sequence[bool]) -> bool:
+        """Does the assignment (``value[var]``) satisfy every constraint? The IR's meaning, for
+        tests."""
         return all(holds(c, value) for c in self.constraints)
 
     def __repr__(self) -> str:

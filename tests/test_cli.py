@@ -333,3 +333,64 @@ def test_generate_unique_dominosa_is_built_unique(capsys, tmp_path) -> None:
     rec = json.loads(capsys.readouterr().out)
     assert rec["status"] == "UNSATISFIABLE"
     assert 'c parameters: {"n": 30, "seed": 7, "unique": true}' in cnf.read_text()
+
+
+def test_a_puzzle_that_is_not_unique_shows_its_second_solution(capsys) -> None:
+    board, _ = D.planted(6, 2)
+    gid = board.game_id()
+    code, [rec], _ = run(capsys, "solve", gid, "--unique", "--json")
+    assert code == 0 and rec["unique"] is False and rec["file"] == gid
+    first, other = rec["solution"], rec["other"]
+    assert set(first) == set(other) == {"layout", "dominoes"} and first != other
+    pairs = tuple(sorted(tuple(sorted(map(tuple, d["cells"]))) for d in other["dominoes"]))
+    assert D.verify(board, D.DominosaSolution(pairs)) == []
+    assert main(["solve", gid, "--unique"]) == 0
+    text = capsys.readouterr().out
+    assert "NOT unique" in text and "a second solution (the puzzle is not unique):" in text
+    assert text.count("layout:") == 2
+
+
+def test_unique_puzzles_have_no_other(capsys) -> None:
+    code, [rec], _ = run(capsys, "solve", DOUBLE6, "--unique", "--json")
+    assert rec["unique"] is True and "other" not in rec
+
+
+def test_an_argument_that_reads_as_a_puzzle_is_solved(capsys, tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, [rec], _ = run(capsys, "solve", "2:221200101201", "--json")
+    assert code == 0 and rec["status"] == "sat" and rec["kind"] == "dominosa"
+    code, [rec], err = run(capsys, "solve", "no-such-file.txt", "--json")
+    assert code == 2 and rec["error"] == "no such file"
+
+
+def test_decode_says_it_needs_an_exported_instance(capsys, tmp_path) -> None:
+    (tmp_path / "answer.txt").write_text("s SATISFIABLE\nv 1 0\n")
+    code, _, err = run(capsys, "decode", DOUBLE6, str(tmp_path / "answer.txt"))
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "decode needs an instance that satdomino export wrote" in err
+
+
+def test_every_option_of_every_command_has_help() -> None:
+    from satdomino.cli import build_parser
+
+    def parsers(p, path):
+        yield path, p
+        for action in p._actions:
+            if action.__class__.__name__ == "_SubParsersAction":
+                for name, sub in action.choices.items():
+                    yield from parsers(sub, f"{path} {name}")
+
+    missing = [f"{path} {'/'.join(a.option_strings) or a.dest}"
+               for path, p in parsers(build_parser(), "satdomino") for a in p._actions
+               if a.help is None and a.__class__.__name__ != "_SubParsersAction"]
+    assert missing == []
+
+
+def test_generate_shows_only_its_familys_options(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["generate", "pips", "--help"])
+    text = capsys.readouterr().out
+    assert "--dominoes" in text and "--max-pip" in text
+    assert "--width" not in text and "--n " not in text and "--rotate" not in text
+    code, _, err = run(capsys, "generate", "dominosa", "--n", "3", "--format", "dimacs")
+    assert code == 2 and "name it with -o" in err

@@ -60,6 +60,9 @@ PRESETS: dict[str, tuple[str, str]] = {
 
 
 def get_backend(name: str) -> Backend:
+    """The backend named ``name`` (any of ``available_backends``, ``external:CMD``,
+    ``portfolio:A+B``, ``by-size:VARS:SMALL|LARGE``, ``highs:OPTION=VALUE``, ``sls:seed=K``); an
+    unknown or missing one raises a one-line SatDominoError."""
     if name == DEFAULT_BACKEND:
         raise UsageError("auto picks a solver per puzzle (give it to solve or count), it is "
                          "not one backend")
@@ -128,6 +131,9 @@ def _timed(member: str) -> tuple[str, float, float | None]:
 
 
 def available_backends() -> list[str]:
+    """Every backend name that can run here: python-sat solvers, z3, z3-smt, highs and sls when
+    installed and built, solver binaries found on PATH, and the presets whose solvers are all here.
+    """
     binaries = found_binaries()
     highs = ["highs"] if highs_installed() else []
     sls = ["sls"] if sls_built() else []

@@ -14,13 +14,14 @@ from .common import check_timeout, say
 
 def add_parser(sub) -> None:
     k = sub.add_parser("check-proof", help="verify a DRAT proof that a DIMACS file is UNSAT")
-    k.add_argument("cnf", metavar="CNF")
+    k.add_argument("cnf", metavar="CNF", help="the DIMACS formula (compressed by suffix)")
     k.add_argument("proof", metavar="PROOF", help="text or binary DRAT, possibly compressed")
     k.add_argument("--timeout", type=float, default=600.0, metavar="S",
                    help="seconds for each checker (default 600)")
     k.add_argument("--no-drat-trim", action="store_true",
                    help="only the built-in checker, even when drat-trim is on PATH")
-    k.add_argument("--json", action="store_true")
+    k.add_argument("--json", action="store_true",
+                   help='print {"cnf", "proof", "verified", "checks"}')
 
 
 def run(args: argparse.Namespace) -> int:

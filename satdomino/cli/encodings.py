@@ -12,8 +12,9 @@ from ..encode import KINDS, REGISTRY, Encodings
 
 
 def add_parser(sub) -> None:
-    e = sub.add_parser("encodings", help="list encodings and backends available here")
-    e.add_argument("--json", action="store_true")
+    e = sub.add_parser("encodings", help="what auto picks, and every encoding and backend here")
+    e.add_argument("--json", action="store_true",
+                   help="the encodings per kind, the backends and auto's rules as one object")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -40,10 +40,12 @@ class Encodings:
             get(kind, getattr(self, kind))  # fail early on unknown names
 
     def as_dict(self) -> dict[str, str]:
+        """{kind: encoding name}, as ``stats.encodings`` shows it."""
         return asdict(self)
 
     @property
     def native(self) -> bool:
+        """Does any kind use a native constraint (it needs a solver that takes it)?"""
         return any(get(kind, getattr(self, kind)).native for kind in KINDS)
 
 

@@ -26,6 +26,7 @@ class CNF:
     atmosts: list[tuple[list[int], int]] = field(default_factory=list)
 
     def copy(self) -> CNF:
+        """An independent copy: clauses and at-most-k constraints can be added to it alone."""
         return CNF(self.num_vars, self.model_vars, [list(c) for c in self.clauses],
                    [(list(ls), k) for ls, k in self.atmosts])
 

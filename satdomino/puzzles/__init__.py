@@ -62,12 +62,15 @@ FAMILIES: dict[str, Family] = {
 
 
 def family(kind: str) -> Family:
+    """The family named ``kind`` (dominosa, pips, dominofit, doodlefit): its parser, models,
+    decoder, rule checker and drawings."""
     if kind not in FAMILIES:
         raise UnknownNameError(f"unknown puzzle kind {kind!r}; choose from {', '.join(FAMILIES)}")
     return FAMILIES[kind]
 
 
 def detect(text: str) -> Family:
+    """The family whose format ``text`` is in (Pips, Domino Fit, Doodle Fit, then Dominosa)."""
     for fam in FAMILIES.values():
         if fam.sniff(text):
             return fam

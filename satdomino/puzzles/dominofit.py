@@ -35,6 +35,7 @@ class DominoFit:
     cover: bool = True
 
     def free(self, cell: Cell) -> bool:
+        """Is ``cell`` on the board and not black?"""
         r, c = cell
         return 0 <= r < self.height and 0 <= c < self.width and cell not in self.blacks
 
@@ -51,6 +52,8 @@ class DominoFit:
 
 
 def cells_of(kind: str, at: Cell) -> tuple[Cell, Cell]:
+    """The two squares of a piece: ``kind`` "V" (vertical, ``at`` its top) or "H" (horizontal,
+    ``at`` its left)."""
     r, c = at
     return ((r, c), (r + 1, c)) if kind == "V" else ((r, c), (r, c + 1))
 
@@ -69,6 +72,8 @@ METADATA = {"name", "title", "source", "author", "date", "id", "difficulty", "co
 
 
 def from_json(obj: object) -> DominoFit:
+    """A board from its JSON object (width, height, blacks, top_numbers, side_numbers); anything
+    else is a one-line PuzzleFormatError."""
     if not isinstance(obj, dict):
         raise PuzzleFormatError("a Domino Fit puzzle must be a JSON object")
     for key in ("width", "height", "top_numbers", "side_numbers"):
@@ -105,16 +110,19 @@ def from_json(obj: object) -> DominoFit:
 
 
 def parse_parts(text: str) -> list[tuple[str | None, DominoFit | PuzzleFormatError]]:
+    """Every board in ``text`` (one JSON object), each part or its error."""
     return single(from_json, load_json(text))
 
 
 def parse(text: str) -> list[tuple[str | None, DominoFit]]:
+    """Every board in ``text``; the first error raises."""
     return strict(parse_parts(text))
 
 
 def sniff(text: str) -> bool:
     # the whole text: a large board's "blacks" list can come first and run long
     # either sum list: a file missing the other is ours, and its parse says what is missing
+    """Does ``text`` look like a Domino Fit board (JSON with either sum list)?"""
     return text.lstrip().startswith("{") and '"dominoes"' not in text and (
         '"top_numbers"' in text or '"side_numbers"' in text)
 
@@ -188,6 +196,7 @@ class DominoFitSolution:
 
 
 def decode(p: DominoFit, model: Model, true_vars: frozenset[int]) -> DominoFitSolution:
+    """The pieces the true placement variables of ``model`` put on the board."""
     out = []
     for x in model.projection:
         if x in true_vars:
@@ -202,6 +211,8 @@ def decode(p: DominoFit, model: Model, true_vars: frozenset[int]) -> DominoFitSo
 
 
 def rows(p: DominoFit, sol: DominoFitSolution) -> list[str]:
+    """The solution as text rows: ``1``/``|`` a vertical piece's dotted and blank halves,
+    ``-``/``2`` a horizontal one's, ``X`` black, ``.`` uncovered."""
     grid = [["X" if (r, c) in p.blacks else "." for c in range(p.width)]
             for r in range(p.height)]
     for kind, (r, c) in sol.pieces:
@@ -242,10 +253,12 @@ def verify(p: DominoFit, sol: DominoFitSolution) -> list[str]:
 
 
 def solution_json(p: DominoFit, sol: DominoFitSolution) -> dict:
+    """The solution as ``solve --json`` gives it: {"rows": [...]}."""
     return {"rows": rows(p, sol)}
 
 
 def render_text(p: DominoFit, sol: DominoFitSolution | None) -> str:
+    """The board (with ``sol`` drawn when given), its sums in the margins."""
     body = rows(p, sol) if sol else rows(p, DominoFitSolution(()))
     width = max(len(str(v)) for v in p.side)
     lines = [f"column sums: {' '.join(map(str, p.top))}"]
@@ -254,6 +267,7 @@ def render_text(p: DominoFit, sol: DominoFitSolution | None) -> str:
 
 
 def render_svg(p: DominoFit, sol: DominoFitSolution | None) -> str:
+    """The board as SVG, with ``sol``'s pieces when given."""
     labels = {(r, c): "" for r in range(p.height) for c in range(p.width)}
     fills = dict.fromkeys(p.blacks, "#333")
     pairs = []
@@ -298,6 +312,7 @@ def planted(width: int, height: int, seed: int, blacks: float = 0.1) -> tuple[Do
 
 
 def to_json(p: DominoFit) -> dict:
+    """The board as the JSON object ``from_json`` reads."""
     return {"width": p.width, "height": p.height,
             "top_numbers": list(p.top), "side_numbers": list(p.side),
             "blacks": [[c, r] for r, c in sorted(p.blacks)]}

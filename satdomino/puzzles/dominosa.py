@@ -41,16 +41,20 @@ class Dominosa:
 
     @property
     def rows(self) -> int:
+        """The number of rows of the grid (N + 1 for a double-N board)."""
         return len(self.grid)
 
     @property
     def cols(self) -> int:
+        """The number of columns of the grid (N + 2 for a double-N board)."""
         return len(self.grid[0])
 
     def at(self, cell: Cell) -> int:
+        """The number in ``cell`` (row, column)."""
         return self.grid[cell[0]][cell[1]]
 
     def cells(self) -> list[Cell]:
+        """Every cell, row by row."""
         return [(r, c) for r in range(self.rows) for c in range(self.cols)]
 
     def edges(self) -> list[Pair]:
@@ -66,10 +70,12 @@ class Dominosa:
         return out
 
     def game_id(self) -> str:
+        """The board as a Tatham game id (``N:`` and the numbers, those from 10 in brackets)."""
         numbers = (str(v) if v < 10 else f"[{v}]" for row in self.grid for v in row)
         return f"{self.n}:" + "".join(numbers)
 
     def grid_text(self) -> str:
+        """The board as a number grid after a ``rows cols`` line."""
         width = len(str(self.n))
         lines = [f"{self.rows} {self.cols}"]
         lines += [" ".join(str(v).rjust(width) for v in row) for row in self.grid]
@@ -124,6 +130,7 @@ def _number(token: str) -> int:
 
 
 def parse_game_id(text: str) -> Dominosa:
+    """A board from a Tatham game id such as ``2:221200101201``."""
     m = GAME_ID.match(text.strip())
     if not m:
         raise PuzzleFormatError(f"not a Dominosa game id: {text.strip()[:40]!r}")
@@ -140,6 +147,7 @@ def parse_game_id(text: str) -> Dominosa:
 
 
 def parse_grid(text: str) -> Dominosa:
+    """A board from a number grid, optionally after a ``rows cols`` line."""
     grid = [[_number(t) for t in line.split()] for line in text.strip().splitlines()
             if line.strip()]
     if not grid:
@@ -258,6 +266,8 @@ def parse(text: str) -> list[tuple[str | None, Dominosa]]:
 
 
 def sniff(text: str) -> bool:
+    """Does ``text`` look like Dominosa: JSON with problem, game_id or grid, game ids (one per
+    line, maybe named), or a grid of numbers?"""
     head = text.lstrip()[:4096]
     if head.startswith(("{", "[")):
         return any(k in head for k in ('"problem"', '"game_id"', '"grid"'))
@@ -271,6 +281,7 @@ def sniff(text: str) -> bool:
 # models ------------------------------------------------------------------------------------------
 
 def domino_of(p: Dominosa, e: Pair) -> tuple[int, int]:
+    """The domino (low, high) that placement ``e`` (two adjacent cells) shows."""
     (r, c), (r2, c2) = e
     a, b = p.grid[r][c], p.grid[r2][c2]  # not p.at: this runs once per placement
     return (a, b) if a <= b else (b, a)
@@ -366,6 +377,7 @@ class DominosaSolution:
 
 
 def decode(p: Dominosa, model: Model, true_vars: frozenset[int]) -> DominosaSolution:
+    """The placements the true variables of ``model`` choose."""
     pairs = [model.key(x)[2] for x in model.projection if x in true_vars]
     return DominosaSolution(tuple(sorted(pairs)))
 
@@ -417,6 +429,8 @@ def verify(p: Dominosa, sol: DominosaSolution) -> list[str]:
 
 
 def solution_json(p: Dominosa, sol: DominosaSolution) -> dict:
+    """The solution as ``solve --json`` gives it: Tatham's per-cell letters and each domino with its
+    cells, in the order of its pips."""
     items = []
     for a, b in sol.pairs:
         if p.at(a) > p.at(b):
@@ -427,6 +441,7 @@ def solution_json(p: Dominosa, sol: DominosaSolution) -> dict:
 
 
 def labels(p: Dominosa) -> dict[Cell, str]:
+    """Each cell's number as text."""
     return {cell: str(p.at(cell)) for cell in p.cells()}
 
 
@@ -446,6 +461,7 @@ def render_text(p: Dominosa, sol: DominosaSolution | None) -> str:
 
 
 def render_svg(p: Dominosa, sol: DominosaSolution | None) -> str:
+    """The board as SVG, with ``sol``'s dominoes when given."""
     return svg.draw_board(labels(p), sol.pairs if sol else (), title=f"Dominosa double-{p.n}")
 
 

@@ -24,6 +24,7 @@ MAX_CELLS = 5000
 
 
 def normalise(cells) -> Shape:
+    """The cells moved so that their smallest row and column are 0, sorted."""
     r0 = min(r for r, _ in cells)
     c0 = min(c for _, c in cells)
     return tuple(sorted((r - r0, c - c0) for r, c in cells))
@@ -82,6 +83,8 @@ def _cells(section: list[str], mark: str) -> set[Cell]:
 
 
 def parse_text(text: str) -> DoodleFit:
+    """A puzzle from the published text: the shape drawn with ``#``, then each block with ``*``,
+    separated by ``---`` lines."""
     sections: list[list[str]] = [[]]
     for line in text.splitlines():
         if line.strip() == "---":
@@ -111,19 +114,23 @@ def parse_text(text: str) -> DoodleFit:
 
 
 def parse_parts(text: str) -> list[tuple[str | None, DoodleFit | PuzzleFormatError]]:
+    """The puzzle in ``text``, or its error."""
     return single(parse_text, text)
 
 
 def parse(text: str) -> list[tuple[str | None, DoodleFit]]:
+    """The puzzle in ``text``; an error raises."""
     return strict(parse_parts(text))
 
 
 def sniff(text: str) -> bool:
+    """Does ``text`` look like Doodle Fit (drawn with ``#`` and ``*``, parts split by ``---``)?"""
     lines = [ln.strip() for ln in text.splitlines()]
     return "---" in lines and set("".join(lines)) <= set("#*- ")
 
 
 def format_text(p: DoodleFit) -> str:
+    """The puzzle in the published text form ``parse_text`` reads."""
     def draw(cells, mark: str) -> str:
         rows = 1 + max(r for r, _ in cells)
         cols = 1 + max(c for _, c in cells)
@@ -206,10 +213,13 @@ LABELS = string.digits + string.ascii_uppercase + string.ascii_lowercase
 
 
 def label(i: int) -> str:
+    """The character that draws block ``i``: 0-9, then A-Z, then a-z."""
     return LABELS[i] if i < len(LABELS) else "?"
 
 
 def solution_json(p: DoodleFit, sol: DoodleFitSolution) -> dict:
+    """The solution as ``solve --json`` gives it: {"placements": [{"block": i, "cells": [...]},
+    ...]}."""
     return {"placements": [{"block": i, "cells": [list(u) for u in cells]}
                            for i, cells in enumerate(sol.cells)]}
 
@@ -226,6 +236,7 @@ def render_text(p: DoodleFit, sol: DoodleFitSolution | None) -> str:
 
 
 def render_svg(p: DoodleFit, sol: DoodleFitSolution | None) -> str:
+    """The shape as SVG, the blocks coloured when ``sol`` is given."""
     labels = dict.fromkeys(p.shape, "")
     fills: dict[Cell, str] = {}
     for i, cells in enumerate(sol.cells if sol else ()):

@@ -36,6 +36,7 @@ class Region:
     target: int | None = None
 
     def label(self) -> str:
+        """The rule in words (``sum = 9``, ``all different``, ...)."""
         return {"sum": f"{self.target}", "less": f"<{self.target}", "greater": f">{self.target}",
                 "equals": "=", "unequal": "≠", "empty": ""}[self.rule]
 
@@ -50,6 +51,7 @@ class Pips:
     official: tuple[tuple[Node, Node], ...] | None = None  # published solution, if given
 
     def neighbours(self) -> dict[Node, list[Node]]:
+        """Each cell's adjacent cells."""
         adj: dict[Node, list[Node]] = {u: [] for u in self.nodes}
         for u, v in self.edges:
             adj[u].append(v)
@@ -128,6 +130,8 @@ def _finish(nodes, edges, dominoes, regions, grid, official) -> Pips:
 
 
 def from_nyt(obj: dict) -> Pips:
+    """A puzzle from one NYT puzzle object (dominoes, regions, optionally solution); anything else
+    is a one-line PuzzleFormatError."""
     if not isinstance(obj, dict):
         raise PuzzleFormatError("a Pips puzzle must be a JSON object")
     dominoes = _dominoes(obj.get("dominoes"))
@@ -159,6 +163,8 @@ def from_nyt(obj: dict) -> Pips:
 
 
 def from_graph(obj: dict) -> Pips:
+    """A puzzle from the graph form: dominoes, links (each cell's neighbours) and constraints over
+    named nodes."""
     if not isinstance(obj, dict):
         raise PuzzleFormatError("a Pips puzzle must be a JSON object")
     dominoes = _dominoes(obj.get("dominoes"))
@@ -217,6 +223,8 @@ GRAPH_KEYS = {"dominoes", "links", "constraints", "name", "id"}
 
 
 def parse_parts(text: str) -> list[tuple[str | None, Pips | Skipped | PuzzleFormatError]]:
+    """Every puzzle in ``text`` (an NYT day file's easy / medium / hard, one puzzle, or the graph
+    form), each part, its error, or Skipped for a withdrawn one."""
     data = load_json(text)
     if isinstance(data, dict) and any(k in data for k in PARTS):
         keys = [k for k in PARTS if k in data]
@@ -240,6 +248,8 @@ def parse(text: str) -> list[tuple[str | None, Pips]]:
 
 
 def sniff(text: str) -> bool:
+    """Does ``text`` look like Pips: a JSON object with dominoes, regions or links, or an NYT
+    day file?"""
     head = text.lstrip()[:20000]
     return head.startswith("{") and any(
         k in head for k in ('"dominoes"', '"regions"', '"links"', '"easy"', '"hard"'))
@@ -248,6 +258,7 @@ def sniff(text: str) -> bool:
 # the placement model -----------------------------------------------------------------------------
 
 def domino_types(p: Pips) -> Counter:
+    """How many of each domino (low, high) the set holds."""
     return Counter((min(a, b), max(a, b)) for a, b in p.dominoes)
 
 
@@ -420,6 +431,7 @@ class PipsSolution:
     pairs: tuple[tuple[Node, Node], ...]  # pairs[i] holds dominoes[i], dominoes[i][0] on [0]
 
     def values(self, p: Pips) -> dict[Node, int]:
+        """The pips each cell shows."""
         out = {}
         for (a, b), (u, v) in zip(p.dominoes, self.pairs, strict=True):
             out[u], out[v] = a, b
@@ -448,6 +460,8 @@ def _placed(p: Pips, model: Model, true_vars: frozenset[int]):
 
 
 def decode(p: Pips, model: Model, true_vars: frozenset[int]) -> PipsSolution:
+    """Which domino lies on which two cells, which way round, from the true variables of ``model``.
+    """
     free: dict[tuple[int, int], list[tuple[Node, Node]]] = {}
     for t, u, v in _placed(p, model, true_vars):
         free.setdefault(t, []).append((u, v))
@@ -492,6 +506,8 @@ def _json_node(u: Node):
 
 
 def solution_json(p: Pips, sol: PipsSolution) -> dict:
+    """The solution in the NYT form: each domino's two cells in the order of the input dominoes (its
+    first pip on the first cell), and every cell's value."""
     value = sol.values(p)
     return {"solution": [[_json_node(u), _json_node(v)] for u, v in sol.pairs],
             "values": [[*u, value[u]] if isinstance(u, tuple) else [u, value[u]]
@@ -598,6 +614,8 @@ def _rule_text(r: Region) -> str:
 
 
 def render_text(p: Pips, sol: PipsSolution | None) -> str:
+    """The board with its regions lettered and their rules listed, and the solution's pips when
+    ``sol`` is given."""
     names = _region_names(p)
     legend = "regions:\n" + "".join(
         f"  {n}: {_rule_text(r)} ({len(r.nodes)} cell{'s' if len(r.nodes) > 1 else ''})\n"
@@ -617,6 +635,7 @@ def render_text(p: Pips, sol: PipsSolution | None) -> str:
 
 
 def render_svg(p: Pips, sol: PipsSolution | None) -> str:
+    """The board as SVG, regions shaded, with ``sol``'s dominoes and pips when given."""
     fills = {u: svg.PALETTE[i % len(svg.PALETTE)] for i, r in enumerate(p.regions)
              if r.rule != "empty" for u in r.nodes}
     value = sol.values(p) if sol else {}
