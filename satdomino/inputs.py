@@ -29,17 +29,23 @@ class Item:
     puzzle: Any = None  # the family's puzzle object
     error: str | None = None
     text: str | None = None  # the whole input text (an exported DIMACS map embeds it)
+    timed_out: bool = False  # reading and parsing it took longer than the time limit
+
+
+# the most an input may hold (after decompression): far beyond any puzzle or solver answer a
+# solver could take, and a bound on what reading ``/dev/zero`` or a compression bomb costs
+MAX_INPUT_BYTES = 64 * 2**20
 
 
 def read_text(path: str) -> str:
     """The text of a file (decompressed by suffix) or of standard input ("-"); binary or
-    non-UTF-8 data is an error, a byte-order mark is dropped."""
+    non-UTF-8 data, or more than MAX_INPUT_BYTES, is an error; a byte-order mark is dropped."""
     if path == "-":
-        data = sys.stdin.buffer.read()
+        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
     else:
         try:
             with opener(path)(path, "rb") as f:  # compressed by suffix, or plain
-                data = f.read()
+                data = f.read(MAX_INPUT_BYTES + 1)
         except (EOFError, lzma.LZMAError, zlib.error, gzip.BadGzipFile):
             raise SatDominoError(f"not {compression(path)}-compressed data") from None
         except FileNotFoundError:
@@ -48,6 +54,10 @@ def read_text(path: str) -> str:
             raise SatDominoError("is a directory") from None
         except OSError as e:
             raise SatDominoError(e.strerror or str(e)) from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise SatDominoError(f"larger than {MAX_INPUT_BYTES // 2**20} MiB"
+                             + (" once decompressed" if path != "-" and compression(path)
+                                else "") + ": not read (no puzzle is that large)")
     if b"\0" in data:
         raise SatDominoError("not a text file (binary data)")
     try:
@@ -125,22 +135,34 @@ def parse_items(source: str, text: str, kind: str | None, puzzle: str | None = N
 
 
 def load(paths: list[str], kind: str | None = None, puzzle: str | None = None,
-         notice: Callable[[str], None] | None = None) -> list[Item]:
+         notice: Callable[[str], None] | None = None,
+         timeout: float | None = None) -> list[Item]:
     """Every puzzle in ``paths`` (files, folders, "-", or puzzles written out), each part
     parsed on its own: a part that cannot be read is an Item with an ``error``, and the rest
-    go on."""
+    go on. ``timeout``: seconds for reading and parsing each input (in the main thread)."""
+    from .solve import TimeUp, ringing_after
+
     items: list[Item] = []
     for path, problem in expand(paths, kind):
         if problem:
             items.append(Item(path, None, None, error=problem))
             continue
         try:
-            text = read_text(path)
-        except SatDominoError as e:
-            written = as_puzzle_text(path, kind) if str(e) == "no such file" else None
-            if written is None:
-                items.append(Item(path, None, None, error=str(e)))
-                continue
-            text = written
-        items.extend(parse_items(path, text, kind, puzzle, notice))
+            with ringing_after(timeout):
+                items.extend(_load_one(path, kind, puzzle, notice))
+        except TimeUp:
+            items.append(Item(path, None, None, error="time limit, while reading and parsing",
+                              timed_out=True))
     return items
+
+
+def _load_one(path: str, kind: str | None, puzzle: str | None,
+              notice: Callable[[str], None] | None) -> list[Item]:
+    try:
+        text = read_text(path)
+    except SatDominoError as e:
+        written = as_puzzle_text(path, kind) if str(e) == "no such file" else None
+        if written is None:
+            return [Item(path, None, None, error=str(e))]
+        text = written
+    return parse_items(path, text, kind, puzzle, notice)

@@ -107,13 +107,13 @@ def _gc_paused() -> Iterator[None]:
 MAX_TIMEOUT = 1e6  # seconds; larger values overflow the waits of the process layer
 
 
-class _TimeUp(Exception):
+class TimeUp(Exception):
     pass
 
 
 @contextmanager
-def _ringing_after(timeout: float | None) -> Iterator[None]:
-    """Raise _TimeUp in the block once ``timeout`` seconds have passed: building a model and
+def ringing_after(timeout: float | None) -> Iterator[None]:
+    """Raise TimeUp in the block once ``timeout`` seconds have passed: building a model and
     lowering it are Python loops that look at no clock (a large Pips puzzle took 3.3 s of a
     2 s limit). SIGALRM, so only in the main thread, and a C call that runs long finishes
     first; an alarm already set that rings sooner is left alone."""
@@ -122,7 +122,7 @@ def _ringing_after(timeout: float | None) -> Iterator[None]:
         return
 
     def ring(signum: int, frame: object) -> None:
-        raise _TimeUp
+        raise TimeUp
 
     previous = signal.signal(signal.SIGALRM, ring)
     t0 = time.monotonic()
@@ -151,10 +151,10 @@ def _solve(puzzle: Any, family: Family, chosen: Setup, timeout: float | None,
     # the time limit covers the whole puzzle: the solver gets what building left of it
     deadline = None if timeout is None else t0 + timeout
     try:
-        with _ringing_after(timeout):
+        with ringing_after(timeout):
             m = family.model(model)(puzzle)
             formula = engine.formula(m, encodings)
-    except _TimeUp:
+    except TimeUp:
         return Outcome("unknown", reason="time limit, while building and encoding",
                        stats={"variables": None, "clauses": None,
                               "encode_seconds": round(time.perf_counter() - t0, 6),

@@ -22,3 +22,15 @@ def need_binary(name: str) -> str:
     if path is None:
         pytest.skip(f"{name} is not installed")
     return path
+
+
+# hypothesis profiles: the default is CI's; `python -m pytest --hypothesis-profile=long
+# tests/test_fuzz.py` runs twenty times as many cases (docs/design.md, "Resource limits")
+from hypothesis import settings as _settings  # noqa: E402
+
+_settings.register_profile("long", max_examples=2000, deadline=None)
+
+
+def examples(count: int) -> int:
+    """``count`` cases under the default profile, scaled by the profile in force."""
+    return max(1, count * _settings.default.max_examples // 100)

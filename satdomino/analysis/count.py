@@ -26,6 +26,7 @@ class Count:
     complete: bool  # False: stopped at --limit or the time limit (value is then a lower bound)
     seconds: float
     by: str = "placement"
+    reason: str = ""  # why it is incomplete: "time limit", "--limit reached", ...
 
 
 SWITCH = 200  # with an exact counter at hand, enumerate only this many before using it
@@ -48,8 +49,11 @@ def count(puzzle: Any, family, *, model: str | None = None, backend: str | Backe
     t0 = time.perf_counter()
     deadline = None if timeout is None else t0 + timeout
 
-    def done(value: int, method: str, complete: bool) -> Count:
-        return Count(value, method, complete, time.perf_counter() - t0, by)
+    def done(value: int, method: str, complete: bool, why: str = "") -> Count:
+        if not complete and not why:
+            why = ("--limit reached" if limit is not None and value >= limit
+                   else "time limit")
+        return Count(value, method, complete, time.perf_counter() - t0, by, why)
 
     if known is not None and (known.status == "unsat" or known.unique is True):
         return done(0 if known.status == "unsat" else 1, "enumeration", True)
@@ -72,7 +76,8 @@ def count(puzzle: Any, family, *, model: str | None = None, backend: str | Backe
         finished, value = run_in_child("exact counter", exact, (puzzle,), _left(deadline))
         return done(value, "dp", True) if finished else done(found, "enumeration", False)
     except RecursionError:  # a board too large for the counter's recursion
-        return done(found, "enumeration", False)
+        return done(found, "enumeration", False,
+                    "the exact counter's recursion is too deep for this board")
 
 
 def _left(deadline: float) -> float:

@@ -39,6 +39,9 @@ from ..fileio import compression, opener
 # Proof variables beyond the formula's are fine (extended resolution) but the checker's arrays
 # are dense, so an absurd variable number must be a clear error rather than a memory blow-up.
 EXTRA_VARS = 1 << 22
+# the built-in checker keeps several arrays per variable: beyond this, its memory is the user's
+# problem, not a side effect of a header
+MAX_CHECKED_VARIABLES = 20_000_000
 
 _TEXT_START = frozenset(b"0123456789-cd \t\r\n")
 _CHUNK = 1 << 20
@@ -101,7 +104,7 @@ def parse_proof_lines(lines: Iterable[str | bytes], where: str = "proof"
                     raise SatDominoError(f"{where}, line {number}: 'd' inside a clause")
                 deletion = True
                 continue
-            if not re.fullmatch(r"[+-]?[0-9]+", tok):
+            if not re.fullmatch(r"[+-]?[0-9]{1,10}", tok):  # a literal fits in 32 bits
                 raise SatDominoError(f"{where}, line {number}: {tok[:20]!r} is not a literal")
             lit = int(tok)
             if lit:
@@ -183,7 +186,10 @@ def read_proof(path: str | Path) -> Iterator[tuple[bool, list[int]]]:
     try:
         with opener(path)(path, "rb") as stream:
             head = stream.read(_CHUNK)
-            if is_binary_proof(head):
+            if head.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark: text, as elsewhere
+                head = head[3:]
+                yield from parse_proof_lines(_text_lines(head, stream), where)
+            elif is_binary_proof(head):
                 yield from _binary_steps(head, stream, where)
             else:
                 yield from parse_proof_lines(_text_lines(head, stream), where)
@@ -457,6 +463,9 @@ def check_drat(num_vars: int, clauses: list[list[int]],
     it, SatDominoError. Malformed steps in ``proof`` raise SatDominoError too."""
     start = time.monotonic()
     lemmas = deletions = rat_lemmas = ignored = step = 0
+    if num_vars > MAX_CHECKED_VARIABLES:
+        raise SatDominoError(f"the formula has {num_vars:,} variables; the built-in checker "
+                             f"takes at most {MAX_CHECKED_VARIABLES:,} (use drat-trim)")
     checker = _Checker(num_vars)
     limit = max(num_vars, 16) + EXTRA_VARS
 
@@ -532,16 +541,19 @@ def check_drat(num_vars: int, clauses: list[list[int]],
         checker.add(lits)
         if checker.conflict or checker.propagate():
             return result(True, f"VERIFIED: conflict at top level after lemma {lemmas} "
-                                f"(proof step {step})")
+                                f"(proof step {step})" + _read_through(proof, "after it"))
     return result(False, f"NOT VERIFIED: the proof ({step} steps) ends without deriving "
                          "the empty clause")
 
 
-def _read_through(proof: Iterable[tuple[bool, list[int]]]) -> str:
-    """The proof is not needed when the formula refutes itself, but a file that is not a
-    proof (malformed: parsing raises) is not passed as one."""
+def _read_through(proof: Iterable[tuple[bool, list[int]]], which: str = "") -> str:
+    """The proof is not needed when the formula refutes itself, nor after the step that
+    refutes it, but a file that is not a proof (malformed: parsing raises) is not passed as
+    one: its rest is read through."""
     steps = sum(1 for _ in proof)
-    return f" (the proof's {steps} step(s) are not needed)" if steps else ""
+    if not steps:
+        return ""
+    return f" (the proof's {steps} step(s) {which + ' ' if which else ''}are not needed)"
 
 
 def check_drat_files(cnf_path: str | Path, proof_path: str | Path,

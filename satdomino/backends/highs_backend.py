@@ -35,6 +35,7 @@ from .program import program_rows
 from .run import ForkedRun, Run, ServedRun, finish_within
 
 OWN_OPTIONS = ("jump_only",)
+MAX_THREADS = 256
 
 
 def _value(text: str) -> bool | int | float | str:
@@ -59,6 +60,10 @@ def parse_options(spec: str) -> dict[str, bool | int | float | str]:
         options[key.strip()] = _value(text.strip())
     if not isinstance(options.get("jump_only", False), bool):
         raise UsageError(f"jump_only is true or false, not {options['jump_only']!r}")
+    threads = options.get("threads", 0)
+    # HiGHS takes any count and then fails to allocate or waits on its workers
+    if not (isinstance(threads, int) and 0 <= threads <= MAX_THREADS):
+        raise UsageError(f"HiGHS threads is 0 (its choice) to {MAX_THREADS}, not {threads!r}")
     _highs(options)  # refused options fail here, before any solve
     return options
 

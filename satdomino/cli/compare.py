@@ -14,6 +14,9 @@ from ..errors import UsageError
 from ..fileio import output_path
 from .common import KIND_HELP, check_timeout
 
+MAX_JOBS = 1024  # runs at once here: each is a process
+MAX_SEEDS = 10_000  # runs per configuration and puzzle
+
 
 def add_parser(sub) -> None:
     defaults = Encodings()
@@ -60,8 +63,8 @@ def run(args: argparse.Namespace) -> int:
     from ..compare.sweep import Progress, puzzles, read_rows, sweep, tasks
 
     check_timeout(args.timeout)
-    if args.jobs < 1 or args.seeds < 1:
-        raise UsageError("--jobs and --seeds must be at least 1")
+    if not 1 <= args.jobs <= MAX_JOBS or not 1 <= args.seeds <= MAX_SEEDS:
+        raise UsageError(f"--jobs must be 1 to {MAX_JOBS} and --seeds 1 to {MAX_SEEDS}")
     if args.memory is not None and not 16 <= args.memory <= 2**30:
         raise UsageError("--memory must be between 16 and 2^30 MB")
     out = output_path(args.output, "-o")

@@ -54,9 +54,9 @@ def read_map(instance: str) -> tuple[Family, str | None, Any, dict]:
     except (ValueError, RecursionError):
         raise SatDominoError(f"{where} is not a satdomino map; {needs}") from None
     if not isinstance(mapping, dict) or any(
-            not isinstance(mapping.get(k), t) for k, t in MAP_FIELDS.items()) or not isinstance(
-            mapping.get("puzzle"), str | None) or not isinstance(
-            mapping.get("readings", {}), dict):
+            not isinstance(mapping.get(k), t) for k, t in MAP_FIELDS.items()) or \
+            "puzzle" not in mapping or not isinstance(mapping["puzzle"], str | None) or \
+            not isinstance(mapping.get("readings", {}), dict):
         raise SatDominoError(f"{where} is not a satdomino map; {needs}")
     try:
         fam = family(mapping["kind"])

@@ -15,6 +15,7 @@ from ..puzzles import family
 from .common import check_timeout, say, write_atomic
 from .export import instance_options, write
 
+MAX_TRIES = 1_000_000
 # each family's parameters: (flag, type, help)
 PARAMETERS = {
     "dominosa": [("--n", int, "highest number: the double-N set, a board N+1 by N+2 "
@@ -83,8 +84,8 @@ def run(args: argparse.Namespace) -> int:
                          "(-o NAME.cnf, .opb, .smt2, .lp or .mod)")
     if args.format in ("id", "grid") and instance:
         raise UsageError(f"--format {args.format} is for dominosa puzzle files")
-    if args.tries < 1:
-        raise UsageError("--tries must be at least 1")
+    if not 1 <= args.tries <= MAX_TRIES:
+        raise UsageError(f"--tries must be 1 to {MAX_TRIES}")
     check_timeout(args.timeout)
     params = {k: getattr(args, k) for k in gen.PARAMETERS[args.kind]}
     seed = args.seed

@@ -80,11 +80,11 @@ def apply_readings(items: list[Item], args: argparse.Namespace) -> None:
 
 def error_record(item: Item) -> dict:
     """The JSON line of a part that could not be read or solved."""
-    memory = item.error == OUT_OF_MEMORY  # no answer, as at a time limit: not bad input
+    unknown = item.error == OUT_OF_MEMORY or item.timed_out  # no answer: not bad input
     return {"file": item.file, "puzzle": item.name,
             "kind": item.family.kind if item.family else None,
-            "status": "unknown" if memory else "error", "solution": None, "unique": None,
-            "stats": None, ("reason" if memory else "error"): item.error}
+            "status": "unknown" if unknown else "error", "solution": None, "unique": None,
+            "stats": None, ("reason" if unknown else "error"): item.error}
 
 
 def report(item: Item, out: Outcome, asked_unique: bool) -> str:
@@ -136,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
         apart(args.files, {"--svg": args.svg})
     if args.model and args.kind:
         family(args.kind).model(args.model)  # an unknown model is a usage error up front
-    items = load(args.files, args.kind, args.puzzle, notice=notice)
+    items = load(args.files, args.kind, args.puzzle, notice=notice, timeout=args.timeout)
     apply_readings(items, args)
     statuses: set[str] = set()
     drawable = sum(it.error is None for it in items)  # puzzles that may get an SVG
@@ -156,6 +156,8 @@ def run(args: argparse.Namespace) -> int:
                     out.count = count(item.puzzle, item.family, model=args.model,
                                       backend=engine, encodings=encodings, limit=args.limit,
                                       timeout=left, by=args.count_by, known=out)
+                    if not out.count.complete and not out.reason:
+                        out.reason = f"the count is incomplete ({out.count.reason})"
             except SatDominoError as e:
                 item.error, out = str(e), None
             except VerificationError as e:  # a bug or a lying solver: never shown as an answer
@@ -165,8 +167,8 @@ def run(args: argparse.Namespace) -> int:
                 item.error, out = OUT_OF_MEMORY, None
                 statuses.add("unknown")
         if out is None:
-            if item.error != OUT_OF_MEMORY:
-                statuses.add("error")
+            statuses.add("unknown" if item.error == OUT_OF_MEMORY or item.timed_out
+                          else "error")
             where = item.file + (f" [{item.name}]" if item.name else "")
             say(f"satdomino: {where}: {item.error}")
             if args.json:

@@ -258,8 +258,12 @@ class Child:
         elif not finished:
             sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
             how = f"died by signal {sig}" if sig else f"exit {os.WEXITSTATUS(status)}"
-            # under --memory a C++ solver that cannot allocate aborts (std::bad_alloc)
-            memory = t.memory_mb and (sig == signal.SIGABRT or "alloc" in stderr)
+            # under --memory a C++ solver that cannot allocate aborts (std::bad_alloc), and Z3
+            # dereferences the null its allocator returns (a segmentation fault at 16 MB)
+            memory = t.memory_mb and (sig in (signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS)
+                                      or "alloc" in stderr)
+            if memory and sig != signal.SIGABRT:
+                how += f" under --memory {t.memory_mb} (taken as out of memory)"
             row.update(status="memout" if memory else "crash",
                        note="; ".join(x for x in (how, stderr) if x)[:300])
         elif row["status"] == "error":

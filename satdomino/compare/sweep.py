@@ -185,11 +185,27 @@ def tasks(items: list[PuzzleItem], models: list[str | None],
     return list(unique.values())
 
 
+def check_results_file(path: Path) -> None:
+    """An existing, non-empty ``path`` must be a results file of this version (its first line
+    our header) before anything is read from it or written to it."""
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    header = ",".join(COLUMNS).encode() + b"\n"
+    try:
+        with path.open("rb") as f:
+            first = f.read(len(header) + 1)
+    except OSError as e:
+        raise SatDominoError(f"cannot read {path}: {e.strerror or e}") from None
+    if not first.replace(b"\r\n", b"\n").startswith(header):
+        raise SatDominoError(f"{path} is not a satdomino compare results file (its first line "
+                             "is not the header); choose another -o")
+
+
 def done_keys(path: Path) -> set[tuple[str, ...]]:
     """The runs a results file already holds (to resume)."""
     if not path.exists() or path.stat().st_size == 0:
         return set()
-    with path.open(newline="") as f:
+    with path.open(newline="", errors="replace") as f:
         reader = csv.DictReader(f)
         if reader.fieldnames != COLUMNS:
             raise SatDominoError(f"{path} is not a satdomino compare results file (other "
@@ -198,7 +214,8 @@ def done_keys(path: Path) -> set[tuple[str, ...]]:
 
 
 def read_rows(path: Path) -> list[dict[str, str]]:
-    with path.open(newline="") as f:
+    """Every row of a results file."""
+    with path.open(newline="", errors="replace") as f:
         return list(csv.DictReader(f))
 
 
@@ -323,6 +340,7 @@ def sweep(todo: list[Task], out: Path, jobs: int = 1, scheduler: str | None = No
           on_row: Callable[[dict[str, Any]], None] | None = None) -> int:
     """Run what ``out`` does not hold yet; append each row as it comes. The runs done now."""
     try:
+        check_results_file(out)  # before anything touches it
         drop_partial_row(out)
     except OSError as e:
         raise SatDominoError(f"cannot write {out}: {e.strerror or e}") from None

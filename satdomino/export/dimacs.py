@@ -76,10 +76,16 @@ def write_dimacs(path: str | Path, cnf: CNF, comments: Iterable[str] = (),
         f.writelines(dimacs_lines(cnf, comments, extra))
 
 
+MAX_VARIABLE = 2**31 - 1  # DIMACS solvers keep literals in 32-bit signed ints
+
+
 def read_dimacs(path: str | Path) -> tuple[int, list[list[int]]]:
     """(number of variables, clauses) of a possibly compressed DIMACS file; malformed input
-    raises a one-line SatDominoError naming the line."""
+    raises a one-line SatDominoError naming the line. A header's variable count bounds the
+    literals (a variable beyond it is an error); without a header, the largest variable
+    counts."""
     nv, clauses, current = 0, [], []
+    header: int | None = None
     try:
         with open_text(path) as f:
             for number, line in enumerate(f, start=1):
@@ -87,20 +93,31 @@ def read_dimacs(path: str | Path) -> tuple[int, list[list[int]]]:
                 if stripped.startswith("c") or not stripped:
                     continue
                 try:
+                    tokens = stripped.split()
+                    if any(len(tok) > 11 for tok in tokens):  # beyond any 32-bit literal
+                        raise ValueError
                     if stripped.startswith("p"):
-                        _, kind, nv_text, _ = stripped.split()
-                        if kind != "cnf":
+                        _, kind, nv_text, _ = tokens
+                        if kind != "cnf" or header is not None:
                             raise ValueError
-                        nv = int(nv_text)
+                        nv = header = int(nv_text)
+                        if not 0 <= header <= MAX_VARIABLE:
+                            raise ValueError
                         continue
-                    lits = [int(tok) for tok in stripped.split()]
+                    lits = [int(tok) for tok in tokens]
                 except ValueError:
                     raise SatDominoError(f"{path}, line {number}: not DIMACS CNF: "
                                          f"{line.strip()[:40]!r}") from None
                 for lit in lits:
                     if lit:
                         current.append(lit)
-                        nv = max(nv, abs(lit))
+                        if abs(lit) > nv:
+                            if header is not None or abs(lit) > MAX_VARIABLE:
+                                raise SatDominoError(
+                                    f"{path}, line {number}: variable {abs(lit)} is beyond "
+                                    + (f"the header's {header}" if header is not None
+                                       else "32-bit literals"))
+                            nv = abs(lit)
                     else:
                         clauses.append(current)
                         current = []

@@ -63,16 +63,17 @@ class DoodleFit:
         return list(groups.values())
 
     def placements(self, i: int) -> list[Shape]:
-        """Every set of shape cells block i can cover."""
-        rows = [r for r, _ in self.shape]
-        cols = [c for _, c in self.shape]
+        """Every set of shape cells block i can cover: each orientation with its first cell on
+        each cell of the shape (the work follows the cells, not the drawing's bounding box,
+        which spaces can make as wide as they like)."""
         out = set()
         for o in self.orientations(i):
-            for dr in range(min(rows), max(rows) + 1):
-                for dc in range(min(cols), max(cols) + 1):
-                    cells = tuple((r + dr, c + dc) for r, c in o)
-                    if all(x in self.shape for x in cells):
-                        out.add(cells)
+            r0, c0 = o[0]
+            for sr, sc in self.shape:
+                dr, dc = sr - r0, sc - c0
+                cells = tuple((r + dr, c + dc) for r, c in o)
+                if all(x in self.shape for x in cells):
+                    out.add(cells)
         return sorted(out)
 
 
