@@ -16,8 +16,8 @@ import pytest
 from satdomino.cli import main
 from satdomino.compare.runner import COLUMNS
 from satdomino.inputs import MAX_INPUT_BYTES, load
-from satdomino.puzzles import dominosa as D
 from satdomino.puzzles import FAMILIES, family
+from satdomino.puzzles import dominosa as D
 
 from .conftest import EXAMPLES
 

@@ -173,6 +173,8 @@ def run(args: argparse.Namespace) -> int:
             say(f"satdomino: {where}: {item.error}")
             if args.json:
                 print(json.dumps(error_record(item)), flush=True)
+            elif item.timed_out:  # no answer (the time limit), not bad input: a verdict line
+                print(f"== {where}: unknown ({item.error})", flush=True)
             continue
         statuses.add(out.status)
         if args.unique and out.status == "sat" and out.unique is None:
