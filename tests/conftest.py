@@ -34,3 +34,13 @@ _settings.register_profile("long", max_examples=2000, deadline=None)
 def examples(count: int) -> int:
     """``count`` cases under the default profile, scaled by the profile in force."""
     return max(1, count * _settings.default.max_examples // 100)
+
+
+def _sls_built() -> bool:
+    from satdomino.backends.sls import sls_built
+
+    return sls_built()
+
+
+# tests of the local search, or of portfolios with it: skipped where pip had no C compiler
+needs_sls = pytest.mark.skipif(not _sls_built(), reason="sls is not built (no C compiler)")

@@ -12,6 +12,7 @@ from satdomino.encode import REGISTRY
 from satdomino.puzzles import dominosa as D
 
 from .bruteforce import solutions
+from .conftest import needs_sls
 
 FAM = family("dominosa")
 
@@ -79,7 +80,8 @@ PYSAT_BACKENDS = ["cadical195", "cadical153", "kissat404", "glucose4", "minisat2
 
 
 @pytest.mark.parametrize("backend", [*PYSAT_BACKENDS, "z3", "z3-smt", "highs",
-                                     "portfolio:minisat22+highs-fj", "portfolio:minisat22+sls",
+                                     "portfolio:minisat22+highs-fj",
+                                     pytest.param("portfolio:minisat22+sls", marks=needs_sls),
                                      "auto"])
 @pytest.mark.parametrize("model", ["placement", "counted"])
 def test_backends(backend: str, model: str) -> None:

@@ -11,7 +11,7 @@ from satdomino.analysis.count import count
 from satdomino.errors import PuzzleFormatError
 from satdomino.puzzles import doodlefit as D
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, needs_sls
 
 FAM = family("doodlefit")
 
@@ -69,7 +69,8 @@ def test_sample_is_varied() -> None:
 
 
 @pytest.mark.parametrize("backend", ["cadical195", "z3-smt", "minisat22", "highs",
-                                     "portfolio:minisat22+sls", "auto"])
+                                     pytest.param("portfolio:minisat22+sls", marks=needs_sls),
+                                     "auto"])
 def test_against_brute_force(backend: str) -> None:
     enumerate_only = dataclasses.replace(FAM, exact_count=None)
     for p, truth in zip(CASES, TRUTH, strict=True):

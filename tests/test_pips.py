@@ -16,7 +16,7 @@ from satdomino.encode import REGISTRY
 from satdomino.errors import PuzzleFormatError
 from satdomino.puzzles import pips as P
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, needs_sls
 from .pips_bruteforce import solutions
 
 FAM = family("pips")
@@ -87,7 +87,8 @@ def test_amo_and_card_encodings(encodings: Encodings) -> None:
 
 @pytest.mark.parametrize("backend", ["cadical195", "kissat404", "glucose4", "minisat22", "z3",
                                      "z3-smt", "highs", "external:cadical", "external:picosat",
-                                     "portfolio:cadical195+sls", "auto"])
+                                     pytest.param("portfolio:cadical195+sls", marks=needs_sls),
+                                     "auto"])
 def test_backends(backend: str) -> None:
     if backend.startswith("external:") and shutil.which(backend.split(":")[1]) is None:
         pytest.skip(f"{backend} is not installed")
