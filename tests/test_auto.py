@@ -122,3 +122,17 @@ def test_explicit_options_in_the_cli(capsys) -> None:
     assert st["backend"] == "glucose4" and st["encodings"] == Encodings().as_dict()
     assert main(["solve", double6]) == 0
     assert "auto picked: model placement, amo=pairwise" in capsys.readouterr().out
+
+
+def test_compare_without_a_backend_runs_auto_and_names_its_pick(tmp_path, capsys) -> None:
+    import csv
+
+    out = tmp_path / "runs.csv"
+    assert main(["compare", "dominosa:n=8:seeds=1", "pips:dominoes=4", "-o", str(out),
+                 "--no-progress", "--timeout", "30"]) == 0
+    with out.open() as f:
+        rows = {r["family"]: r for r in csv.DictReader(f)}
+    picked = setup(PUZZLES["dominosa"], "dominosa", None, AUTO, None).backend
+    assert rows["dominosa"]["backend"] == f"auto: {picked}"
+    assert rows["dominosa"]["amo"] == "pairwise" and rows["dominosa"]["status"] == "sat"
+    assert rows["pips"]["backend"] == "auto: cadical195" and rows["pips"]["verified"] == "yes"
