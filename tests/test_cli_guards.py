@@ -192,10 +192,13 @@ def test_sigterm_stops_like_ctrl_c_and_leaves_no_temporary_file(tmp_path, comman
                           "--amo", "pairwise", *command[1:]],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          env={**os.environ, "TMPDIR": str(temp)}, cwd=tmp_path)
-    deadline = time.monotonic() + 30
-    while not any(temp.iterdir()) and time.monotonic() < deadline:
+    deadline = time.monotonic() + 90
+    while not any(temp.iterdir()) and time.monotonic() < deadline and p.poll() is None:
         time.sleep(0.02)  # until a run has begun
-    assert any(temp.iterdir())
+    if not any(temp.iterdir()):  # say what the program did instead
+        p.kill()
+        out, err = p.communicate()
+        pytest.fail(f"no run began (exit {p.returncode}): {err[-500:]!r} {out[-200:]!r}")
     time.sleep(0.05)
     p.send_signal(signal.SIGTERM)
     time.sleep(0.005)
