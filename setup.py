@@ -1,9 +1,17 @@
-"""The one compiled part: the ``sls`` backend's local search (satdomino/backends/_sls.c).
+"""The compiled parts: the ``sls`` backend's local search (satdomino/backends/_sls.c) and the
+exact-cover counter (satdomino/analysis/_xcount.c).
 
-Optional: without a C compiler the install goes on, and ``sls`` says it is not built (``auto``
-then chooses among the other solvers). Everything else is in pyproject.toml."""
+Optional: without a C compiler the install goes on, ``sls`` says it is not built (``auto``
+then chooses among the other solvers) and counting uses its other methods. Everything else is
+in pyproject.toml."""
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("satdomino.backends._sls", ["satdomino/backends/_sls.c"],
-                             extra_compile_args=["-O2", "-std=c99"], optional=True)])
+SHARED = ["satdomino/_cbuffers.h"]  # buffer arguments and the clock, for both
+setup(ext_modules=[
+    Extension("satdomino.backends._sls", ["satdomino/backends/_sls.c"], depends=SHARED,
+              extra_compile_args=["-O2", "-std=c99"], optional=True),
+    # gnu99: the counter's 128-bit integers
+    Extension("satdomino.analysis._xcount", ["satdomino/analysis/_xcount.c"], depends=SHARED,
+              extra_compile_args=["-O2", "-std=gnu99"], optional=True),
+])

@@ -41,8 +41,9 @@ class Rule:
     backends: tuple[str, ...]
     why: str
     # what a count enumerates with: a complete, incremental solver (a portfolio cannot keep
-    # its learnt clauses from one solution to the next)
-    count_backend: str = "cadical195"
+    # its learnt clauses from one solution to the next) that stops on an interrupt, so that it
+    # can enumerate in this process before the race of counting methods starts
+    count_backend: str = "minisat22"
 
 
 RULES: dict[str, list[Rule]] = {

@@ -64,6 +64,8 @@ class Outcome:
         if self.count is not None:
             rec.update(count=self.count.value, count_method=self.count.method,
                        count_complete=self.count.complete, count_by=self.count.by)
+            if self.count.method == "approx":
+                rec.update(epsilon=self.count.epsilon, delta=self.count.delta)
         return rec
 
 

@@ -67,7 +67,7 @@ def test_what_is_named_wins() -> None:
     assert native.backend == NATIVE
     get_backend(NATIVE).check(native.encodings)
     # counting enumerates with a complete, incremental solver
-    assert setup(board, "dominosa", None, AUTO, None, task="count").backend == "cadical195"
+    assert setup(board, "dominosa", None, AUTO, None, task="count").backend == "minisat22"
     with pytest.raises(UsageError):
         setup(board, "dominosa", None, AUTO, {"amok": "pairwise"})
     with pytest.raises(UsageError):

@@ -35,6 +35,8 @@ or None when stopped or out of time. The GIL is released while searching.
 #include <string.h>
 #include <time.h>
 
+#include "../_cbuffers.h"
+
 typedef struct {
     int n, m;
     const int *rstart, *rvar, *rcoef;
@@ -128,13 +130,6 @@ static long long delta(Search *S, int off, int on)
         }
     }
     return total;
-}
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
 static void pause_while(volatile int *control)
@@ -351,26 +346,6 @@ static int setup(Search *S, const char **why, const int *start_values, Py_ssize_
             s += (long long)S->rcoef[t] * S->x[S->rvar[t] - 1];
         S->s[i] = s;
         mark(S, i);
-    }
-    return 0;
-}
-
-static int get_buffer(PyObject *obj, Py_buffer *view, int writable, char kind,
-                      const char *name)
-{
-    if (PyObject_GetBuffer(obj, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS |
-                                          (writable ? PyBUF_WRITABLE : 0)) < 0)
-        return -1;
-    /* 'i': C ints; 'q': 64-bit ints ('l' where a long has 64 bits) */
-    const char *f = view->format ? view->format : "B";
-    if (*f == '@' || *f == '=')
-        f++;
-    int ok = kind == 'i' ? (*f == 'i' && view->itemsize == sizeof(int))
-                         : ((*f == 'q' || *f == 'l') && view->itemsize == 8);
-    if (!ok || f[1] != '\0') {
-        PyErr_Format(PyExc_TypeError, "%s: expected an array('%c')", name, kind);
-        PyBuffer_Release(view);
-        return -1;
     }
     return 0;
 }

@@ -217,6 +217,13 @@ class ForkedRun(Run):
         self._pausers.append((lambda: self._signal(signal.SIGSTOP),
                               lambda: self._signal(signal.SIGCONT)))
 
+    @property
+    def connection(self) -> Connection:
+        """What ``multiprocessing.connection.wait`` waits on: readable once the child has
+        answered or died."""
+        assert self._recv is not None
+        return self._recv
+
     def ready(self, timeout: float) -> bool:
         """The child has answered or died within ``timeout`` seconds (``result()`` will not
         wait)."""

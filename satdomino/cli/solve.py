@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import sys
 import time
 
-from ..analysis.count import count
+from ..analysis.count import count, terminal_progress
 from ..auto import AUTO
 from ..backends import Backend, get_backend
 from ..encode import Encodings
@@ -52,8 +53,14 @@ def add_parser(sub) -> None:
     s.add_argument("--unique", action="store_true",
                    help="also decide uniqueness; a second solution is shown when there is one")
     rule_options(s)
-    s.add_argument("--count", action="store_true",
-                   help="also count distinct solutions (exact counter, else enumeration)")
+    s.add_argument("--count", nargs="?", const="exact", choices=["exact", "approx"],
+                   help="also count distinct solutions: exactly (the first of enumeration, the "
+                   "family's counter and Ganak to finish), or 'approx': ApproxMC's estimate "
+                   "within (1 + epsilon) with probability 1 - delta")
+    s.add_argument("--epsilon", type=float, default=0.8, metavar="E",
+                   help="with --count approx: the tolerance (default 0.8)")
+    s.add_argument("--delta", type=float, default=0.2, metavar="D",
+                   help="with --count approx: the chance of missing it (default 0.2)")
     s.add_argument("--count-by", choices=["placement", "grid", "tiling"], default="placement",
                    help="what makes two solutions different: which domino lies where and which "
                    "way round (default), the pip grid, or the domino outlines (pips)")
@@ -114,8 +121,11 @@ def report(item: Item, out: Outcome, asked_unique: bool) -> str:
                  + item.family.render_text(item.puzzle, out.other))
     if out.count is not None:
         c = out.count
-        body = (f"count: {c.value}{'' if c.complete else '+ (stopped early)'} "
-                f"distinct {c.by}s ({c.method}, {c.seconds:.3f} s)\n") + body
+        about = "about " if c.method == "approx" else ""
+        guarantee = (f", within x{1 + c.epsilon:g} with probability {1 - c.delta:g}"
+                     if c.method == "approx" else "")
+        body = (f"count: {about}{c.value}{'' if c.complete else '+ (stopped early)'} "
+                f"distinct {c.by}s ({c.method}{guarantee}, {c.seconds:.3f} s)\n") + body
     return head + "\n" + body
 
 
@@ -128,6 +138,8 @@ def run(args: argparse.Namespace) -> int:
         engine.check(named)
     if args.count_by != "placement" and not args.count:
         raise UsageError("--count-by needs --count")
+    if args.count == "approx" and not (0 < args.epsilon <= 1e6 and 0 < args.delta < 1):
+        raise UsageError("--count approx needs --epsilon above 0 and --delta between 0 and 1")
     if args.limit is not None and (args.limit < 1 or not args.count):
         raise UsageError("--limit needs --count and a positive number")
     check_timeout(args.timeout)
@@ -153,9 +165,15 @@ def run(args: argparse.Namespace) -> int:
                 if args.count and out.status != "unknown":
                     left = None if args.timeout is None else max(
                         0.0, args.timeout - (time.perf_counter() - t0))  # one budget per puzzle
+                    where = item.file + (f" [{item.name}]" if item.name else "")
+                    progress = terminal_progress(where)
                     out.count = count(item.puzzle, item.family, model=args.model,
                                       backend=engine, encodings=encodings, limit=args.limit,
-                                      timeout=left, by=args.count_by, known=out)
+                                      timeout=left, by=args.count_by, known=out,
+                                      approx=args.count == "approx", epsilon=args.epsilon,
+                                      delta=args.delta, progress=progress)
+                    if progress is not None:
+                        print("\r\x1b[K", end="", file=sys.stderr, flush=True)
                     if not out.count.complete and not out.reason:
                         out.reason = f"the count is incomplete ({out.count.reason})"
             except SatDominoError as e:
