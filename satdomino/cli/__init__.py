@@ -47,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     in_main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminate) if in_main_thread else None
     try:
+        argv = solve.bare_count(sys.argv[1:] if argv is None else list(argv))
         args = build_parser().parse_args(argv)
         return COMMANDS[args.command].run(args)
     except OutOfTimeError as e:

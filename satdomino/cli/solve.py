@@ -30,6 +30,8 @@ from .common import (
     write_atomic,
 )
 
+COUNT_KINDS = ("exact", "approx")
+
 
 def add_parser(sub) -> None:
     s = sub.add_parser("solve", help="solve puzzles from files, folders, - (stdin) or written "
@@ -53,7 +55,7 @@ def add_parser(sub) -> None:
     s.add_argument("--unique", action="store_true",
                    help="also decide uniqueness; a second solution is shown when there is one")
     rule_options(s)
-    s.add_argument("--count", nargs="?", const="exact", choices=["exact", "approx"],
+    s.add_argument("--count", nargs="?", const="exact", choices=COUNT_KINDS,
                    help="also count distinct solutions: exactly (the first of enumeration, the "
                    "family's counter and Ganak to finish), or 'approx': ApproxMC's estimate "
                    "within (1 + epsilon) with probability 1 - delta")
@@ -70,6 +72,18 @@ def add_parser(sub) -> None:
                    "(fields: docs/formats.md)")
     s.add_argument("--svg", metavar="FILE",
                    help="draw board and solution (FILE-1.svg, FILE-2.svg, ... for several)")
+
+
+def bare_count(argv: list[str]) -> list[str]:
+    """``--count`` followed by a puzzle file means ``--count=exact``: argparse would otherwise
+    take the file for the optional ``exact``/``approx`` (and reject it)."""
+    out = list(argv)
+    for i, token in enumerate(out[:-1]):
+        if token == "--":
+            break
+        if token == "--count" and out[i + 1] not in COUNT_KINDS:
+            out[i] = "--count=exact"
+    return out
 
 
 def apply_readings(items: list[Item], args: argparse.Namespace) -> None:
@@ -124,7 +138,8 @@ def report(item: Item, out: Outcome, asked_unique: bool) -> str:
         about = "about " if c.method == "approx" else ""
         guarantee = (f", within x{1 + c.epsilon:g} with probability {1 - c.delta:g}"
                      if c.method == "approx" else "")
-        body = (f"count: {about}{c.value}{'' if c.complete else '+ (stopped early)'} "
+        short = "" if c.complete else f"+ (incomplete: {c.reason or 'stopped early'})"
+        body = (f"count: {about}{c.value}{short} "
                 f"distinct {c.by}s ({c.method}{guarantee}, {c.seconds:.3f} s)\n") + body
     return head + "\n" + body
 

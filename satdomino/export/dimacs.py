@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import lzma
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
 from pathlib import Path
 
@@ -14,9 +14,10 @@ from ..fileio import atomic_text, open_text
 
 
 def dimacs_lines(cnf: CNF, comments: Iterable[str] = (),
-                 extra: Iterable[list[int]] = ()) -> Iterator[str]:
+                 extra: Iterable[list[int]] = (), show: Sequence[int] = ()) -> Iterator[str]:
     """DIMACS text in pieces of whole lines (up to 1,024 clauses each, so a writer can stop
-    between them)."""
+    between them). ``show``: the projection, written after the header as the model counting
+    competition's ``c p show v1 v2 ... 0`` line (a comment to a SAT solver)."""
     if cnf.atmosts:
         raise BackendError("DIMACS has no native cardinality constraints; "
                            "choose a clausal encoding")
@@ -24,6 +25,8 @@ def dimacs_lines(cnf: CNF, comments: Iterable[str] = (),
     for line in comments:
         yield f"c {line}".rstrip() + "\n"
     yield f"p cnf {cnf.num_vars} {len(cnf.clauses) + len(extra)}\n"
+    if show:
+        yield "c p show " + " ".join(map(str, show)) + " 0\n"
     for clauses in (cnf.clauses, extra):
         for i in range(0, len(clauses), 1024):
             yield _clause_lines(clauses[i:i + 1024])
@@ -70,10 +73,11 @@ def gbd_hash_file(path: str | Path) -> str:
 
 
 def write_dimacs(path: str | Path, cnf: CNF, comments: Iterable[str] = (),
-                 extra: Iterable[list[int]] = ()) -> None:
-    """Write DIMACS to ``path``, compressed by its suffix (.xz, .gz, .bz2), atomically."""
+                 extra: Iterable[list[int]] = (), show: Sequence[int] = ()) -> None:
+    """Write DIMACS to ``path``, compressed by its suffix (.xz, .gz, .bz2), atomically; with
+    ``show`` (the projection), a ``c p show ... 0`` line after the header."""
     with atomic_text(path, compress=True) as f:
-        f.writelines(dimacs_lines(cnf, comments, extra))
+        f.writelines(dimacs_lines(cnf, comments, extra, show))
 
 
 MAX_VARIABLE = 2**31 - 1  # DIMACS solvers keep literals in 32-bit signed ints

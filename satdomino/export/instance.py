@@ -135,7 +135,7 @@ def export_instance(family: Family, puzzle: Any, origin: Origin, out: str, fmt: 
         # the map first: stopped in between, a CNF is never left without its map (a map
         # without its CNF, or beside an older one, `decode` refuses by the hash it records)
         _write_map(family, puzzle, origin, m, encodings, cnf.num_vars, uniqueness, result)
-        write_dimacs(out, cnf, head)
+        write_dimacs(out, cnf, head, show=m.projection)
         return result
     if fmt == "smt2":
         word = {SAT: "sat", UNSAT: "unsat"}.get(status or "", "unknown")

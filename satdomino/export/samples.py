@@ -1,7 +1,10 @@
 """cnf_samples/: small exported instances across families, models, encodings and status, with a
 manifest; rebuilt by ``python -m satdomino.export.samples [FOLDER]``. Each is exactly what
-``satdomino generate KIND ... -o NAME.cnf.xz`` writes. A test rebuilds them and compares GBD
-hashes, so the samples cannot drift from the code."""
+``satdomino generate KIND ... -o NAME.cnf.xz`` writes, its ``c p show`` line naming the
+projection, so each is also a projected model counting instance: the manifest's ``count`` is
+its number of projected models (distinct solutions; for a uniqueness instance, one fewer). A
+test rebuilds them and compares GBD hashes and counts, so the samples cannot drift from the
+code."""
 
 from __future__ import annotations
 
@@ -44,6 +47,7 @@ SAMPLES = [
     Sample("dominosa", {"n": 6}, 151, "placement", Encodings(amo="commander"), uniqueness=True),
     Sample("dominosa", {"n": 9}, 4, "placement", uniqueness=True),
     Sample("dominosa", {"n": 40}, 3, "placement", Encodings(amo="ladder")),
+    Sample("dominosa", {"n": 30}, 1, "placement", Encodings(amo="pairwise")),  # 25,165,824
     Sample("pips", {"dominoes": 12, "max_pip": 6}, 1, "placement", Encodings(pb="adder")),
     Sample("pips", {"dominoes": 12, "max_pip": 6}, 1, "link-value", Encodings(int="order")),
     Sample("pips", {"dominoes": 6, "max_pip": 6}, 3, "placement", uniqueness=True),
@@ -57,9 +61,11 @@ def write_all(folder: Path = FOLDER) -> list[dict]:
     import dataclasses
 
     from .. import generate as gen
+    from ..analysis.count import count
 
     folder.mkdir(parents=True, exist_ok=True)
     manifest = []
+    counts: dict[str, int] = {}
     for s in SAMPLES:
         puzzle = gen.planted(s.kind, s.params, s.seed)
         if s.readings:
@@ -69,15 +75,22 @@ def write_all(folder: Path = FOLDER) -> list[dict]:
         info = export_instance(family(s.kind), puzzle, origin, str(folder / file), "dimacs",
                                model=s.model, encodings=s.encodings, uniqueness=s.uniqueness,
                                timeout=300)
+        key = json.dumps([s.kind, origin.parameters, s.readings], sort_keys=True)
+        if key not in counts:  # the same puzzle under another model: the same count
+            solutions = count(puzzle, family(s.kind), model=s.model, timeout=300)
+            assert solutions.complete, f"{file}: {solutions.reason}"
+            counts[key] = solutions.value
         manifest.append({"file": file, "family": s.kind, "parameters": origin.parameters,
                          "readings": s.readings, "uniqueness": s.uniqueness, "model": s.model,
                          "encodings": s.encodings.as_dict(), "variables": info.variables,
                          "clauses": info.clauses, "status": info.status,
-                         "hash": info.hash})
+                         "hash": info.hash,
+                         "count": counts[key] - (1 if s.uniqueness else 0)})
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest
 
 
 if __name__ == "__main__":
     for row in write_all(Path(sys.argv[1]) if len(sys.argv) > 1 else FOLDER):
-        print(row["file"], row["variables"], row["clauses"], row["status"], row["hash"])
+        print(row["file"], row["variables"], row["clauses"], row["status"], row["hash"],
+              row["count"])

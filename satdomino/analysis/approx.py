@@ -1,0 +1,139 @@
+"""Approximate projected counts with a guarantee: the ApproxMC algorithm (Chakraborty, Meel and
+Vardi, IJCAI 2016), run here on CryptoMiniSat (``pycryptosat``), whose native XOR constraints
+and Gaussian elimination make the hashes cheap.
+
+Random XOR constraints over the projection split the solutions into cells of about equal size;
+with m of them, a cell holds about count / 2^m. Each round finds the fewest hashes m whose cell
+holds fewer than ``threshold`` solutions (counted by enumeration), and estimates cell x 2^m;
+the answer is the median of the rounds. With threshold and rounds as in the paper, the estimate
+lies within a factor (1 + epsilon) of the count with probability at least 1 - delta.
+
+Not pyapproxmc: its 4.3 and 4.4 wheels lose a factor of two for every variable that their
+preprocessing (Arjun) finds free, so that ``x1 = x2`` counts 1, and Dominosa boards come out
+16-1,000 times too small. ``tests/test_count.py`` keeps this module to the bound.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections.abc import Sequence
+
+from ..errors import SatDominoError
+
+
+class OutOfTime(SatDominoError):
+    """The estimate was not finished by its deadline."""
+
+
+def threshold(epsilon: float) -> int:
+    """Cell size below which a cell's solutions are counted (the paper's 1 + 9.84 (1 + e /
+    (1 + e)) (1 + 1 / e)^2)."""
+    return int(1 + 9.84 * (1 + epsilon / (1 + epsilon)) * (1 + 1 / epsilon) ** 2)
+
+
+def rounds(delta: float) -> int:
+    """How many estimates the median is taken over: ceil(17 log2(3 / delta))."""
+    return math.ceil(17 * math.log2(3 / delta))
+
+
+def approx_count(clauses: Sequence[Sequence[int]], projection: Sequence[int], num_vars: int,
+                 epsilon: float = 0.8, delta: float = 0.2, seed: int = 1,
+                 deadline: float | None = None) -> int:
+    """An estimate of the number of distinct assignments to ``projection`` among the models of
+    ``clauses``: within a factor (1 + epsilon) with probability at least 1 - delta."""
+    try:
+        import pycryptosat
+    except ImportError:
+        raise SatDominoError("approximate counts need pycryptosat (pip install pycryptosat)"
+                             ) from None
+    solver = pycryptosat.Solver(threads=1)
+    solver.add_clauses([list(c) for c in clauses])
+    counter = _Cells(solver, list(projection), num_vars, threshold(epsilon), deadline)
+    exact = counter.cell([])
+    if exact < counter.threshold:  # few: counted outright
+        return exact
+    rng = random.Random(seed)
+    estimates = []
+    m_hint = 1
+    for _ in range(rounds(delta)):
+        hashes: list[int] = []  # their activation variables, made as they are needed
+        m, cell = counter.fewest_hashes(hashes, rng, m_hint)
+        if m is None:  # every hash used and still a full cell: cannot happen with n hashes
+            raise SatDominoError("approximate count: no cell size below the threshold")
+        m_hint = m
+        estimates.append(cell * 2 ** m)
+    return int(statistics.median_low(estimates))
+
+
+class _Cells:
+    """Counting the solutions in one cell (the models satisfying the first m hashes) up to the
+    threshold, on one incremental solver: hashes and blocking clauses carry an activation
+    variable, so each can be switched off for good."""
+
+    def __init__(self, solver, projection: list[int], num_vars: int, threshold: int,
+                 deadline: float | None) -> None:
+        self.solver, self.projection, self.threshold = solver, projection, threshold
+        self.next_var = num_vars + 1
+        self.deadline = deadline
+
+    def _new_var(self) -> int:
+        self.next_var += 1
+        return self.next_var - 1
+
+    def add_hash(self, rng: random.Random) -> int:
+        """A random XOR over the projection (each variable with probability 1/2, a random
+        right side) that holds when its activation variable is false: that variable."""
+        a = self._new_var()
+        chosen = [x for x in self.projection if rng.random() < 0.5]
+        self.solver.add_xor_clause([*chosen, a], rng.random() < 0.5)
+        return a
+
+    def cell(self, active: list[int]) -> int:
+        """Solutions (distinct on the projection) with the hashes ``active`` switched on, up
+        to the threshold."""
+        b = self._new_var()  # this call's blocking clauses hold while b is assumed
+        hashed = [-a for a in active]
+        found = 0
+        while found < self.threshold:
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise OutOfTime("approximate count ran out of time")
+            # b only once a clause has it: CryptoMiniSat refuses an assumption on a variable
+            # no clause uses
+            ok, model = self.solver.solve(hashed + [b] if found else hashed)
+            if not ok:
+                break
+            found += 1
+            self.solver.add_clause([-b] + [-x if model[x] else x for x in self.projection])
+        if found:
+            self.solver.add_clause([-b])
+        return found
+
+    def fewest_hashes(self, hashes: list[int], rng: random.Random,
+                      hint: int) -> tuple[int | None, int]:
+        """(m, cell size) for the least m whose cell is below the threshold (cells shrink as
+        hashes are added), searched by doubling from ``hint`` and then halving."""
+        n = len(self.projection)
+        sizes: dict[int, int] = {}
+
+        def size(m: int) -> int:
+            while len(hashes) < m:
+                hashes.append(self.add_hash(rng))
+            if m not in sizes:
+                sizes[m] = self.cell(hashes[:m])
+            return sizes[m]
+
+        lo, hi = 0, max(1, min(hint, n))  # lo: known full (m = 0 is, or we would be exact)
+        while size(hi) >= self.threshold:
+            if hi == n:
+                return None, 0
+            lo, hi = hi, min(n, hi * 2)
+        while hi - lo > 1:  # size(lo) full, size(hi) below
+            mid = (lo + hi) // 2
+            if size(mid) >= self.threshold:
+                lo = mid
+            else:
+                hi = mid
+        return hi, sizes[hi]

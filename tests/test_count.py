@@ -1,0 +1,198 @@
+"""Counting: each method alone and the race against brute force in every family, the exact
+cover counter and the never-true pruning against enumeration of all assignments, approximate
+counts within their bound, incomplete counts, the projection line of exported files."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from satdomino import family
+from satdomino.analysis.approx import threshold
+from satdomino.analysis.count import METHODS, count, never_true, terminal_progress
+from satdomino.analysis.cover_count import count_exact_covers, in_some_cover
+from satdomino.puzzles import dominofit as F
+from satdomino.puzzles import dominosa as D
+
+from . import test_dominofit, test_dominosa_solve, test_doodlefit, test_pips
+from .bruteforce import solutions
+
+pytest.importorskip("pyganak")
+
+# (family, boards, their true counts): the small boards each family's tests check by brute force
+CASES = {
+    "dominosa": (test_dominosa_solve.BOARDS[:16],
+                 [len(solutions(b.grid)) for b in test_dominosa_solve.BOARDS[:16]]),
+    "pips": (test_pips.BOARDS[:16], [len(t) for t in test_pips.TRUTH[:16]]),
+    "dominofit": (test_dominofit.BOARDS, [len(t) for t in test_dominofit.TRUTH]),
+    "doodlefit": (test_doodlefit.CASES, [len(t) for t in test_doodlefit.TRUTH]),
+}
+ALONE = [(kind, (method,)) for kind in CASES for method in METHODS
+         if method != "dp" or family(kind).exact_count is not None]
+
+
+def test_the_cases_have_none_one_and_many() -> None:
+    for kind, (_, truth) in CASES.items():
+        assert min(truth) <= 1 and max(truth) >= 2, kind
+    assert {kind for kind, (m,) in ALONE if m == "dp"} == {"dominosa", "pips", "doodlefit"}
+
+
+@pytest.mark.parametrize("kind,methods", [*ALONE, *((k, METHODS) for k in CASES)],
+                         ids=lambda x: x if isinstance(x, str) else "+".join(x))
+def test_each_method_alone_and_the_race_agree_with_brute_force(kind: str, methods) -> None:
+    fam = family(kind)
+    boards, truth = CASES[kind]
+    won = set()
+    for board, n in zip(boards, truth, strict=True):
+        c = count(board, fam, methods=methods)
+        assert (c.value, c.complete) == (n, True), (kind, methods, board)
+        assert c.method in methods
+        won.add(c.method)
+    if len(methods) == 1:
+        assert won == set(methods)  # the method asked for, never another
+
+
+def test_the_race_settles_big_counts_by_an_exact_method() -> None:
+    board, _ = D.planted(30, 1)  # 25,165,824 placements: enumeration could not
+    c = count(board, family("dominosa"), timeout=120)
+    assert (c.value, c.complete) == (25_165_824, True) and c.method in ("dp", "ganak")
+    alone = count(board, family("dominosa"), methods=("ganak",), timeout=120)
+    assert (alone.value, alone.method) == (25_165_824, "ganak")
+
+
+def _brute_covers(num_items: int, options: list[tuple[int, ...]]) -> int:
+    return sum(1 for k in range(len(options) + 1) for pick in itertools.combinations(options, k)
+               if sorted(i for o in pick for i in o) == list(range(num_items)))
+
+
+def test_exact_cover_counter_against_every_subset() -> None:
+    rng = random.Random(29)
+    seen = set()
+    for _ in range(300):
+        items = rng.randint(0, 7)
+        options = [tuple(sorted(rng.sample(range(items), rng.randint(1, min(3, items)))))
+                   for _ in range(rng.randint(0, 11))] if items else []
+        truth = _brute_covers(items, options)
+        assert count_exact_covers(items, options) == truth, (items, options)
+        kept = in_some_cover(items, options)
+        assert _brute_covers(items, kept) == truth
+        in_covers = {o for k in range(len(options) + 1)
+                     for pick in itertools.combinations(options, k)
+                     if sorted(i for o in pick for i in o) == list(range(items)) for o in pick}
+        assert set(kept) == in_covers  # exactly the options of some cover
+        seen.add(min(truth, 2))
+    assert seen == {0, 1, 2}
+
+
+def test_dominosa_counter_on_planted_boards_matches_ganak() -> None:
+    fam = family("dominosa")
+    for n, seed in [(8, 1), (12, 2), (20, 3)]:
+        board, _ = D.planted(n, seed)
+        assert D.count_placements(board) == count(board, fam, methods=("ganak",)).value
+
+
+def test_never_true_finds_exactly_the_variables_false_in_every_model() -> None:
+    rng = random.Random(7)
+    for _ in range(150):
+        nv = rng.randint(1, 7)
+        clauses = [[rng.choice([-1, 1]) * rng.randint(1, nv) for _ in range(rng.randint(1, 3))]
+                   for _ in range(rng.randint(1, 12))]
+        models = [bits for bits in itertools.product([False, True], repeat=nv)
+                  if all(any(bits[abs(x) - 1] == (x > 0) for x in c) for c in clauses)]
+        projection = list(range(1, nv + 1))
+        found = never_true(clauses, projection)
+        if not models:
+            assert found is None
+        else:
+            assert found == [x for x in projection if not any(m[x - 1] for m in models)]
+
+
+_MOST = max(range(len(test_pips.BOARDS)), key=lambda i: len(test_pips.TRUTH[i]))
+APPROX = [("dominosa", D.planted(12, 1)[0], 240), ("dominosa", D.planted(16, 1)[0], 3072),
+          ("pips", test_pips.BOARDS[0], len(test_pips.TRUTH[0])),
+          ("pips", test_pips.BOARDS[_MOST], len(test_pips.TRUTH[_MOST])),
+          ("dominofit", test_dominofit.BOARDS[0], len(test_dominofit.TRUTH[0]))]
+
+
+def test_approximate_count_cases_need_hashes() -> None:
+    assert max(truth for _, _, truth in APPROX) > threshold(0.3)  # not all counted outright
+
+
+@pytest.mark.parametrize("epsilon", [0.8, 0.3])
+def test_approximate_counts_are_within_their_bound(epsilon: float) -> None:
+    for kind, board, truth in APPROX:
+        c = count(board, family(kind), approx=True, epsilon=epsilon, delta=0.2, timeout=120)
+        assert c.complete and (c.method, c.epsilon, c.delta) == ("approx", epsilon, 0.2)
+        assert truth / (1 + epsilon) <= c.value <= truth * (1 + epsilon), (kind, c.value, truth)
+
+
+def test_counts_cut_short_say_so() -> None:
+    fam = family("dominofit")
+    hard, _ = F.planted(20, 20, 1)  # no method counts it in seconds
+    c = count(hard, fam, timeout=2)
+    assert not c.complete and c.reason == "time limit" and c.value >= 1
+    c = count(hard, fam, timeout=1, methods=("ganak",))
+    assert (c.complete, c.method, c.reason, c.value) == (False, "ganak", "time limit", 0)
+    c = count(D.planted(12, 1)[0], family("dominosa"), limit=5, methods=("enumeration",))
+    assert (c.value, c.complete, c.reason) == (5, False, "--limit reached")
+
+
+def _satdomino(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "satdomino.cli", *args], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def test_cli_count_forms(tmp_path) -> None:
+    board = tmp_path / "n12.txt"
+    board.write_text(D.planted(12, 1)[0].game_id() + "\n")
+    for form in (["--count", str(board)], ["--count=exact", str(board)],
+                 [str(board), "--count"], ["--count", "exact", str(board)]):
+        p = _satdomino("solve", "--json", *form)
+        row = json.loads(p.stdout)
+        assert p.returncode == 0 and (row["count"], row["count_complete"]) == (240, True), form
+    p = _satdomino("solve", "--json", "--count", "approx", "--epsilon", "0.5", str(board))
+    row = json.loads(p.stdout)
+    assert (row["count_method"], row["epsilon"], row["delta"]) == ("approx", 0.5, 0.2)
+    assert 240 / 1.5 <= row["count"] <= 240 * 1.5
+    hard = tmp_path / "fit.json"
+    hard.write_text(json.dumps(F.to_json(F.planted(20, 20, 1)[0])))
+    p = _satdomino("solve", "--count", "--timeout", "3", str(hard))
+    assert p.returncode == 3 and "incomplete" in p.stdout + p.stderr, p.stdout + p.stderr
+
+
+def test_progress_is_shown_on_a_terminal_only(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    assert terminal_progress("x") is None
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    show = terminal_progress("board")
+    show(1234, 2.4)
+    assert "board: counting, 1234 found so far (2 s)" in capsys.readouterr().err
+
+
+def test_exported_dimacs_states_its_projection_and_counts_by_it(tmp_path) -> None:
+    import pyganak
+
+    from satdomino.export.dimacs import read_dimacs
+
+    board = tmp_path / "n12.txt"
+    board.write_text(D.planted(12, 1)[0].game_id() + "\n")
+    out = tmp_path / "n12.cnf"
+    p = _satdomino("export", str(board), "-o", str(out))
+    assert p.returncode == 0, p.stderr
+    lines = out.read_text().splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("p cnf"))
+    show = lines[header + 1].split()
+    assert show[:3] == ["c", "p", "show"] and show[-1] == "0"
+    projection = [int(x) for x in show[3:-1]]
+    assert projection == D.build_placement(D.planted(12, 1)[0]).projection
+    nv, clauses = read_dimacs(out)
+    counter = pyganak.Counter()
+    counter.new_vars(nv)
+    counter.add_clauses(clauses)
+    counter.set_sampling_set(projection)
+    assert int(counter.count()) == 240
