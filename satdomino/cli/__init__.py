@@ -21,8 +21,16 @@ COMMANDS = {"solve": solve, "export": export, "decode": decode, "check-proof": c
             "compare": compare, "encodings": encodings, "generate": generate}
 
 
+class _Command(Parser):
+    """The top-level parser: ``--count FILE`` read as ``--count=exact FILE`` first."""
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        args = sys.argv[1:] if args is None else list(args)
+        return super().parse_args(solve.bare_count(args), namespace)
+
+
 def build_parser() -> Parser:
-    p = Parser(prog="satdomino", description="Domino puzzles as SAT and SMT: solve, count, "
+    p = _Command(prog="satdomino", description="Domino puzzles as SAT and SMT: solve, count, "
                "export, compare. Each command has its own --help.")
     p.add_argument("--version", action="version", version=f"satdomino {__version__}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
@@ -47,7 +55,6 @@ def main(argv: list[str] | None = None) -> int:
     in_main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminate) if in_main_thread else None
     try:
-        argv = solve.bare_count(sys.argv[1:] if argv is None else list(argv))
         args = build_parser().parse_args(argv)
         return COMMANDS[args.command].run(args)
     except OutOfTimeError as e:

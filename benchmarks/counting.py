@@ -1,0 +1,169 @@
+"""Counting benchmark (not a test): ``python -m benchmarks.counting [--repeats 3]``.
+
+1. The 12 pentominoes in a 6x10 box (``--rotate --reflect``): ``satdomino solve --count``, whole
+   process, against the dancing-links counter of the ``xcover`` package (benchmark-only: ``pip
+   install xcover``), warm (its numba compilation done before timing), taking turns.
+2. Planted Dominosa N = 20, 25, 30, 40 (seeds 1-3): ``count`` (build, race, answer) against
+   Ganak (``pyganak``) on a plain pairwise encoding of the same board, in one process, taking
+   turns; medians per board, then totals.
+3. Planted Domino Fit 20x20 (seeds 1-6): ``count`` with a 10 s limit: which finish.
+4. ``--baseline REV`` (needs ../shared/corpus): the NYT Pips corpus, ``satdomino solve --unique
+   --count``, whole process, this checkout against git revision REV (checked out and built in a
+   temporary folder), taking turns.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from satdomino.analysis.count import count
+from satdomino.encode import Encodings, lower
+from satdomino.puzzles import dominofit, dominosa, doodlefit, family
+
+ROOT = Path(__file__).resolve().parents[1]
+PENTOMINOES = ROOT / "examples" / "doodlefit" / "pentominoes-6x10.txt"
+PIPS = ROOT.parent / "shared" / "corpus" / "pips" / "nyt"
+
+
+def _wall(cmd: list[str], env: dict | None = None, cwd: Path | None = None) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   env=env, cwd=cwd)
+    return time.perf_counter() - t0
+
+
+def pentominoes(repeats: int) -> None:
+    try:
+        import numpy as np
+        import xcover
+    except ImportError:
+        print("xcover not installed: the pentomino comparison is skipped")
+        return
+    [(_, p)] = doodlefit.parse(PENTOMINOES.read_text())
+    p = dataclasses.replace(p, rotate=True, reflect=True)
+    order = sorted(p.shape)
+    index = {u: i for i, u in enumerate(order)}
+    rows = []
+    for b in range(len(p.blocks)):
+        for cells in p.placements(b):
+            row = np.zeros(len(order) + len(p.blocks), dtype=bool)
+            row[[index[u] for u in cells]] = True
+            row[len(order) + b] = True
+            rows.append(row)
+    matrix = np.array(rows)
+    assert sum(1 for _ in xcover.covers_bool(matrix)) == 9356  # compiles
+    cmd = [sys.executable, "-m", "satdomino.cli", "solve", "--count", "--rotate", "--reflect",
+           str(PENTOMINOES)]
+    ours, theirs = [], []
+    for _ in range(repeats):
+        ours.append(_wall(cmd))
+        t0 = time.perf_counter()
+        assert sum(1 for _ in xcover.covers_bool(matrix)) == 9356
+        theirs.append(time.perf_counter() - t0)
+    a, b = statistics.median(ours), statistics.median(theirs)
+    print(f"pentominoes 6x10, 9,356 packings: satdomino solve --count (whole process) {a:.2f} s; "
+          f"xcover warm {b:.2f} s; ratio {a / b:.2f} (medians of {repeats})")
+
+
+def _ganak(board: dominosa.Dominosa) -> int:
+    import pyganak
+
+    from satdomino.backends.highs_backend import _no_stdout
+
+    m = dominosa.build_placement(board)
+    cnf = lower(m, Encodings(amo="pairwise"))
+    with _no_stdout():
+        c = pyganak.Counter()
+        c.new_vars(cnf.num_vars)
+        c.add_clauses(cnf.clauses)
+        c.set_sampling_set(m.projection)
+        return int(c.count())
+
+
+def dominosa_boards(repeats: int) -> None:
+    fam = family("dominosa")
+    print("\n| N | seed | count | satdomino count (s) | method | Ganak, pairwise (s) | ratio |")
+    print("|---|---|---|---|---|---|---|")
+    total_ours = total_theirs = 0.0
+    for n in (20, 25, 30, 40):
+        for seed in (1, 2, 3):
+            board, _ = dominosa.planted(n, seed)
+            ours, theirs, method, value = [], [], "", 0
+            for _ in range(repeats):
+                t0 = time.perf_counter()
+                c = count(board, fam)
+                ours.append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                g = _ganak(board)
+                theirs.append(time.perf_counter() - t0)
+                assert c.complete and c.value == g, (n, seed, c, g)
+                method, value = c.method, g
+            a, b = statistics.median(ours), statistics.median(theirs)
+            total_ours, total_theirs = total_ours + a, total_theirs + b
+            print(f"| {n} | {seed} | {value:,} | {a:.3f} | {method} | {b:.3f} | {a / b:.2f} |",
+                  flush=True)
+    print(f"| all | | | {total_ours:.2f} | | {total_theirs:.2f} | "
+          f"{total_ours / total_theirs:.2f} |")
+
+
+def domino_fit(limit: float) -> None:
+    fam = family("dominofit")
+    print(f"\n| Domino Fit 20x20 seed | count | method | seconds (limit {limit:g}) |")
+    print("|---|---|---|---|")
+    for seed in range(1, 7):
+        board, _ = dominofit.planted(20, 20, seed)
+        c = count(board, fam, timeout=limit)
+        shown = f"{c.value:,}" if c.complete else f"{c.value:,}+ ({c.reason})"
+        print(f"| {seed} | {shown} | {c.method} | {c.seconds:.1f} |", flush=True)
+
+
+def pips_corpus(baseline: str, repeats: int) -> None:
+    if not PIPS.is_dir():
+        print(f"\n{PIPS} is absent: the Pips comparison is skipped")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        old = Path(tmp) / "baseline"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(old),
+                        baseline], check=True, capture_output=True)
+        try:
+            subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"],
+                           cwd=old, check=True, capture_output=True)
+            cmd = [sys.executable, "-m", "satdomino.cli", "solve", "--unique", "--count",
+                   str(PIPS)]
+            env_old = {**os.environ, "PYTHONPATH": str(old)}
+            env_new = {**os.environ, "PYTHONPATH": str(ROOT)}
+            ours, theirs = [], []
+            for _ in range(repeats):
+                ours.append(_wall(cmd, env_new, ROOT))
+                theirs.append(_wall(cmd, env_old, old))
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(old)],
+                           capture_output=True)
+    a, b = statistics.median(ours), statistics.median(theirs)
+    print(f"\nNYT Pips corpus, solve --unique --count, whole process: {a:.2f} s against "
+          f"{b:.2f} s at {baseline}; ratio {a / b:.2f} (medians of {repeats})")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--limit", type=float, default=10.0, help="Domino Fit: seconds a board")
+    ap.add_argument("--baseline", metavar="REV", help="compare the Pips corpus run with REV")
+    args = ap.parse_args()
+    pentominoes(args.repeats)
+    dominosa_boards(args.repeats)
+    domino_fit(args.limit)
+    if args.baseline:
+        pips_corpus(args.baseline, args.repeats)
+
+
+if __name__ == "__main__":
+    main()
