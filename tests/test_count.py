@@ -21,6 +21,7 @@ from satdomino.puzzles import dominosa as D
 
 from . import test_dominofit, test_dominosa_solve, test_doodlefit, test_pips
 from .bruteforce import solutions
+from .conftest import EXAMPLES
 
 pytest.importorskip("pyganak")
 
@@ -196,3 +197,15 @@ def test_exported_dimacs_states_its_projection_and_counts_by_it(tmp_path) -> Non
     counter.add_clauses(clauses)
     counter.set_sampling_set(projection)
     assert int(counter.count()) == 240
+
+
+@pytest.mark.parametrize("options,message", [
+    (["--epsilon", "0.5"], "--epsilon and --delta need --count approx"),
+    (["--count", "--delta", "0.1"], "--epsilon and --delta need --count approx"),
+    (["--count", "approx", "--limit", "3"], "--count approx does not enumerate"),
+    (["--count", "approx", "--epsilon", "0"], "--epsilon above 0"),
+    (["--count", "approx", "--delta", "1"], "--delta between 0 and 1"),
+])
+def test_count_options_that_do_not_fit_are_refused(options, message) -> None:
+    p = _satdomino("solve", *options, str(EXAMPLES / "dominosa" / "double6.txt"))
+    assert p.returncode == 2 and message in p.stderr and p.stderr.count("\n") == 1, p.stderr

@@ -59,9 +59,9 @@ def add_parser(sub) -> None:
                    help="also count distinct solutions: exactly (the first of enumeration, the "
                    "family's counter and Ganak to finish), or 'approx': ApproxMC's estimate "
                    "within (1 + epsilon) with probability 1 - delta")
-    s.add_argument("--epsilon", type=float, default=0.8, metavar="E",
+    s.add_argument("--epsilon", type=float, metavar="E",
                    help="with --count approx: the tolerance (default 0.8)")
-    s.add_argument("--delta", type=float, default=0.2, metavar="D",
+    s.add_argument("--delta", type=float, metavar="D",
                    help="with --count approx: the chance of missing it (default 0.2)")
     s.add_argument("--count-by", choices=["placement", "grid", "tiling"], default="placement",
                    help="what makes two solutions different: which domino lies where and which "
@@ -153,6 +153,12 @@ def run(args: argparse.Namespace) -> int:
         engine.check(named)
     if args.count_by != "placement" and not args.count:
         raise UsageError("--count-by needs --count")
+    if args.count != "approx" and (args.epsilon is not None or args.delta is not None):
+        raise UsageError("--epsilon and --delta need --count approx")
+    if args.count == "approx" and args.limit is not None:
+        raise UsageError("--limit stops an enumeration; --count approx does not enumerate")
+    args.epsilon = 0.8 if args.epsilon is None else args.epsilon
+    args.delta = 0.2 if args.delta is None else args.delta
     if args.count == "approx" and not (0 < args.epsilon <= 1e6 and 0 < args.delta < 1):
         raise UsageError("--count approx needs --epsilon above 0 and --delta between 0 and 1")
     if args.limit is not None and (args.limit < 1 or not args.count):
