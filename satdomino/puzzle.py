@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .analysis.count import Count, count
+from .analysis.explain import Explanation
 from .auto import AUTO
 from .backends import Backend
 from .encode import Encodings
@@ -60,11 +61,24 @@ class Puzzle:
     def count(self, by: str = "placement", limit: int | None = None,
               timeout: float | None = None, backend: str | Backend = AUTO,
               model: str | None = None,
-              encodings: Encodings | Mapping[str, str] | None = None) -> Count:
+              encodings: Encodings | Mapping[str, str] | None = None, *,
+              approx: bool = False, epsilon: float = 0.8, delta: float = 0.2) -> Count:
         """The number of distinct solutions (``by`` "placement", or for Pips "grid" or
-        "tiling"); ``limit`` stops an enumeration early (the count is then incomplete)."""
+        "tiling"), by the first of enumeration, the family's counter and Ganak to finish
+        (``.method`` says which); ``limit`` stops an enumeration early (the count is then
+        incomplete). ``approx``: ApproxMC's estimate, within a factor 1 + ``epsilon`` with
+        probability 1 - ``delta``."""
         return count(self.data, self.family, model=model, backend=backend,
-                     encodings=encodings, limit=limit, timeout=timeout, by=by)
+                     encodings=encodings, limit=limit, timeout=timeout, by=by,
+                     approx=approx, epsilon=epsilon, delta=delta)
+
+    def explain(self, timeout: float | None = None) -> Explanation:
+        """Steps that solve it, each placement with the rule or the solver's reason that
+        forces it (``.steps``, ``.grade``, ``.complete``; ``.solution`` passed the rule
+        checker)."""
+        from .analysis.explain import explain
+
+        return explain(self.data, self.family, timeout=timeout)
 
     def export(self, path: str, format: str | None = None, *, model: str | None = None,
                encodings: Encodings | Mapping[str, str] | None = None,

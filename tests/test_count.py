@@ -209,3 +209,19 @@ def test_exported_dimacs_states_its_projection_and_counts_by_it(tmp_path) -> Non
 def test_count_options_that_do_not_fit_are_refused(options, message) -> None:
     p = _satdomino("solve", *options, str(EXAMPLES / "dominosa" / "double6.txt"))
     assert p.returncode == 2 and message in p.stderr and p.stderr.count("\n") == 1, p.stderr
+
+
+def test_approx_counts_free_projection_variables() -> None:
+    from satdomino.analysis.approx import approx_count
+
+    # variables no clause names are free: each doubles the count (found by a review)
+    assert approx_count([[1]], [1, 2], 2) == 2
+    assert approx_count([], [1, 2, 3], 3) == 8
+
+
+def test_a_method_that_cannot_run_is_refused_not_replaced() -> None:
+    from satdomino.errors import SatDominoError
+
+    board = test_dominofit.BOARDS[0]
+    with pytest.raises(SatDominoError, match="not available"):
+        count(board, family("dominofit"), methods=("dp",))  # Domino Fit has no exact counter

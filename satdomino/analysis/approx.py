@@ -51,6 +51,9 @@ def approx_count(clauses: Sequence[Sequence[int]], projection: Sequence[int], nu
                              ) from None
     solver = pycryptosat.Solver(threads=1)
     solver.add_clauses([list(c) for c in clauses])
+    # a projection variable no clause names must still be in the solver's models (it is free:
+    # it doubles the count)
+    solver.add_clauses([[x, -x] for x in projection])
     counter = _Cells(solver, list(projection), num_vars, threshold(epsilon), deadline)
     exact = counter.cell([])
     if exact < counter.threshold:  # few: counted outright

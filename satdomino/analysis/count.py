@@ -126,6 +126,9 @@ def _race(puzzle, family, build, backend, encodings, limit, deadline, exact,
     others = [x for x in (("dp", exact) if exact is not None else None,
                           ("ganak", _ganak) if "ganak" in methods and _ganak_available()
                           else None) if x]
+    if not others and "enumeration" not in methods:
+        raise SatDominoError(f"counting {family.kind} by {', '.join(methods)}: not available "
+                             "here (no exact counter for this family or view, or no pyganak)")
     enumerating = "enumeration" in methods or not others
     found, finished = (enumerator.head_start(formula, limit, HEAD_START, deadline)
                        if enumerating else (0, None))
@@ -229,6 +232,7 @@ class _Enumerator:
                     s.add_clause(self.check(frozenset(x for x in s.get_model() if x > 0)))
             finally:
                 timer.cancel()
+                timer.join()  # an interrupt under way must finish before the solver goes
         return found, False
 
     def run(self, formula, limit: int | None, shared) -> tuple[int, bool]:

@@ -36,7 +36,9 @@ def count_exact_covers(num_items: int, options: Sequence[Sequence[int]],
                        deadline: float | None = None) -> int:
     """The number of ways to pick options (each a sequence of item numbers below
     ``num_items``) covering every item exactly once. ``deadline``: a ``time.perf_counter``
-    value past which it raises TimeUp."""
+    value past which it raises TimeUp. Options are non-empty and name an item once."""
+    if any(not o or len(set(o)) != len(o) for o in options):
+        raise ValueError("each option must name one or more items, each once")
     return _Counter(num_items, in_some_cover(num_items, options), deadline).total()
 
 

@@ -30,6 +30,10 @@ class Family:
     # other things to count than placements: a model whose projection is what makes two
     # solutions different (Pips: "grid", the values; "tiling", the outlines)
     count_views: dict[str, Callable[[Any], Model]] = field(default_factory=dict)
+    # for ``explain``: a constraint of the placement model in the puzzle's words, and one
+    # placement variable's name as JSON (both have family-neutral defaults)
+    describe: Callable[[Any, Model, Any], str] | None = None
+    placement_json: Callable[[Any, Any], dict] | None = None
 
     @property
     def default_model(self) -> str:
@@ -49,7 +53,9 @@ def _family(kind: str, module, suffixes: tuple[str, ...]) -> Family:
                   solution_json=module.solution_json, render_text=module.render_text,
                   render_svg=module.render_svg, suffixes=suffixes,
                   exact_count=getattr(module, "count_placements", None),
-                  count_views=getattr(module, "COUNT_VIEWS", {}))
+                  count_views=getattr(module, "COUNT_VIEWS", {}),
+                  describe=getattr(module, "describe_constraint", None),
+                  placement_json=getattr(module, "placement_json", None))
 
 
 # JSON formats are sniffed in this order: Pips (dominoes / regions / links) before Dominosa

@@ -188,6 +188,26 @@ def build_dot_half(p: DominoFit) -> Model:
 MODELS = {"placement": build_placement, "dot-half": build_dot_half}
 
 
+def describe_constraint(p: DominoFit, m: Model, c) -> str:
+    """A constraint as ``explain`` names it: "square (r, c)" (covered once), "row r sum N" or
+    "column c sum N"."""
+    from ..model import PB
+
+    if isinstance(c, PB):
+        dots = [dots_of(*m.key(abs(x))[1:])[0] for _, x in c.terms]
+        if len({r for r, _ in dots}) == 1:
+            return f"row {dots[0][0]} sum {p.side[dots[0][0]]}"
+        return f"column {dots[0][1]} sum {p.top[dots[0][1]]}"
+    shared = set.intersection(*(set(cells_of(*m.key(abs(x))[1:])) for x in c.lits))
+    return f"square {min(shared)}" if shared else "a square"
+
+
+def placement_json(p: DominoFit, key) -> dict:
+    """A piece variable: its kind ("V" or "H") and its top or left square."""
+    _, kind, at = key
+    return {"piece": kind, "at": list(at)}
+
+
 # solutions ---------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)

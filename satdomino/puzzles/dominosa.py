@@ -365,6 +365,26 @@ def build_reduced(p: Dominosa) -> Model:
     return _build(p)
 
 
+def describe_constraint(p: Dominosa, m: Model, c) -> str:
+    """A constraint of the placement model as ``explain`` names it: "cell (r, c)" (covered
+    once) or "domino a-b" (placed once)."""
+    keys = [m.key(abs(x)) for x in c.lits]
+    shared = set.intersection(*(set(k[2]) for k in keys)) if keys else set()
+    for cell in sorted(shared):
+        if len(keys) == sum(cell in e for e in p.edges()):
+            return f"cell {cell}"
+    a, b = keys[0][1]
+    return f"domino {a}-{b}"
+
+
+def placement_json(p: Dominosa, key) -> dict:
+    """A placement variable as ``solve --json`` shows a domino: its pips and cells."""
+    _, _, (u, v) = key
+    if p.at(u) > p.at(v):
+        u, v = v, u
+    return {"pips": [p.at(u), p.at(v)], "cells": [list(u), list(v)]}
+
+
 def count_placements(p: Dominosa) -> int:
     """The exact number of solutions, without SAT: an exact cover of the cells and the
     dominoes by the adjacent pairs, counted by propagation and independent parts

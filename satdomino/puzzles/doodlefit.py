@@ -343,3 +343,9 @@ def count_placements(p: DoodleFit) -> int:
         return go(0, 0)
     finally:
         sys.setrecursionlimit(depth)
+
+
+def placement_json(p: DoodleFit, key) -> dict:
+    """A placement variable for ``explain``: the block's group and the cells it covers."""
+    _, group, cells = key
+    return {"group": group, "cells": [list(u) for u in cells]}

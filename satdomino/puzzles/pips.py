@@ -773,3 +773,9 @@ def count_placements(p: Pips) -> int:
 
 
 DEAD = object()
+
+
+def placement_json(p: Pips, key) -> dict:
+    """A placement variable for ``explain``: the domino's pips, each on its cell."""
+    _, t, u, v = key
+    return {"pips": list(t), "cells": [list(u), list(v)]}

@@ -1,0 +1,297 @@
+"""Explaining a puzzle step by step: each step places a piece that the placements before it
+force, with the reason.
+
+The puzzle's model is split into its constraints (a cell's "exactly one placement", a domino's
+"placed exactly once", a region's sum, ...), each lowered to clauses of its own behind a
+selector literal, so a solver can say which constraints a deduction needs. A step is the
+easiest deduction left, by level:
+
+1. **rule**: one constraint alone, with the placements so far and what they rule out directly,
+   leaves a single candidate ("cell (2,4) has one placement left", "the only place left for
+   3-5");
+2. **propagation**: unit propagation over all constraints forces it (a chain of such rules);
+3. **solver**: the puzzle with the placement negated is unsatisfiable; the reason is a minimal
+   unsatisfiable set of constraints (shrunk from the solver's core by deletion), given with its
+   size; the step taken is the one with the smallest such set.
+
+When nothing is forced the puzzle has another solution from here: the explanation stops,
+incomplete. A complete explanation's placements are decoded and checked by the family's rules.
+The grade is the hardest level a puzzle needed (with the largest reason at level 3).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..encode import CNF, Encodings, lower
+from ..errors import OutOfTimeError, SatDominoError, VerificationError
+from ..model import AtMostOne, Constraint, ExactlyOne, Model
+
+LEVELS = {1: "rule", 2: "propagation", 3: "solver"}
+
+
+@dataclass
+class Step:
+    placement: int  # the model variable placed
+    key: Hashable  # its name in the model
+    level: int
+    rule: str
+    uses: list[str]  # the constraints (and earlier steps) the deduction needs
+
+
+@dataclass
+class Explanation:
+    steps: list[Step] = field(default_factory=list)
+    complete: bool = False  # every piece placed (and the layout passed the rule checker)
+    solution: Any = None  # the decoded layout when complete
+    reason: str = ""  # why it stopped short: "time limit", "not forced: another solution"
+
+    @property
+    def grade(self) -> str:
+        """The hardest step: "rule", "propagation", "solver-K" (K constraints in its reason),
+        with "+search" when the explanation stopped short."""
+        if not self.steps:
+            return "search" if not self.complete else "none"
+        hardest = max(self.steps, key=lambda s: (s.level, len(s.uses)))
+        word = LEVELS[hardest.level]
+        if hardest.level == 3:
+            word += f"-{_constraint_count(hardest)}"
+        return word if self.complete else word + "+search"
+
+
+def _constraint_count(step: Step) -> int:
+    return sum(1 for u in step.uses if not u.startswith("step "))
+
+
+class _Groups:
+    """The model's constraints, each lowered alone behind a selector, in one solver."""
+
+    def __init__(self, m: Model, deadline: float | None) -> None:
+        import threading
+
+        from pysat.solvers import Solver
+
+        if m.ints:
+            raise SatDominoError("explain needs a model without integer variables "
+                                 "(the family's placement model)")
+        self.m = m
+        self.constraints = list(m.constraints)
+        n = m.num_vars
+        lowered, top = [], n
+        for c in self.constraints:  # each constraint's auxiliaries above the ones before
+            cnf = _lower_one(m, c)
+            lowered.append((cnf.clauses, top - n))
+            top += cnf.num_vars - n
+        self.selectors = list(range(top + 1, top + 1 + len(lowered)))
+        self.index = {s: i for i, s in enumerate(self.selectors)}
+        # Glucose: it gives cores, propagates on demand and stops when interrupted
+        self.solver = Solver(name="glucose4")
+        self.timer = None
+        if deadline is not None:
+            self.timer = threading.Timer(max(0.0, deadline - time.perf_counter()),
+                                         self.solver.interrupt)
+            self.timer.start()
+        for (clauses, shift), sel in zip(lowered, self.selectors, strict=True):
+            for clause in clauses:
+                self.solver.add_clause([x if abs(x) <= n else x + shift if x > 0 else x - shift
+                                        for x in clause] + [-sel])
+
+    def forced(self, placed: list[int], x: int) -> list[int] | None:
+        """The constraints (indices) and placements a minimal reason for ``x`` needs, or None
+        when ``x`` is not forced."""
+        s = self.solver
+        assumptions = self.selectors + placed + [-x]
+        if self._solve(assumptions):
+            return None
+        core = set(s.get_core() or assumptions)
+        needed = [a for a in assumptions if a in core and a != -x]
+        # deletion: drop each part the contradiction does without
+        i = 0
+        while i < len(needed):
+            trial = needed[:i] + needed[i + 1:]
+            if not self._solve(trial + [-x]):
+                core = set(s.get_core() or trial)
+                needed = [a for a in trial if a in core]
+            else:
+                i += 1
+        return needed
+
+    def _solve(self, assumptions: list[int]) -> bool:
+        answer = self.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+        if answer is None:
+            raise OutOfTimeError("time limit")
+        return answer
+
+    def propagated(self, placed: list[int]) -> set[int]:
+        """Every literal unit propagation gives from all constraints and ``placed``."""
+        ok, lits = self.solver.propagate(assumptions=self.selectors + placed)
+        return set(lits) if ok else set()
+
+    def close(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        self.solver.delete()
+
+
+def _lower_one(m: Model, c: Constraint) -> CNF:
+    one = Model(m.name)
+    one._ids, one._names = m._ids, m._names  # the same variables, none added
+    one.constraints = [c]
+    return lower(one, Encodings(amo="pairwise") if isinstance(c, (ExactlyOne, AtMostOne))
+                 else Encodings())
+
+
+def explain(puzzle: Any, family, *, timeout: float | None = None,
+            max_steps: int | None = None) -> Explanation:
+    """Steps until the puzzle is solved or nothing more is forced (module docstring), on the
+    family's first model; ``timeout`` seconds in all (the steps so far are kept)."""
+    m = family.model(None)(puzzle)
+    if family.describe is not None:
+        def describe(model: Model, c: Constraint) -> str:
+            return family.describe(puzzle, model, c)
+    else:
+        describe = _describe
+    deadline = None if timeout is None else time.perf_counter() + timeout
+    groups = _Groups(m, deadline)
+    out = Explanation()
+    try:
+        _explain(puzzle, family, m, groups, describe, max_steps, out)
+    except OutOfTimeError:
+        out.reason = "time limit"
+    finally:
+        groups.close()
+    return out
+
+
+def step_json(puzzle: Any, family, step: Step) -> dict:
+    """A step as ``explain --json`` gives it."""
+    shape = family.placement_json
+    placement = shape(puzzle, step.key) if shape else {"key": _plain(step.key)}
+    return {"placements": [placement], "rule": step.rule, "uses": step.uses,
+            "level": step.level}
+
+
+def _plain(x):
+    return [_plain(y) for y in x] if isinstance(x, (tuple, list)) else x
+
+
+def _explain(puzzle, family, m: Model, groups: _Groups, describe, max_steps,
+             out: Explanation) -> None:
+    placed: list[int] = []
+    step_of: dict[int, int] = {}
+    projection = list(m.projection)
+    exclusive = [c for c in groups.constraints if isinstance(c, (ExactlyOne, AtMostOne))]
+    exactly = [c for c in exclusive if isinstance(c, ExactlyOne)]
+    if not groups._solve(groups.selectors):
+        out.reason = "the puzzle has no solution"
+        return
+    while max_steps is None or len(out.steps) < max_steps:
+        implied = groups.propagated(placed)
+        if not implied:
+            raise VerificationError("the placements so far contradict the puzzle")
+        placed_set = set(placed)
+        to_place = [x for x in projection if x in implied and x not in placed_set]
+        undecided = [x for x in projection if x not in implied and -x not in implied]
+        if not to_place and not undecided:
+            break
+        step = (_by_rule(exactly, exclusive, placed_set, m, describe)
+                or _by_propagation(groups, placed, to_place, m, describe, step_of)
+                or _by_solver(groups, placed, undecided, m, describe, step_of))
+        if step is None:
+            out.reason = "nothing is forced: another solution goes on from here"
+            break
+        step_of[step.placement] = len(out.steps) + 1
+        out.steps.append(step)
+        placed.append(step.placement)
+    implied = groups.propagated(placed)
+    if all(x in implied or -x in implied for x in projection):
+        solution = family.decode(puzzle, m, frozenset(x for x in projection if x in implied))
+        problems = family.verify(puzzle, solution)
+        if problems:
+            raise VerificationError(f"explained {family.kind} layout breaks the rules: "
+                                    f"{'; '.join(problems[:3])}")
+        out.complete, out.solution = True, solution
+    elif not out.reason:
+        out.reason = f"stopped after {len(out.steps)} steps"
+
+
+def _by_rule(exactly, exclusive, placed: set[int], m, describe) -> Step | None:
+    """An "exactly one of these" with one candidate left once the placements so far have
+    ruled out what they share a cell, a domino or a block with."""
+    ruled_out = {x for c in exclusive if placed.intersection(c.lits) for x in c.lits} - placed
+    for c in exactly:
+        if placed.intersection(c.lits):
+            continue
+        left = [x for x in c.lits if x not in ruled_out]
+        if len(left) == 1:
+            name = describe(m, c)
+            return Step(left[0], m.key(left[0]), 1, f"{name}: one candidate left", [name])
+    return None
+
+
+def _by_propagation(groups, placed, to_place, m, describe, step_of) -> Step | None:
+    """The placement unit propagation forces with the smallest reason."""
+    best = None
+    for x in to_place:
+        reason = groups.forced(placed, x) or []
+        if best is None or len(reason) < len(best[1]):
+            best = (x, reason)
+    if best is None:
+        return None
+    x, reason = best
+    return Step(x, m.key(x), 2, "a chain of rules", _uses(reason, groups, m, describe, step_of))
+
+
+def _by_solver(groups, placed, open_vars, m, describe, step_of) -> Step | None:
+    best: tuple[int, int, list[int]] | None = None
+    for x in open_vars:
+        reason = groups.forced(placed, x)
+        if reason is not None and (best is None or len(reason) < len(best[2])):
+            best = (len(reason), x, reason)
+    if best is None:
+        return None
+    _, x, reason = best
+    uses = _uses(reason, groups, m, describe, step_of)
+    return Step(x, m.key(x), 3, f"the solver: {sum(1 for a in reason if a in groups.index)} "
+                "constraints with it negated are unsatisfiable", uses)
+
+
+def _uses(reason, groups, m, describe, step_of) -> list[str]:
+    out = []
+    for a in reason:
+        if a in groups.index:
+            out.append(describe(m, groups.constraints[groups.index[a]]))
+        elif a in step_of:
+            out.append(f"step {step_of[a]}")
+    return out
+
+
+def _cells_in(key) -> set:
+    """The (row, column) pairs inside a variable's name."""
+    if isinstance(key, tuple) and len(key) == 2 and all(isinstance(v, int) for v in key):
+        return {key}
+    return set().union(*map(_cells_in, key)) if isinstance(key, tuple) else set()
+
+
+def _describe(m: Model, c: Constraint) -> str:
+    """A family-neutral name from the variables' names: the cell they share, or the piece they
+    all place; else the constraint's kind and size."""
+    lits = getattr(c, "lits", None) or [lit for _, lit in getattr(c, "terms", ())]
+    keys = [m.key(abs(x)) for x in lits]
+    if isinstance(c, (ExactlyOne, AtMostOne)) and keys:
+        shared = set.intersection(*map(_cells_in, keys))
+        if len(keys) > 1 and shared:
+            return f"cell {min(shared)}"
+        if all(isinstance(k, tuple) and len(k) > 1 and k[1] == keys[0][1] for k in keys):
+            piece = keys[0][1]
+            if isinstance(piece, tuple) and len(piece) == 2:
+                return f"domino {piece[0]}-{piece[1]}"
+            return f"{keys[0][0]} {piece}"
+        if shared:
+            return f"cell {min(shared)}"
+    what = {"PB": "a sum rule", "Card": "a count rule"}.get(type(c).__name__,
+                                                              type(c).__name__)
+    return f"{what} over {len(keys)} placements"

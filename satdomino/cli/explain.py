@@ -1,0 +1,87 @@
+"""``satdomino explain``: a puzzle solved step by step, each placement with the rule or the
+solver's reason that forces it (``analysis/explain.py``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..errors import SatDominoError, VerificationError
+from ..inputs import load
+from .common import check_timeout, notice, rule_options, say
+from .solve import apply_readings, error_record
+
+
+def add_parser(sub) -> None:
+    e = sub.add_parser("explain", help="solve puzzles step by step, with the reason for each "
+                       "placement", description="Each step places a piece forced by the ones "
+                       "before it: by one rule (level 1), a chain of rules (2), or the solver, "
+                       "with a minimal set of the puzzle's constraints that rules out anything "
+                       "else (3). A complete explanation's layout has passed the rule checker.")
+    e.add_argument("files", nargs="+", metavar="FILE", help="puzzle files, folders, - or a "
+                   "puzzle written out")
+    e.add_argument("--kind", choices=["dominosa", "pips", "dominofit", "doodlefit"],
+                   help="the family, when detection from the content is not wanted")
+    e.add_argument("--puzzle", metavar="NAME", help="only this part of a multi-puzzle file")
+    rule_options(e)
+    e.add_argument("--timeout", type=float, metavar="S", help="seconds for each puzzle (the "
+                   "steps found by then are shown)")
+    e.add_argument("--json", action="store_true", help='one line per puzzle: {"file", "puzzle", '
+                   '"kind", "grade", "complete", "steps": [{"placements", "rule", "uses", '
+                   '"level"}]}')
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..analysis.explain import explain, step_json
+
+    check_timeout(args.timeout)
+    items = load(args.files, args.kind, args.puzzle, notice=notice, timeout=args.timeout)
+    apply_readings(items, args)
+    code = 0
+    for item in items:
+        where = item.file + (f" [{item.name}]" if item.name else "")
+        if item.error is None:
+            assert item.family is not None
+            try:
+                out = explain(item.puzzle, item.family, timeout=args.timeout)
+            except SatDominoError as e:
+                item.error = str(e)
+            except VerificationError as e:
+                say(f"satdomino: {where}: internal error: {e}")
+                return 4
+        if item.error is not None:
+            say(f"satdomino: {where}: {item.error}")
+            if args.json:
+                print(json.dumps(error_record(item)), flush=True)
+            code = max(code, 3 if item.timed_out else 2)
+            continue
+        steps = [step_json(item.puzzle, item.family, s) for s in out.steps]
+        if args.json:
+            print(json.dumps({"file": item.file, "puzzle": item.name, "kind": item.family.kind,
+                              "grade": out.grade, "complete": out.complete,
+                              "reason": out.reason or None, "steps": steps}), flush=True)
+        else:
+            verdict = "explained" if out.complete else f"stopped: {out.reason}"
+            lines = [f"== {where}: {verdict}, {len(steps)} steps, grade {out.grade}"]
+            for n, (s, shown) in enumerate(zip(out.steps, steps, strict=True), start=1):
+                piece = ", ".join(_placement_text(p) for p in shown["placements"])
+                lines.append(f"{n:4}. {piece}: {s.rule} [level {s.level}]")
+                if s.level > 1:
+                    lines.append("      uses " + "; ".join(s.uses))
+            if out.complete:
+                lines.append(item.family.render_text(item.puzzle, out.solution).rstrip("\n"))
+            print("\n".join(lines), flush=True)
+        if not out.complete:
+            code = max(code, 3 if out.reason == "time limit" else 1)
+    return code
+
+
+def _placement_text(p: dict) -> str:
+    if "pips" in p:
+        (r1, c1), (r2, c2) = p["cells"]
+        return f"{p['pips'][0]}-{p['pips'][1]} at ({r1},{c1})-({r2},{c2})"
+    if "piece" in p:
+        return f"{p['piece']} at ({p['at'][0]},{p['at'][1]})"
+    if "group" in p:
+        return f"block group {p['group']} on " + " ".join(f"({r},{c})" for r, c in p["cells"])
+    return json.dumps(p)

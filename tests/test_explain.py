@@ -1,0 +1,141 @@
+"""``explain``: every step is forced by what came before it, every stated reason really is
+unsatisfiable with the placement negated, and a complete explanation is the puzzle's solution;
+in all four families, on small random boards."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from pysat.solvers import Solver
+
+from satdomino import family
+from satdomino.analysis.explain import _Groups, explain, step_json
+from satdomino.encode import lower
+
+from . import test_dominofit, test_dominosa_solve, test_doodlefit, test_pips
+from .bruteforce import solutions
+from .conftest import EXAMPLES
+
+
+def _unique_pips() -> list:
+    import satdomino
+
+    return [p.data for f in ("day.json", "planted-6-unique.json")
+            for p in satdomino.read(str(EXAMPLES / "pips" / f))
+            if p.name != "hard"]  # 3,127,960 placements
+
+
+CASES = {
+    "dominosa": (test_dominosa_solve.BOARDS[:24],
+                 [len(solutions(b.grid)) for b in test_dominosa_solve.BOARDS[:24]]),
+    "pips": (test_pips.BOARDS[:12] + _unique_pips(),
+             [len(t) for t in test_pips.TRUTH[:12]] + [1] * len(_unique_pips())),
+    "dominofit": (test_dominofit.BOARDS, [len(t) for t in test_dominofit.TRUTH]),
+    "doodlefit": (test_doodlefit.CASES, [len(t) for t in test_doodlefit.TRUTH]),
+}
+
+
+def _forced(cnf_clauses, placed: list[int], x: int) -> bool:
+    """Independently of explain's solver: the puzzle, the placements before, and not x, is
+    unsatisfiable."""
+    with Solver(name="minisat22", bootstrap_with=cnf_clauses) as s:
+        return not s.solve(assumptions=placed + [-x])
+
+
+@pytest.mark.parametrize("kind", list(CASES))
+def test_every_step_is_forced_and_complete_means_the_solution(kind: str) -> None:
+    fam = family(kind)
+    boards, truth = CASES[kind]
+    outcomes = set()
+    for board, n in zip(boards, truth, strict=True):
+        out = explain(board, fam)
+        m = fam.model(None)(board)
+        clauses = lower(m).clauses
+        placed: list[int] = []
+        for step in out.steps:
+            assert m.var(step.key) == step.placement
+            assert _forced(clauses, placed, step.placement), (kind, board, step)
+            assert step.level in (1, 2, 3) and step.uses
+            placed.append(step.placement)
+        if n == 1:
+            assert out.complete and fam.verify(board, out.solution) == []
+        else:
+            assert not out.complete  # none, or more than one solution: nothing says which
+            assert ("no solution" in out.reason) == (n == 0), out.reason
+        outcomes.add((min(n, 2), out.complete))
+    assert (1, True) in outcomes and (2, False) in outcomes, outcomes
+
+
+@pytest.mark.parametrize("kind", list(CASES))
+def test_stated_reasons_are_unsatisfiable_with_the_placement_negated(kind: str) -> None:
+    fam = family(kind)
+    for board, n in zip(*CASES[kind], strict=True):
+        if n != 1:
+            continue
+        m = fam.model(None)(board)
+        groups = _Groups(m, None)
+        try:
+            placed: list[int] = []
+            for step in explain(board, fam).steps:
+                reason = groups.forced(placed, step.placement)
+                assert reason is not None
+                chosen = [a for a in reason if a in groups.index]
+                earlier = [a for a in reason if a not in groups.index]
+                # only those constraints and earlier placements: still a contradiction
+                others = [-s for s in groups.selectors if s not in chosen]
+                assert not groups.solver.solve(assumptions=chosen + others + earlier
+                                               + [-step.placement])
+                assert set(earlier) <= set(placed)
+                placed.append(step.placement)
+        finally:
+            groups.close()
+
+
+def test_levels_and_grades_on_examples() -> None:
+    import satdomino
+
+    easy = satdomino.read(str(EXAMPLES / "dominosa" / "double6.txt"))[0].explain()
+    assert easy.complete and easy.grade == "rule" and {s.level for s in easy.steps} == {1}
+    assert len(easy.steps) == 28  # every domino of the double-6 set
+    fit = satdomino.read(str(EXAMPLES / "dominofit" / "published-7x7.json"))[0].explain()
+    assert fit.complete and fit.grade.startswith("solver-") and {1, 2} <= {
+        s.level for s in fit.steps}
+    assert any("column 0 sum" in u for s in fit.steps for u in s.uses)
+    stopped = satdomino.read(str(EXAMPLES / "dominosa" / "double12.txt"))[0].explain()
+    assert not stopped.complete and stopped.grade.endswith("+search")
+
+
+def test_a_time_limit_keeps_the_steps_so_far() -> None:
+    from satdomino.puzzles import dominosa
+
+    board, _ = dominosa.planted(40, 1)
+    out = explain(board, family("dominosa"), timeout=0.5)
+    assert not out.complete and out.reason == "time limit"
+
+
+def test_cli_explain_text_and_json() -> None:
+    run = [sys.executable, "-m", "satdomino.cli", "explain"]
+    p = subprocess.run([*run, "--json", str(EXAMPLES / "dominosa" / "double6.txt")],
+                       capture_output=True, text=True, timeout=120)
+    row = json.loads(p.stdout)
+    assert p.returncode == 0 and row["complete"] and row["grade"] == "rule"
+    assert {"placements", "rule", "uses", "level"} <= set(row["steps"][0])
+    assert set(row["steps"][0]["placements"][0]) == {"pips", "cells"}
+    p = subprocess.run([*run, str(EXAMPLES / "dominosa" / "double12.txt")],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 1 and "stopped: nothing is forced" in p.stdout
+    p = subprocess.run([*run, str(EXAMPLES / "nothing-here.txt")], capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
+
+
+def test_step_json_shapes() -> None:
+    for kind, keys in (("pips", {"pips", "cells"}), ("dominofit", {"piece", "at"}),
+                       ("doodlefit", {"group", "cells"})):
+        boards, truth = CASES[kind]
+        board = next(b for b, n in zip(boards, truth, strict=True) if n == 1)
+        out = explain(board, family(kind))
+        assert set(step_json(board, family(kind), out.steps[0])["placements"][0]) == keys
