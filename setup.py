@@ -1,5 +1,6 @@
-"""The compiled parts: the ``sls`` backend's local search (satdomino/backends/_sls.c) and the
-exact-cover counter (satdomino/analysis/_xcount.c).
+"""The compiled parts: the ``sls`` backend's local search (satdomino/backends/_sls.c), the
+packing counter (satdomino/analysis/_xcount.c) and Domino Fit's counter
+(satdomino/puzzles/_fitcount.c).
 
 Optional: without a C compiler the install goes on, ``sls`` says it is not built (``auto``
 then chooses among the other solvers) and counting uses its other methods. Everything else is
@@ -14,4 +15,6 @@ setup(ext_modules=[
     # gnu99: the counter's 128-bit integers
     Extension("satdomino.analysis._xcount", ["satdomino/analysis/_xcount.c"], depends=SHARED,
               extra_compile_args=["-O2", "-std=gnu99"], optional=True),
+    Extension("satdomino.puzzles._fitcount", ["satdomino/puzzles/_fitcount.c"],
+              depends=SHARED, extra_compile_args=["-O2", "-std=gnu99"], optional=True),
 ])

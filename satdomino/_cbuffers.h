@@ -5,7 +5,7 @@
 
 #include <time.h>
 
-static double now(void)
+static inline double now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -13,7 +13,7 @@ static double now(void)
 }
 
 /* kind 'i': C ints; 'q': 64-bit ints ('l' where a long has 64 bits) */
-static int get_buffer(PyObject *obj, Py_buffer *view, int writable, char kind,
+static inline int get_buffer(PyObject *obj, Py_buffer *view, int writable, char kind,
                       const char *name)
 {
     if (PyObject_GetBuffer(obj, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS |

@@ -2,8 +2,9 @@
 
 - ``enumeration``: SAT with blocking clauses on the projection, every solution found verified
   by the rule checker (wins when there are few);
-- ``dp``: the family's exact counter (Pips: memoised over cells and regions; Doodle Fit: the
-  packing sweep in C);
+- ``dp``: the family's exact counter, on placements (Dominosa: exact covers by parts; Pips:
+  memoised over cells and regions; Domino Fit: rows swept from both ends, in C; Doodle Fit:
+  the packing sweep in C);
 - ``ganak``: the projected model counter Ganak (``pyganak``) on the model's CNF, for every
   family and every count view;
 - ``approx`` (asked for, not raced): the ApproxMC algorithm on CryptoMiniSat (``approx``), an
@@ -175,7 +176,8 @@ def _race(puzzle, family, build, backend, encodings, limit, deadline, exact,
                         return value, "enumeration", False, ""
         best = max(found, enumeration_done[0] if enumeration_done else shared.value)
         # an incomplete count is enumeration's lower bound, or 0 from the methods that ran
-        label = "enumeration" if enumerating else "+".join(name for name, _ in others)
+        enumerated = found > 0 or enumeration_done is not None or "enumeration" in runs
+        label = "enumeration" if enumerated else "+".join(name for name, _ in others)
         if runs:  # the deadline came first
             return best, label, False, "time limit"
         why = "; ".join(failures) or f"enumeration stopped at {ENUMERATION_CAP:,} solutions"

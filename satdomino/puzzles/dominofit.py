@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import PuzzleFormatError
+from ..errors import PuzzleFormatError, SatDominoError
 from ..model import Model
 from ..render import svg
 from .common import load_json, single, strict
@@ -186,6 +186,54 @@ def build_dot_half(p: DominoFit) -> Model:
 
 
 MODELS = {"placement": build_placement, "dot-half": build_dot_half}
+
+
+MAX_COUNT_STATES = 8_000_000  # states a sweep of the counter may hold (about 60 bytes each)
+
+
+def count_placements(p: DominoFit) -> int:
+    """The exact number of solutions with every square covered, without SAT.
+
+    Covering everything turns the clues into counts of vertical pieces: row r + 1's sum is its
+    free squares less the vertical pieces reaching down into it, so the row sums fix how many
+    verticals start in each row; the column sums, swept left to right, fix how many verticals
+    lie in each column. The horizontal pieces then fill what is left of each row, which they
+    can exactly when it falls into runs of even length. The count of such sets of verticals is
+    taken by sweeping the rows from both ends (``_fitcount.c``): planted 20x20 boards with up to
+    7 * 10^9 solutions in 0.03-8 s. Not for ``cover=False``, boards wider than 64 squares,
+    or boards whose sweeps outgrow MAX_COUNT_STATES (those raise SatDominoError: the other
+    counting methods go on)."""
+    if not p.cover:
+        raise SatDominoError("the exact counter needs every square covered")
+    if p.width > 64:
+        raise SatDominoError("the exact counter takes boards up to 64 squares wide")
+    try:
+        from . import _fitcount
+    except ImportError:
+        raise SatDominoError("the exact counter is not built (no C compiler)") from None
+    from array import array
+
+    free = [sum(1 << c for c in range(p.width) if p.free((r, c))) for r in range(p.height)]
+    in_row = [bin(m).count("1") for m in free]
+    if p.side[0] != in_row[0]:
+        return 0
+    # verticals starting in row r: row r + 1's free squares less its sum
+    tops = [in_row[r + 1] - p.side[r + 1] for r in range(p.height - 1)] + [0]
+    per_column, starts = [], 0  # starts: horizontals whose left square is in the column before
+    for c in range(p.width):
+        squares = sum(p.free((r, c)) for r in range(p.height))
+        verticals = p.top[c] - 2 * starts
+        starts = squares - 2 * verticals - starts
+        if verticals < 0 or starts < 0:
+            return 0
+        per_column.append(verticals)
+    if starts or min(tops) < 0:
+        return 0
+    value = _fitcount.count(p.width, p.height, array("q", free), array("i", tops),
+                            array("i", per_column), MAX_COUNT_STATES, array("i", [0]))
+    if value is None:
+        raise SatDominoError(f"the exact counter went past {MAX_COUNT_STATES:,} states")
+    return int(value)
 
 
 def describe_constraint(p: DominoFit, m: Model, c) -> str:
