@@ -139,3 +139,56 @@ def test_step_json_shapes() -> None:
         board = next(b for b, n in zip(boards, truth, strict=True) if n == 1)
         out = explain(board, family(kind))
         assert set(step_json(board, family(kind), out.steps[0])["placements"][0]) == keys
+
+
+def test_hint_continues_from_given_placements_and_catches_wrong_ones() -> None:
+    from satdomino.analysis.explain import hint
+    from satdomino.errors import SatDominoError
+
+    for kind in CASES:
+        fam = family(kind)
+        boards, truth = CASES[kind]
+        board = next(b for b, n in zip(boards, truth, strict=True) if n == 1)
+        full = explain(board, fam)
+        m = fam.model(None)(board)
+        clauses = lower(m).clauses
+        shown = [step_json(board, fam, s)["placements"][0] for s in full.steps]
+        for k in range(len(shown)):
+            nxt = hint(board, fam, shown[:k])
+            (step,) = nxt.steps
+            placed = [s.placement for s in full.steps[:k]]
+            assert step.placement not in placed and _forced(clauses, placed, step.placement)
+        done = hint(board, fam, shown)
+        assert done.complete and not done.steps
+        in_solution = {s.placement for s in full.steps}
+        wrong = next((x for x in m.projection if x not in in_solution), None)
+        if wrong is not None:  # a real placement that no solution has
+            shape = fam.placement_json
+            with pytest.raises(SatDominoError, match="in no solution"):
+                hint(board, fam, [shape(board, m.key(wrong))])
+        with pytest.raises(SatDominoError, match="not a placement"):
+            hint(board, fam, [{"nothing": 1}])
+
+
+def test_cli_hint_reads_a_dominosa_layout_and_refuses_bad_ones(tmp_path) -> None:
+    board = str(EXAMPLES / "dominosa" / "double3-grid.txt")
+    run = [sys.executable, "-m", "satdomino.cli", "hint", board]
+    p = subprocess.run([*run, "--json"], capture_output=True, text=True, timeout=60)
+    first = json.loads(p.stdout)
+    assert p.returncode == 0 and first["step"]["level"] == 1 and not first["solved"]
+    # the solved layout, one domino taken out
+    layout = ["LRLRT", "TLRTB", "BLRBT", "LRLRB"]
+    given = tmp_path / "given.txt"
+    given.write_text("\n".join(["..LRT", *layout[1:]]) + "\n")
+    p = subprocess.run([*run, "--given", str(given), "--json"], capture_output=True,
+                       text=True, timeout=60)
+    row = json.loads(p.stdout)
+    assert p.returncode == 0 and row["step"]["placements"][0]["cells"] in (
+        [[0, 0], [0, 1]], [[0, 1], [0, 0]])
+    given.write_text("\n".join(layout) + "\n")
+    p = subprocess.run([*run, "--given", str(given)], capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 0 and p.stdout.startswith("solved")
+    for bad in ("LLLRT\nTLRTB\nBLRBT\nLRLRB\n", "LRT\n", "[1, 2]", "{"):
+        p = subprocess.run([*run, "--given", bad], capture_output=True, text=True, timeout=60)
+        assert p.returncode == 2 and p.stderr.count("\n") == 1, (bad, p.stderr)

@@ -21,6 +21,7 @@ The grade is the hardest level a puzzle needed (with the largest reason at level
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Hashable
 from dataclasses import dataclass, field
@@ -145,24 +146,61 @@ def _lower_one(m: Model, c: Constraint) -> CNF:
 
 
 def explain(puzzle: Any, family, *, timeout: float | None = None,
-            max_steps: int | None = None) -> Explanation:
+            max_steps: int | None = None, given: list[dict] | None = None) -> Explanation:
     """Steps until the puzzle is solved or nothing more is forced (module docstring), on the
-    family's first model; ``timeout`` seconds in all (the steps so far are kept)."""
+    family's first model; ``timeout`` seconds in all (the steps so far are kept). ``given``:
+    placements already made (as ``step_json`` shows them), checked to lie in a solution; a
+    given placement in none raises SatDominoError naming it."""
     m = family.model(None)(puzzle)
     if family.describe is not None:
         def describe(model: Model, c: Constraint) -> str:
             return family.describe(puzzle, model, c)
     else:
         describe = _describe
+    start = _given_vars(puzzle, family, m, given or [])
     deadline = None if timeout is None else time.perf_counter() + timeout
     groups = _Groups(m, deadline)
     out = Explanation()
     try:
-        _explain(puzzle, family, m, groups, describe, max_steps, out)
+        for x in start:
+            if not groups._solve(groups.selectors + [x]):
+                raise SatDominoError(f"the given placement {_shown(puzzle, family, m, x)} is "
+                                     "in no solution")
+        if start and not groups._solve(groups.selectors + start):
+            raise SatDominoError("the given placements are in no solution together")
+        _explain(puzzle, family, m, groups, describe, max_steps, out, start)
     except OutOfTimeError:
         out.reason = "time limit"
     finally:
         groups.close()
+    return out
+
+
+def hint(puzzle: Any, family, given: list[dict] | None = None,
+         timeout: float | None = None) -> Explanation:
+    """The next step only, from the ``given`` placements (``explain`` with one step):
+    ``.steps`` holds it, or is empty with ``.complete`` (nothing left to place) or a
+    ``.reason``."""
+    return explain(puzzle, family, timeout=timeout, max_steps=1, given=given)
+
+
+def _shown(puzzle, family, m: Model, x: int) -> str:
+    shape = family.placement_json
+    return json.dumps(shape(puzzle, m.key(x)) if shape else _plain(m.key(x)))
+
+
+def _given_vars(puzzle, family, m: Model, given: list[dict]) -> list[int]:
+    """Model variables of placements in ``step_json``'s shape; an unknown one is an error."""
+    shape = family.placement_json or (lambda _p, key: {"key": _plain(key)})
+    index = {json.dumps(shape(puzzle, m.key(x)), sort_keys=True): x for x in m.projection}
+    out = []
+    for g in given:
+        x = index.get(json.dumps(g, sort_keys=True)) if isinstance(g, dict) else None
+        if x is None:
+            raise SatDominoError(f"the given placement {json.dumps(g)[:80]} is not a "
+                                 f"placement of this {family.kind} puzzle")
+        if x not in out:
+            out.append(x)
     return out
 
 
@@ -179,8 +217,9 @@ def _plain(x):
 
 
 def _explain(puzzle, family, m: Model, groups: _Groups, describe, max_steps,
-             out: Explanation) -> None:
-    placed: list[int] = []
+             out: Explanation, start: list[int]) -> None:
+    placed: list[int] = list(start)
+    finished = False
     step_of: dict[int, int] = {}
     projection = list(m.projection)
     exclusive = [c for c in groups.constraints if isinstance(c, (ExactlyOne, AtMostOne))]
@@ -196,6 +235,7 @@ def _explain(puzzle, family, m: Model, groups: _Groups, describe, max_steps,
         to_place = [x for x in projection if x in implied and x not in placed_set]
         undecided = [x for x in projection if x not in implied and -x not in implied]
         if not to_place and not undecided:
+            finished = True
             break
         step = (_by_rule(exactly, exclusive, placed_set, m, describe)
                 or _by_propagation(groups, placed, to_place, m, describe, step_of)
@@ -207,7 +247,7 @@ def _explain(puzzle, family, m: Model, groups: _Groups, describe, max_steps,
         out.steps.append(step)
         placed.append(step.placement)
     implied = groups.propagated(placed)
-    if all(x in implied or -x in implied for x in projection):
+    if finished:
         solution = family.decode(puzzle, m, frozenset(x for x in projection if x in implied))
         problems = family.verify(puzzle, solution)
         if problems:
@@ -260,12 +300,16 @@ def _by_solver(groups, placed, open_vars, m, describe, step_of) -> Step | None:
 
 
 def _uses(reason, groups, m, describe, step_of) -> list[str]:
-    out = []
+    out: list[str] = []
     for a in reason:
         if a in groups.index:
-            out.append(describe(m, groups.constraints[groups.index[a]]))
+            name = describe(m, groups.constraints[groups.index[a]])
         elif a in step_of:
-            out.append(f"step {step_of[a]}")
+            name = f"step {step_of[a]}"
+        else:  # a given placement
+            name = "a given placement"
+        if name not in out:  # two constraints of one name (a cell's cover and its value)
+            out.append(name)
     return out
 
 

@@ -13,11 +13,12 @@ import threading
 
 from .. import __version__
 from ..errors import OutOfTimeError, SatDominoError, VerificationError
-from . import check_proof, compare, decode, encodings, explain, export, generate, solve
+from . import check_proof, compare, decode, encodings, explain, export, generate, hint, solve
 from .common import OUT_OF_MEMORY, Parser, say
 
 # the commands in the order ``satdomino --help`` lists them
-COMMANDS = {"solve": solve, "explain": explain, "export": export, "decode": decode,
+COMMANDS = {"solve": solve, "explain": explain, "hint": hint, "export": export,
+            "decode": decode,
             "check-proof": check_proof, "compare": compare, "encodings": encodings,
             "generate": generate}
 

@@ -779,3 +779,25 @@ def placement_json(p: Pips, key) -> dict:
     """A placement variable for ``explain``: the domino's pips, each on its cell."""
     _, t, u, v = key
     return {"pips": list(t), "cells": [list(u), list(v)]}
+
+
+def describe_constraint(p: Pips, m: Model, c) -> str:
+    """A constraint of the placement model as ``explain`` names it: "cell (r, c)" (covered
+    once), "domino a-b" (its number of copies), or a region and its rule (lettered as the
+    drawing letters them)."""
+    lits = getattr(c, "lits", None) or [x for _, x in getattr(c, "terms", ())]
+    keys = [m.key(abs(x)) for x in lits]
+    if keys and all(k[0] == "place" for k in keys):
+        shared = set.intersection(*({k[2], k[3]} for k in keys))
+        if shared and not hasattr(c, "terms"):
+            return f"cell {min(shared)}"
+        if all(k[1] == keys[0][1] for k in keys) and not hasattr(c, "terms"):
+            return f"domino {keys[0][1][0]}-{keys[0][1][1]}"
+        cells = {u for k in keys for u in (k[2], k[3])}
+        k = max(range(len(p.regions)), key=lambda i: len(cells & set(p.regions[i].nodes)),
+                default=None)
+        if k is not None:
+            region = p.regions[k]
+            target = "" if region.target is None else f" {region.target}"
+            return f"region {chr(ord('A') + k % 26)} ({region.rule}{target})"
+    return f"a rule over {len(keys)} placements"
