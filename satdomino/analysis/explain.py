@@ -32,6 +32,9 @@ from ..errors import OutOfTimeError, SatDominoError, VerificationError
 from ..model import AtMostOne, Constraint, ExactlyOne, Model
 
 LEVELS = {1: "rule", 2: "propagation", 3: "solver"}
+# a refutation tried while ranking or shrinking reasons: settled within this many conflicts, or
+# left (a part of a reason is then kept; a placement is then tried again without a budget)
+SHRINK_CONFLICTS = 2000
 
 
 @dataclass
@@ -91,6 +94,7 @@ class _Groups:
         # Glucose: it gives cores, propagates on demand and stops when interrupted
         self.solver = Solver(name="glucose4")
         self.timer = None
+        self.deadline = deadline
         if deadline is not None:
             self.timer = threading.Timer(max(0.0, deadline - time.perf_counter()),
                                          self.solver.interrupt)
@@ -101,26 +105,59 @@ class _Groups:
                                         for x in clause] + [-sel])
 
     def forced(self, placed: list[int], x: int) -> list[int] | None:
-        """The constraints (indices) and placements a minimal reason for ``x`` needs, or None
-        when ``x`` is not forced."""
-        s = self.solver
+        """The constraints (selectors) and placements a minimal reason for ``x`` needs, or
+        None when ``x`` is not forced."""
+        core = self.core(placed, x)
+        return None if core is None else self.shrink(core, x)
+
+    def core(self, placed: list[int], x: int, budget: int = -1) -> list[int] | None:
+        """A reason for ``x`` as the solver's core gives it (not minimal), or None (not
+        forced, or not settled within ``budget`` conflicts)."""
         assumptions = self.selectors + placed + [-x]
-        if self._solve(assumptions):
-            return None
-        core = set(s.get_core() or assumptions)
-        needed = [a for a in assumptions if a in core and a != -x]
-        # deletion: drop each part the contradiction does without
+        if budget < 0:
+            if self._solve(assumptions):
+                return None
+        else:
+            self._late()
+            self.solver.conf_budget(budget)
+            answer = self.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+            self._late()
+            if answer is not False:
+                return None
+        core = set(self.solver.get_core() or assumptions)
+        return [a for a in assumptions if a in core and a != -x]
+
+    def shrink(self, needed: list[int], x: int) -> list[int]:
+        """Deletion: drop each part of the reason the contradiction does without. A test the
+        solver cannot settle in SHRINK_CONFLICTS conflicts keeps its part: the reason stays
+        unsatisfiable, though then perhaps not minimal."""
         i = 0
         while i < len(needed):
             trial = needed[:i] + needed[i + 1:]
-            if not self._solve(trial + [-x]):
-                core = set(s.get_core() or trial)
+            self._late()
+            self.solver.conf_budget(SHRINK_CONFLICTS)
+            answer = self.solver.solve_limited(assumptions=trial + [-x], expect_interrupt=True)
+            self._late()
+            if answer is False:
+                core = set(self.solver.get_core() or trial)
                 needed = [a for a in trial if a in core]
             else:
                 i += 1
         return needed
 
+    def model(self, placed: list[int]) -> set[int]:
+        """The true literals of one solution extending ``placed``."""
+        self._solve(self.selectors + placed)
+        return {x for x in self.solver.get_model() or () if x > 0}
+
+    def _late(self) -> None:
+        # the timer's interrupt stops a solve under way; one started after it must not start
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise OutOfTimeError("time limit")
+
     def _solve(self, assumptions: list[int]) -> bool:
+        self._late()
+        self.solver.conf_budget(-1)  # no budget: only the time limit stops it
         answer = self.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
         if answer is None:
             raise OutOfTimeError("time limit")
@@ -285,15 +322,31 @@ def _by_propagation(groups, placed, to_place, m, describe, step_of) -> Step | No
     return Step(x, m.key(x), 2, "a chain of rules", _uses(reason, groups, m, describe, step_of))
 
 
+SHRUNK = 3  # forced placements whose reasons are minimised in full, the smallest cores first
+
+
 def _by_solver(groups, placed, open_vars, m, describe, step_of) -> Step | None:
-    best: tuple[int, int, list[int]] | None = None
-    for x in open_vars:
-        reason = groups.forced(placed, x)
-        if reason is not None and (best is None or len(reason) < len(best[2])):
-            best = (len(reason), x, reason)
-    if best is None:
+    """The forced placement with the smallest reason: only those true in one solution can be
+    forced; the solver's cores rank them, and the few smallest are shrunk to minimal
+    reasons (shrinking every one cost minutes on some NYT Pips puzzles)."""
+    true_now = groups.model(placed)
+    candidates = [x for x in open_vars if x in true_now]
+    cores = []
+    for x in candidates:  # the easy refutations first
+        core = groups.core(placed, x, SHRINK_CONFLICTS)
+        if core is not None:
+            cores.append((len(core), x, core))
+    for x in candidates if not cores else ():  # else the first that can be refuted at all
+        core = groups.core(placed, x)
+        if core is not None:
+            cores.append((len(core), x, core))
+            break
+    if not cores:
         return None
-    _, x, reason = best
+    cores.sort()
+    best = min(((groups.shrink(core, x), x) for _, x, core in cores[:SHRUNK]),
+               key=lambda rx: len(rx[0]))
+    reason, x = best
     uses = _uses(reason, groups, m, describe, step_of)
     return Step(x, m.key(x), 3, f"the solver: {sum(1 for a in reason if a in groups.index)} "
                 "constraints with it negated are unsatisfiable", uses)
