@@ -80,6 +80,14 @@ class Puzzle:
 
         return explain(self.data, self.family, timeout=timeout)
 
+    def hint(self, given: list[dict] | None = None,
+             timeout: float | None = None) -> Explanation:
+        """The next step from the ``given`` placements (each as ``explain --json`` shows
+        one): ``.steps[0]``, or no step with ``.complete`` (all placed) or ``.reason``."""
+        from .analysis.explain import hint
+
+        return hint(self.data, self.family, given, timeout=timeout)
+
     def export(self, path: str, format: str | None = None, *, model: str | None = None,
                encodings: Encodings | Mapping[str, str] | None = None,
                uniqueness: bool = False, timeout: float | None = 60.0) -> dict:

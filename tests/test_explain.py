@@ -192,3 +192,27 @@ def test_cli_hint_reads_a_dominosa_layout_and_refuses_bad_ones(tmp_path) -> None
     for bad in ("LLLRT\nTLRTB\nBLRBT\nLRLRB\n", "LRT\n", "[1, 2]", "{"):
         p = subprocess.run([*run, "--given", bad], capture_output=True, text=True, timeout=60)
         assert p.returncode == 2 and p.stderr.count("\n") == 1, (bad, p.stderr)
+
+
+def test_the_numbered_board_shows_each_step_on_its_two_squares() -> None:
+    import satdomino
+    from satdomino.analysis.explain import numbered_board
+
+    for path in ("dominosa/double3-grid.txt", "dominofit/published-7x7.json"):
+        p = satdomino.read(str(EXAMPLES / path))[0]
+        out = p.explain()
+        numbers = numbered_board(p.data, p.family, out.steps).split()
+        assert sorted(numbers) == sorted(str(k) for k in range(1, len(out.steps) + 1)
+                                         for _ in range(2))
+        partial = numbered_board(p.data, p.family, out.steps[:3]).split()
+        assert partial.count(".") == len(numbers) - 6
+
+
+def test_puzzle_hint_in_the_library() -> None:
+    import satdomino
+
+    p = satdomino.read(str(EXAMPLES / "dominosa" / "double6.txt"))[0]
+    first = p.hint()
+    assert len(first.steps) == 1 and first.steps[0].level == 1
+    assert p.hint([step_json(p.data, p.family, s)["placements"][0]
+                   for s in p.explain().steps]).complete

@@ -392,3 +392,30 @@ def _describe(m: Model, c: Constraint) -> str:
     what = {"PB": "a sum rule", "Card": "a count rule"}.get(type(c).__name__,
                                                               type(c).__name__)
     return f"{what} over {len(keys)} placements"
+
+
+def numbered_board(puzzle: Any, family, steps: list[Step]) -> str:
+    """The board as rows of step numbers: each square shows the step that covered it, ``.``
+    a square no step covered yet (squares are those the puzzle's placements can cover)."""
+    shape = family.placement_json
+    if shape is None:
+        return ""
+    m = family.model(None)(puzzle)
+
+    def cells(key) -> list[tuple[int, int]]:
+        shown = shape(puzzle, key)
+        if "cells" in shown:
+            return [tuple(c) for c in shown["cells"]]
+        r, c = shown["at"]  # Domino Fit: a piece's top or left square
+        return [(r, c), (r + 1, c) if shown["piece"] == "V" else (r, c + 1)]
+
+    board = {u for x in m.projection for u in cells(m.key(x))}
+    if not board or not all(isinstance(v, int) for u in board for v in u):
+        return ""
+    number = {u: str(k) for k, s in enumerate(steps, start=1) for u in cells(s.key)}
+    rows = 1 + max(r for r, _ in board)
+    cols = 1 + max(c for _, c in board)
+    width = max([len(v) for v in number.values()] + [1])
+    return "\n".join(" ".join((number.get((r, c), "." if (r, c) in board else " "))
+                               .rjust(width) for c in range(cols)).rstrip()
+                     for r in range(rows))

@@ -32,7 +32,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..analysis.explain import explain, step_json
+    from ..analysis.explain import explain, numbered_board, step_json
 
     check_timeout(args.timeout)
     items = load(args.files, args.kind, args.puzzle, notice=notice, timeout=args.timeout)
@@ -68,6 +68,9 @@ def run(args: argparse.Namespace) -> int:
                 lines.append(f"{n:4}. {piece}: {s.rule} [level {s.level}]")
                 if s.level > 1:
                     lines.append("      uses " + "; ".join(s.uses))
+            drawn = numbered_board(item.puzzle, item.family, out.steps)
+            if drawn:
+                lines += ["steps on the board:", drawn]
             if out.complete:
                 lines.append(item.family.render_text(item.puzzle, out.solution).rstrip("\n"))
             print("\n".join(lines), flush=True)
