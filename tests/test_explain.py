@@ -216,3 +216,19 @@ def test_puzzle_hint_in_the_library() -> None:
     assert len(first.steps) == 1 and first.steps[0].level == 1
     assert p.hint([step_json(p.data, p.family, s)["placements"][0]
                    for s in p.explain().steps]).complete
+
+
+def test_cli_explain_draws_numbered_steps(tmp_path) -> None:
+    import re
+
+    out = tmp_path / "steps.svg"
+    p = subprocess.run([sys.executable, "-m", "satdomino.cli", "explain", "--svg", str(out),
+                        str(EXAMPLES / "dominosa" / "double3-grid.txt"),
+                        str(EXAMPLES / "doodlefit" / "planted-20.txt")],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    first = (tmp_path / "steps-1.svg").read_text()
+    numbers = re.findall(r'text-anchor="middle">(\d+)</text>', first)
+    assert sorted(numbers, key=int) == [str(k) for k in range(1, 11) for _ in range(2)]
+    assert first.count('rx="7"') == 10  # each placed domino outlined
+    assert "stroke-width=\"3\"" in (tmp_path / "steps-2.svg").read_text()  # blocks walled off

@@ -394,12 +394,12 @@ def _describe(m: Model, c: Constraint) -> str:
     return f"{what} over {len(keys)} placements"
 
 
-def numbered_board(puzzle: Any, family, steps: list[Step]) -> str:
-    """The board as rows of step numbers: each square shows the step that covered it, ``.``
-    a square no step covered yet (squares are those the puzzle's placements can cover)."""
+def _squares(puzzle: Any, family):
+    """(every square a placement can cover, the squares of one placement's name), or None
+    when the family shows placements without squares."""
     shape = family.placement_json
     if shape is None:
-        return ""
+        return None
     m = family.model(None)(puzzle)
 
     def cells(key) -> list[tuple[int, int]]:
@@ -411,7 +411,17 @@ def numbered_board(puzzle: Any, family, steps: list[Step]) -> str:
 
     board = {u for x in m.projection for u in cells(m.key(x))}
     if not board or not all(isinstance(v, int) for u in board for v in u):
+        return None  # a Pips board given as a graph
+    return board, cells
+
+
+def numbered_board(puzzle: Any, family, steps: list[Step]) -> str:
+    """The board as rows of step numbers: each square shows the step that covered it, ``.``
+    a square no step covered yet (squares are those the puzzle's placements can cover)."""
+    found = _squares(puzzle, family)
+    if found is None:
         return ""
+    board, cells = found
     number = {u: str(k) for k, s in enumerate(steps, start=1) for u in cells(s.key)}
     rows = 1 + max(r for r, _ in board)
     cols = 1 + max(c for _, c in board)
@@ -419,3 +429,24 @@ def numbered_board(puzzle: Any, family, steps: list[Step]) -> str:
     return "\n".join(" ".join((number.get((r, c), "." if (r, c) in board else " "))
                                .rjust(width) for c in range(cols)).rstrip()
                      for r in range(rows))
+
+
+def numbered_svg(puzzle: Any, family, steps: list[Step], title: str) -> str:
+    """The board as SVG: each placed piece outlined (a block walled off) with its step
+    number in its squares; squares not covered yet are blank. Empty for a graph board."""
+    from ..render import svg
+
+    found = _squares(puzzle, family)
+    if found is None:
+        return ""
+    board, cells = found
+    labels = dict.fromkeys(board, "")
+    pairs, groups = [], {}
+    for k, step in enumerate(steps, start=1):
+        squares = cells(step.key)
+        labels.update({u: str(k) for u in squares})
+        if len(squares) == 2:
+            pairs.append((squares[0], squares[1]))
+        else:
+            groups.update(dict.fromkeys(squares, k))
+    return svg.draw_board(labels, pairs, title, groups=groups or None)

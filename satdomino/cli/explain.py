@@ -7,8 +7,9 @@ import argparse
 import json
 
 from ..errors import SatDominoError, VerificationError
+from ..fileio import output_path
 from ..inputs import load
-from .common import check_timeout, notice, rule_options, say
+from .common import apart, check_timeout, notice, numbered, rule_options, say, write_atomic
 from .solve import apply_readings, error_record
 
 
@@ -26,17 +27,24 @@ def add_parser(sub) -> None:
     rule_options(e)
     e.add_argument("--timeout", type=float, metavar="S", help="seconds for each puzzle (the "
                    "steps found by then are shown)")
+    e.add_argument("--svg", metavar="FILE", help="draw each board with its steps numbered "
+                   "(FILE-1.svg, FILE-2.svg, ... for several puzzles)")
     e.add_argument("--json", action="store_true", help='one line per puzzle: {"file", "puzzle", '
                    '"kind", "grade", "complete", "steps": [{"placements", "rule", "uses", '
                    '"level"}]}')
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..analysis.explain import explain, numbered_board, step_json
+    from ..analysis.explain import explain, numbered_board, numbered_svg, step_json
 
     check_timeout(args.timeout)
+    if args.svg is not None:
+        output_path(args.svg, "--svg")
+        apart(args.files, {"--svg": args.svg})
     items = load(args.files, args.kind, args.puzzle, notice=notice, timeout=args.timeout)
     apply_readings(items, args)
+    drawable = sum(it.error is None for it in items)
+    drawn = 0
     code = 0
     for item in items:
         where = item.file + (f" [{item.name}]" if item.name else "")
@@ -68,12 +76,20 @@ def run(args: argparse.Namespace) -> int:
                 lines.append(f"{n:4}. {piece}: {s.rule} [level {s.level}]")
                 if s.level > 1:
                     lines.append("      uses " + "; ".join(s.uses))
-            drawn = numbered_board(item.puzzle, item.family, out.steps)
-            if drawn:
-                lines += ["steps on the board:", drawn]
+            board_text = numbered_board(item.puzzle, item.family, out.steps)
+            if board_text:
+                lines += ["steps on the board:", board_text]
             if out.complete:
                 lines.append(item.family.render_text(item.puzzle, out.solution).rstrip("\n"))
             print("\n".join(lines), flush=True)
+        if args.svg is not None:
+            drawn += 1
+            picture = numbered_svg(item.puzzle, item.family, out.steps,
+                                   f"{item.family.kind}: {len(steps)} steps, grade {out.grade}")
+            if picture:
+                write_atomic(numbered(args.svg, drawn, drawable), picture)
+            else:
+                say(f"satdomino: {where}: no drawing for a board given as a graph")
         if not out.complete:
             code = max(code, 3 if out.reason == "time limit" else 1)
     return code
