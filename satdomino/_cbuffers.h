@@ -32,4 +32,22 @@ static inline int get_buffer(PyObject *obj, Py_buffer *view, int writable, char 
     return 0;
 }
 
+/* get_buffer for n arguments (kinds[k] each; the last one writable when last_writable);
+   the number read: n, or fewer after an error (those read stay held: release_buffers) */
+static inline int get_buffers(PyObject *const *objs, Py_buffer *const *views, int n,
+                              const char *kinds, int last_writable, const char *const *names)
+{
+    int got = 0;
+    while (got < n && get_buffer(objs[got], views[got], last_writable && got == n - 1,
+                                 kinds[got], names[got]) == 0)
+        got++;
+    return got;
+}
+
+static inline void release_buffers(Py_buffer *const *views, int got)
+{
+    for (int k = 0; k < got; k++)
+        PyBuffer_Release(views[k]);
+}
+
 #endif

@@ -182,13 +182,11 @@ static PyObject *sweep(PyObject *self, PyObject *args)
                           &o_control, &limit))
         return NULL;
     Py_buffer b[5];
+    Py_buffer *views[] = {&b[0], &b[1], &b[2], &b[3], &b[4]};
     PyObject *objs[] = {o_gcap, o_start, o_cells, o_group, o_control};
     const char *names[] = {"group_caps", "option_start", "option_cells", "option_group",
                            "control"};
-    int got = 0;
-    for (; got < 5; got++)
-        if (get_buffer(objs[got], &b[got], got == 4, 'i', names[got]) < 0)
-            break;
+    int got = get_buffers(objs, views, 5, "iiiii", 1, names);
     PyObject *result = NULL;
     S z;
     memset(&z, 0, sizeof z);
@@ -267,8 +265,7 @@ static PyObject *sweep(PyObject *self, PyObject *args)
 out:
     free(z.first), free(z.bits), free(z.used), free(z.scratch);
     free(z.mkey), free(z.mval), free(z.moff), free(z.mpool);
-    for (int k = 0; k < got; k++)
-        PyBuffer_Release(&b[k]);
+    release_buffers(views, got);
     return result;
 }
 

@@ -373,10 +373,7 @@ static PyObject *solve(PyObject *self, PyObject *args)
     const char kinds[] = "iiiqqiii";
     const char *names[] = {"row_start", "terms_var", "terms_coef", "row_lo", "row_hi",
                            "groups", "start", "control"};
-    int got = 0;
-    for (; got < 8; got++)
-        if (get_buffer(objs[got], all[got], got == 7, kinds[got], names[got]) < 0)
-            break;
+    int got = get_buffers(objs, all, 8, kinds, 1, names);
     PyObject *result = NULL;
     Search S;
     memset(&S, 0, sizeof S);
@@ -433,8 +430,7 @@ static PyObject *solve(PyObject *self, PyObject *args)
     }
 done:
     free_search(&S);
-    for (int k = 0; k < got; k++)
-        PyBuffer_Release(all[k]);
+    release_buffers(all, got);
     return result;
 }
 

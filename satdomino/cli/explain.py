@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
             verdict = "explained" if out.complete else f"stopped: {out.reason}"
             lines = [f"== {where}: {verdict}, {len(steps)} steps, grade {out.grade}"]
             for n, (s, shown) in enumerate(zip(out.steps, steps, strict=True), start=1):
-                piece = ", ".join(_placement_text(p) for p in shown["placements"])
+                piece = ", ".join(placement_text(p) for p in shown["placements"])
                 lines.append(f"{n:4}. {piece}: {s.rule} [level {s.level}]")
                 if s.level > 1:
                     lines.append("      uses " + "; ".join(s.uses))
@@ -95,7 +95,8 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
-def _placement_text(p: dict) -> str:
+def placement_text(p: dict) -> str:
+    """A placement of ``step_json`` in words: '3-5 at (2,4)-(2,5)', 'V at (0,0)'."""
     if "pips" in p:
         (r1, c1), (r2, c2) = p["cells"]
         return f"{p['pips'][0]}-{p['pips'][1]} at ({r1},{c1})-({r2},{c2})"

@@ -8,7 +8,7 @@ import json
 from ..errors import PuzzleFormatError, SatDominoError, UsageError, VerificationError
 from ..inputs import load, read_text
 from .common import check_timeout, notice, rule_options, say
-from .explain import _placement_text
+from .explain import placement_text
 from .solve import apply_readings
 
 
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
                           "step": step, "solved": solved, "reason": reason}))
     elif step:
         s = out.steps[0]
-        piece = ", ".join(_placement_text(p) for p in step["placements"])
+        piece = ", ".join(placement_text(p) for p in step["placements"])
         print(f"next: {piece}: {s.rule} [level {s.level}]")
         if s.level > 1:
             print("  uses " + "; ".join(s.uses))

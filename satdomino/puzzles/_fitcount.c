@@ -157,7 +157,7 @@ typedef struct {
    of the row splits into even runs. Calls emit(x) for each. Recursive over columns. */
 typedef struct {
     const Board *b;
-    int r, down, k;
+    int r, k;
     uint64_t fixed, allowed;
     void (*emit)(void *, uint64_t);
     void *ctx;
@@ -233,6 +233,21 @@ static void extend(void *ctx, uint64_t x)
         b->stopped = 1;
 }
 
+/* out[r][c] = the most vertical pieces column c holds in the rows from ``first`` to r, going
+   by ``dir``: a run of k free squares holds k / 2 */
+static void pack_column(Board *b, int c, int first, int dir, int *out)
+{
+    int run = 0, packed = 0;
+    for (int r = first; r >= 0 && r < b->height; r += dir) {
+        if ((b->free[r] >> c) & 1) {
+            if (++run % 2 == 0)
+                packed++;
+        } else
+            run = 0;
+        out[r * b->width + c] = packed;
+    }
+}
+
 /* sweep one row: from table ``cur`` into ``next`` */
 static void sweep_row(Board *b, Table *cur, Table *next, int r, int down)
 {
@@ -250,7 +265,7 @@ static void sweep_row(Board *b, Table *cur, Table *next, int r, int down)
         /* down: fixed = squares covered from above, choose the tops (they need a free square
            below); up: fixed = this row's tops (asked for by the row below), choose the
            squares covered from above (they need a free square above: a top there) */
-        Split s = {b, r, down, down ? b->tops[r] : (r > 0 ? b->tops[r - 1] : 0), fixed,
+        Split s = {b, r, down ? b->tops[r] : (r > 0 ? b->tops[r - 1] : 0), fixed,
                    down ? below_free : above_free, extend, &st};
         split_from(&s, 0, 0, s.k, 0);
     }
@@ -269,21 +284,12 @@ static PyObject *count(PyObject *self, PyObject *args)
         return NULL;
     }
     Py_buffer bf, bt, bn, bc;
-    if (get_buffer(o_free, &bf, 0, 'q', "free") < 0)
-        return NULL;
-    if (get_buffer(o_tops, &bt, 0, 'i', "tops") < 0) {
-        PyBuffer_Release(&bf);
-        return NULL;
-    }
-    if (get_buffer(o_need, &bn, 0, 'i', "per_column") < 0) {
-        PyBuffer_Release(&bf);
-        PyBuffer_Release(&bt);
-        return NULL;
-    }
-    if (get_buffer(o_control, &bc, 1, 'i', "control") < 0) {
-        PyBuffer_Release(&bf);
-        PyBuffer_Release(&bt);
-        PyBuffer_Release(&bn);
+    Py_buffer *views[] = {&bf, &bt, &bn, &bc};
+    PyObject *objs[] = {o_free, o_tops, o_need, o_control};
+    const char *names[] = {"free", "tops", "per_column", "control"};
+    int got = get_buffers(objs, views, 4, "qiii", 1, names);
+    if (got < 4) {
+        release_buffers(views, got);
         return NULL;
     }
     PyObject *result = NULL;
@@ -304,28 +310,10 @@ static PyObject *count(PyObject *self, PyObject *args)
     if (ok) {
         Py_BEGIN_ALLOW_THREADS
         /* the most vertical pieces a column can still take, as bounds: below[r] within
-           rows r.. (a run of k free squares holds k / 2), above[r] within rows ..r */
+           rows r.., above[r] within rows ..r */
         for (int c = 0; c < width; c++) {
-            int run = 0, packed = 0;
-            for (int r = height - 1; r >= 0; r--) {
-                if ((b.free[r] >> c) & 1) {
-                    run++;
-                    if (run % 2 == 0)
-                        packed++;
-                } else
-                    run = 0;
-                b.below[r * width + c] = packed;
-            }
-            run = 0, packed = 0;
-            for (int r = 0; r < height; r++) {
-                if ((b.free[r] >> c) & 1) {
-                    run++;
-                    if (run % 2 == 0)
-                        packed++;
-                } else
-                    run = 0;
-                b.above[r * width + c] = packed;
-            }
+            pack_column(&b, c, height - 1, -1, b.below);
+            pack_column(&b, c, 0, 1, b.above);
         }
         uint8_t key[8 + MAX_WIDTH + 8];
         memset(key, 0, sizeof key);
@@ -394,10 +382,7 @@ static PyObject *count(PyObject *self, PyObject *args)
     free(b.above);
     free(b.below);
 done:
-    PyBuffer_Release(&bf);
-    PyBuffer_Release(&bt);
-    PyBuffer_Release(&bn);
-    PyBuffer_Release(&bc);
+    release_buffers(views, got);
     return result;
 }
 
