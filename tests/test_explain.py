@@ -58,7 +58,7 @@ def test_every_step_is_forced_and_complete_means_the_solution(kind: str) -> None
         for step in out.steps:
             assert m.var(step.key) == step.placement
             assert _forced(clauses, placed, step.placement), (kind, board, step)
-            assert step.level in (1, 2, 3) and step.uses
+            assert step.level in (1, 2, 3, 4, 5) and step.uses
             placed.append(step.placement)
         if n == 1:
             assert out.complete and fam.verify(board, out.solution) == []
@@ -101,7 +101,7 @@ def test_levels_and_grades_on_examples() -> None:
     assert easy.complete and easy.grade == "rule" and {s.level for s in easy.steps} == {1}
     assert len(easy.steps) == 28  # every domino of the double-6 set
     fit = satdomino.read(str(EXAMPLES / "dominofit" / "published-7x7.json"))[0].explain()
-    assert fit.complete and fit.grade.startswith("solver-") and {1, 2} <= {
+    assert fit.complete and fit.grade.startswith("solver-") and {1, 4, 5} <= {
         s.level for s in fit.steps}
     assert any("column 0 sum" in u for s in fit.steps for u in s.uses)
     stopped = satdomino.read(str(EXAMPLES / "dominosa" / "double12.txt"))[0].explain()
@@ -232,3 +232,90 @@ def test_cli_explain_draws_numbered_steps(tmp_path) -> None:
     assert sorted(numbers, key=int) == [str(k) for k in range(1, 11) for _ in range(2)]
     assert first.count('rx="7"') == 10  # each placed domino outlined
     assert "stroke-width=\"3\"" in (tmp_path / "steps-2.svg").read_text()  # blocks walled off
+
+
+def _unique_dominosa() -> list:
+    from satdomino.puzzles import dominosa_unique
+
+    return [dominosa_unique.generate(n, seed)[0] for n in (4, 5, 6) for seed in range(1, 21)]
+
+
+RULE_WORDS = {"empties": "with no place", "duplicates": "both needing",
+              "parity": "odd areas", "set": "between them"}
+
+
+def test_every_named_elimination_is_sound_and_each_rule_is_used() -> None:
+    """Each placement a named rule ruled out is in no solution with the placements made before
+    it (MiniSat on the plain CNF); on generated unique boards every rule is needed somewhere,
+    and a step's level is at least its eliminations'."""
+    fam = family("dominosa")
+    rules_seen: set[str] = set()
+    checked = 0
+    for board in _unique_dominosa() + CASES["dominosa"][0]:
+        m = fam.model(None)(board)
+        clauses = lower(m).clauses
+        placements = [s.placement for s in explain(board, fam).steps]
+        for step in explain(board, fam).steps:
+            for r in step.ruled_out:
+                with Solver(name="minisat22", bootstrap_with=clauses) as s:
+                    assert not s.solve(assumptions=placements[:r.placed] + [r.placement]), r
+                rules_seen.update(kind for kind, words in RULE_WORDS.items() if words in r.rule)
+                assert step.level >= r.rank
+                checked += 1
+    assert checked > 100
+    assert rules_seen == set(RULE_WORDS), rules_seen
+
+
+@pytest.mark.parametrize("kind", ["pips", "dominofit", "doodlefit"])
+def test_named_eliminations_are_sound_in_the_other_families(kind: str) -> None:
+    fam = family(kind)
+    for board, n in zip(*CASES[kind], strict=True):
+        m = fam.model(None)(board)
+        clauses = lower(m).clauses
+        steps = explain(board, fam).steps
+        placements = [s.placement for s in steps]
+        for step in steps:
+            for r in step.ruled_out:
+                with Solver(name="minisat22", bootstrap_with=clauses) as s:
+                    assert not s.solve(assumptions=placements[:r.placed] + [r.placement])
+
+
+def test_bridges_match_brute_force_on_random_graphs() -> None:
+    """Tarjan's bridges with parallel edges, against "removing it splits its component"."""
+    import random
+
+    from satdomino.analysis.rules import _bridges
+
+    def parts(nodes, edges):
+        seen, out = set(), []
+        for s in nodes:
+            if s in seen:
+                continue
+            seen.add(s)
+            todo, part = [s], {s}
+            while todo:
+                u = todo.pop()
+                for _, a, b in edges:
+                    for v in ((b,) if a == u else (a,) if b == u else ()):
+                        if v not in seen:
+                            seen.add(v)
+                            part.add(v)
+                            todo.append(v)
+            out.append(part)
+        return out
+
+    rng = random.Random(7)
+    for _ in range(300):
+        nodes = list(range(rng.randint(1, 9)))
+        edges = [(k, rng.choice(nodes), rng.choice(nodes)) for k in range(rng.randint(0, 12))]
+        edges = [e for e in edges if e[1] != e[2]]
+        found = {x: (side, comp) for x, side, comp in _bridges(nodes, edges)}
+        whole = parts(nodes, edges)
+        for x, a, b in edges:
+            rest = [e for e in edges if e[0] != x]
+            split = parts(nodes, rest)
+            assert (len(split) > len(whole)) == (x in found), (nodes, edges, x)
+            if x in found:
+                side, comp = found[x]
+                sizes = sorted(len(p) for p in split if p <= comp)
+                assert comp in whole and sorted([side, len(comp) - side]) == sizes

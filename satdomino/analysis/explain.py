@@ -6,17 +6,21 @@ The puzzle's model is split into its constraints (a cell's "exactly one placemen
 selector literal, so a solver can say which constraints a deduction needs. A step is the
 easiest deduction left, by level:
 
-1. **rule**: one constraint alone, with the placements so far and what they rule out directly,
-   leaves a single candidate ("cell (2,4) has one placement left", "the only place left for
-   3-5");
-2. **propagation**: unit propagation over all constraints forces it (a chain of such rules);
-3. **solver**: the puzzle with the placement negated is unsatisfiable; the reason is a minimal
+1. **rule**: one constraint alone leaves a single candidate, with the placements so far and
+   what they rule out directly ("cell (2, 4): one candidate left", "the only place left for
+   3-5"), or allows only one way ("region B (sum 12)": propagation over that constraint alone);
+2. **elimination**: one candidate left once named rules have ruled others out
+   (``analysis/rules.py``: a placement that would leave a cell or a domino with no place, or
+   cut the open squares into odd areas; Tatham's Basic deductions);
+3. **set**: the same, with set analysis among the rules (Tatham's Hard);
+4. **propagation**: unit propagation over all constraints forces it (a chain of rules);
+5. **solver**: the puzzle with the placement negated is unsatisfiable; the reason is a minimal
    unsatisfiable set of constraints (shrunk from the solver's core by deletion), given with its
    size; the step taken is the one with the smallest such set.
 
 When nothing is forced the puzzle has another solution from here: the explanation stops,
 incomplete. A complete explanation's placements are decoded and checked by the family's rules.
-The grade is the hardest level a puzzle needed (with the largest reason at level 3).
+The grade is the hardest level a puzzle needed (with the largest reason at level 5).
 """
 
 from __future__ import annotations
@@ -30,8 +34,10 @@ from typing import Any
 from ..encode import CNF, Encodings, lower
 from ..errors import OutOfTimeError, SatDominoError, VerificationError
 from ..model import AtMostOne, Constraint, ExactlyOne, Model
+from .rules import Candidates, RuledOut
 
-LEVELS = {1: "rule", 2: "propagation", 3: "solver"}
+LEVELS = {1: "rule", 2: "elimination", 3: "set", 4: "propagation", 5: "solver"}
+SOLVER = 5
 # a refutation tried while ranking or shrinking reasons: settled within this many conflicts, or
 # left (a part of a reason is then kept; a placement is then tried again without a budget)
 SHRINK_CONFLICTS = 2000
@@ -44,6 +50,7 @@ class Step:
     level: int
     rule: str
     uses: list[str]  # the constraints (and earlier steps) the deduction needs
+    ruled_out: list[RuledOut] = field(default_factory=list)  # named eliminations it rests on
 
 
 @dataclass
@@ -55,13 +62,13 @@ class Explanation:
 
     @property
     def grade(self) -> str:
-        """The hardest step: "rule", "propagation", "solver-K" (K constraints in its reason),
-        with "+search" when the explanation stopped short."""
+        """The hardest step: "rule", "elimination", "set", "propagation", "solver-K" (K
+        constraints in its reason), with "+search" when the explanation stopped short."""
         if not self.steps:
             return "search" if not self.complete else "none"
         hardest = max(self.steps, key=lambda s: (s.level, len(s.uses)))
         word = LEVELS[hardest.level]
-        if hardest.level == 3:
+        if hardest.level == SOLVER:
             word += f"-{_constraint_count(hardest)}"
         return word if self.complete else word + "+search"
 
@@ -99,10 +106,15 @@ class _Groups:
             self.timer = threading.Timer(max(0.0, deadline - time.perf_counter()),
                                          self.solver.interrupt)
             self.timer.start()
+        # unit propagation only, in a solver that never searches: the searching one's learned
+        # clauses would make its propagation stronger than the constraints' own
+        self.unit = Solver(name="glucose4")
         for (clauses, shift), sel in zip(lowered, self.selectors, strict=True):
             for clause in clauses:
-                self.solver.add_clause([x if abs(x) <= n else x + shift if x > 0 else x - shift
-                                        for x in clause] + [-sel])
+                shifted = [x if abs(x) <= n else x + shift if x > 0 else x - shift
+                           for x in clause] + [-sel]
+                self.solver.add_clause(shifted)
+                self.unit.add_clause(shifted)
 
     def forced(self, placed: list[int], x: int) -> list[int] | None:
         """The constraints (selectors) and placements a minimal reason for ``x`` needs, or
@@ -165,13 +177,14 @@ class _Groups:
 
     def propagated(self, placed: list[int]) -> set[int]:
         """Every literal unit propagation gives from all constraints and ``placed``."""
-        ok, lits = self.solver.propagate(assumptions=self.selectors + placed)
+        ok, lits = self.unit.propagate(assumptions=self.selectors + placed)
         return set(lits) if ok else set()
 
     def close(self) -> None:
         if self.timer is not None:
             self.timer.cancel()
         self.solver.delete()
+        self.unit.delete()
 
 
 def _lower_one(m: Model, c: Constraint) -> CNF:
@@ -243,10 +256,14 @@ def _given_vars(puzzle, family, m: Model, given: list[dict]) -> list[int]:
 
 def step_json(puzzle: Any, family, step: Step) -> dict:
     """A step as ``explain --json`` gives it."""
-    shape = family.placement_json
-    placement = shape(puzzle, step.key) if shape else {"key": _plain(step.key)}
-    return {"placements": [placement], "rule": step.rule, "uses": step.uses,
-            "level": step.level}
+    def shown(key) -> dict:
+        shape = family.placement_json
+        return shape(puzzle, key) if shape else {"key": _plain(key)}
+
+    return {"placements": [shown(step.key)], "rule": step.rule, "uses": step.uses,
+            "level": step.level,
+            "ruled_out": [{"placement": shown(r.key), "rule": r.rule}
+                          for r in step.ruled_out]}
 
 
 def _plain(x):
@@ -259,8 +276,12 @@ def _explain(puzzle, family, m: Model, groups: _Groups, describe, max_steps,
     finished = False
     step_of: dict[int, int] = {}
     projection = list(m.projection)
-    exclusive = [c for c in groups.constraints if isinstance(c, (ExactlyOne, AtMostOne))]
-    exactly = [c for c in exclusive if isinstance(c, ExactlyOne)]
+    found = _squares(puzzle, family, m)
+    shape = family.placement_json
+    candidates = Candidates(
+        m, groups.constraints, describe, squares=found[1] if found else None,
+        values=(lambda key: shape(puzzle, key).get("pips")) if found else None)
+    reported: set[int] = set()  # ruled-out placements some step has shown already
     if not groups._solve(groups.selectors):
         out.reason = "the puzzle has no solution"
         return
@@ -274,9 +295,16 @@ def _explain(puzzle, family, m: Model, groups: _Groups, describe, max_steps,
         if not to_place and not undecided:
             finished = True
             break
-        step = (_by_rule(exactly, exclusive, placed_set, m, describe)
-                or _by_propagation(groups, placed, to_place, m, describe, step_of)
-                or _by_solver(groups, placed, undecided, m, describe, step_of))
+        step = _by_rule(candidates, placed_set, m, reported)
+        chain = None
+        if step is None:
+            chain = _by_propagation(groups, placed, to_place, m, describe, step_of)
+            if chain is not None and _constraint_count(chain) == 1:
+                step, chain = chain, None
+                step.level, step.rule = 1, f"{step.uses[0]}: the only way left"
+        if step is None and candidates.rule_out(placed_set):
+            continue  # more ruled out: look for a candidate left alone again
+        step = step or chain or _by_solver(groups, placed, undecided, m, describe, step_of)
         if step is None:
             out.reason = "nothing is forced: another solution goes on from here"
             break
@@ -295,18 +323,20 @@ def _explain(puzzle, family, m: Model, groups: _Groups, describe, max_steps,
         out.reason = f"stopped after {len(out.steps)} steps"
 
 
-def _by_rule(exactly, exclusive, placed: set[int], m, describe) -> Step | None:
+def _by_rule(candidates: Candidates, placed: set[int], m, reported: set[int]) -> Step | None:
     """An "exactly one of these" with one candidate left once the placements so far have
-    ruled out what they share a cell, a domino or a block with."""
-    ruled_out = {x for c in exclusive if placed.intersection(c.lits) for x in c.lits} - placed
-    for c in exactly:
-        if placed.intersection(c.lits):
-            continue
-        left = [x for x in c.lits if x not in ruled_out]
-        if len(left) == 1:
-            name = describe(m, c)
-            return Step(left[0], m.key(left[0]), 1, f"{name}: one candidate left", [name])
-    return None
+    ruled out what they share a cell, a domino or a block with, and the named rules what
+    they ruled out; the step shows those eliminations (the ones not shown before)."""
+    found = candidates.single(placed)
+    if found is None:
+        return None
+    x, c = found
+    name = candidates.describe(m, c)
+    needed = candidates.closure(candidates.needs(c.lits, placed))
+    level = max([1] + [r.rank for r in needed])
+    shown = [r for r in needed if r.placement not in reported]
+    reported.update(r.placement for r in shown)
+    return Step(x, m.key(x), level, f"{name}: one candidate left", [name], shown)
 
 
 def _by_propagation(groups, placed, to_place, m, describe, step_of) -> Step | None:
@@ -319,7 +349,7 @@ def _by_propagation(groups, placed, to_place, m, describe, step_of) -> Step | No
     if best is None:
         return None
     x, reason = best
-    return Step(x, m.key(x), 2, "a chain of rules", _uses(reason, groups, m, describe, step_of))
+    return Step(x, m.key(x), 4, "a chain of rules", _uses(reason, groups, m, describe, step_of))
 
 
 SHRUNK = 3  # forced placements whose reasons are minimised in full, the smallest cores first
@@ -348,7 +378,7 @@ def _by_solver(groups, placed, open_vars, m, describe, step_of) -> Step | None:
                key=lambda rx: len(rx[0]))
     reason, x = best
     uses = _uses(reason, groups, m, describe, step_of)
-    return Step(x, m.key(x), 3, f"the solver: {sum(1 for a in reason if a in groups.index)} "
+    return Step(x, m.key(x), SOLVER, f"the solver: {sum(1 for a in reason if a in groups.index)} "
                 "constraints with it negated are unsatisfiable", uses)
 
 
@@ -394,13 +424,13 @@ def _describe(m: Model, c: Constraint) -> str:
     return f"{what} over {len(keys)} placements"
 
 
-def _squares(puzzle: Any, family):
+def _squares(puzzle: Any, family, m: Model | None = None):
     """(every square a placement can cover, the squares of one placement's name), or None
     when the family shows placements without squares."""
     shape = family.placement_json
     if shape is None:
         return None
-    m = family.model(None)(puzzle)
+    m = m or family.model(None)(puzzle)
 
     def cells(key) -> list[tuple[int, int]]:
         shown = shape(puzzle, key)

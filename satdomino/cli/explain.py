@@ -16,9 +16,11 @@ from .solve import apply_readings, error_record
 def add_parser(sub) -> None:
     e = sub.add_parser("explain", help="solve puzzles step by step, with the reason for each "
                        "placement", description="Each step places a piece forced by the ones "
-                       "before it: by one rule (level 1), a chain of rules (2), or the solver, "
-                       "with a minimal set of the puzzle's constraints that rules out anything "
-                       "else (3). A complete explanation's layout has passed the rule checker.")
+                       "before it: one candidate left by one rule (level 1), after named "
+                       "eliminations (2), after set analysis (3), by a chain of rules (4), or "
+                       "by the solver, with a minimal set of the puzzle's constraints that "
+                       "rules out anything else (5). A complete explanation's layout has "
+                       "passed the rule checker.")
     e.add_argument("files", nargs="+", metavar="FILE", help="puzzle files, folders, - or a "
                    "puzzle written out")
     e.add_argument("--kind", choices=["dominosa", "pips", "dominofit", "doodlefit"],
@@ -31,7 +33,7 @@ def add_parser(sub) -> None:
                    "(FILE-1.svg, FILE-2.svg, ... for several puzzles)")
     e.add_argument("--json", action="store_true", help='one line per puzzle: {"file", "puzzle", '
                    '"kind", "grade", "complete", "steps": [{"placements", "rule", "uses", '
-                   '"level"}]}')
+                     '"level", "ruled_out"}]}')
 
 
 def run(args: argparse.Namespace) -> int:
@@ -74,7 +76,9 @@ def run(args: argparse.Namespace) -> int:
             for n, (s, shown) in enumerate(zip(out.steps, steps, strict=True), start=1):
                 piece = ", ".join(placement_text(p) for p in shown["placements"])
                 lines.append(f"{n:4}. {piece}: {s.rule} [level {s.level}]")
-                if s.level > 1:
+                for r in shown["ruled_out"]:
+                    lines.append(f"      ruled out {placement_text(r['placement'])}: {r['rule']}")
+                if s.level >= 4:  # a chain or the solver's reason
                     lines.append("      uses " + "; ".join(s.uses))
             board_text = numbered_board(item.puzzle, item.family, out.steps)
             if board_text:

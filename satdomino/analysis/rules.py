@@ -1,0 +1,344 @@
+"""Named deductions for ``explain``: the candidates left in the puzzle's "exactly one of these"
+constraints, and the rules that rule candidates out, each with a sentence a solver by hand
+would say.
+
+The rules are Simon Tatham's Dominosa deductions (his ``dominosa.c``), stated over any family's
+exclusive constraints (a cell covered once, a piece placed once), so they apply wherever a
+family's model has that shape:
+
+- **one candidate left** (his Trivial): an exactly-one constraint with a single live
+  candidate places it;
+- **empties** (his Basic "square can only be one domino", "domino must overlap" and "local
+  duplicate"): a candidate whose placing would rule out every candidate of some exactly-one
+  constraint is out;
+- **duplicates** (Basic "local duplicate"): a candidate whose placing would leave two squares
+  that only one and the same piece could cover is out;
+- **parity** (Basic): where every square must be covered by a two-square piece, a candidate
+  that cuts the open squares into two even areas is out (each side would keep an odd number);
+- **set** (his Hard set analysis): k squares showing the same number, no two joined by one
+  placement, whose candidates all belong to k pieces, use those pieces up: the pieces'
+  placements elsewhere are out.
+
+Rules that need more (his Extreme: doubles in set analysis, forcing chains) are left to unit
+propagation and the solver, which ``explain`` tries next.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+
+from ..model import AtMostOne, ExactlyOne, Model
+
+# a rule's rank: the step level it gives (explain.LEVELS)
+RANK = {"single": 1, "empties": 2, "duplicates": 2, "parity": 2, "set": 3}
+SET_LIMIT = 16  # squares of one number beyond which set analysis is not tried (2^16 subsets)
+
+
+@dataclass
+class RuledOut:
+    placement: int
+    key: Hashable  # its name in the model
+    rule: str  # the sentence: why it cannot be placed
+    rank: int
+    after: tuple[int, ...]  # earlier ruled-out placements the deduction needs
+    placed: int  # how many placements had been made when it was deduced
+
+
+class Candidates:
+    """The live candidates of a model's exclusive constraints, given the placements made and
+    the candidates ruled out by the named rules so far (``ruled``)."""
+
+    def __init__(self, m: Model, constraints, describe: Callable[[Model, object], str],
+                 squares: Callable[[Hashable], list] | None = None,
+                 values: Callable[[Hashable], list] | None = None) -> None:
+        self.m = m
+        self.describe = describe
+        self.exclusive = [c for c in constraints if isinstance(c, (ExactlyOne, AtMostOne))]
+        self.exactly = [c for c in self.exclusive if isinstance(c, ExactlyOne)]
+        self.mates: dict[int, set[int]] = {}  # placements that cannot go with it
+        self.member: dict[int, list] = {}  # the exclusive constraints it is in
+        for c in self.exclusive:
+            for x in c.lits:
+                self.mates.setdefault(x, set()).update(c.lits)
+                self.member.setdefault(x, []).append(c)
+        for x, mates in self.mates.items():
+            mates.discard(x)
+        self.ruled: dict[int, RuledOut] = {}
+        self.cover: dict[Hashable, object] = {}  # a square -> its "covered once" constraint
+        self.square_of: dict[int, tuple] = {}  # a placement -> the squares it covers
+        self.value: dict[Hashable, object] = {}  # a square -> the number it shows, if fixed
+        if squares is not None:
+            self._squares(squares, values)
+
+    def _squares(self, squares, values) -> None:
+        """Parity and set analysis need squares: each placement's two squares, and each square
+        covered exactly once by an exactly-one constraint over the placements on it."""
+        on: dict[Hashable, set[int]] = {}
+        shown: dict[Hashable, set] = {}
+        square_of = {}
+        for x in self.m.projection:  # the placements (not a Pips cell's value, say)
+            cells = [tuple(u) for u in squares(self.m.key(x))]
+            if len(cells) != 2:
+                return
+            square_of[x] = tuple(cells)
+            shows = (values(self.m.key(x)) if values else None) or [None, None]
+            for u, v in zip(cells, shows, strict=True):
+                on.setdefault(u, set()).add(x)
+                shown.setdefault(u, set()).add(v)
+        by_lits = {frozenset(c.lits): c for c in self.exactly}
+        if any(frozenset(xs) not in by_lits for xs in on.values()):
+            return  # a square some solutions leave uncovered
+        self.square_of = square_of
+        self.cover = {u: by_lits[frozenset(xs)] for u, xs in on.items()}
+        self.value = {u: next(iter(v)) for u, v in shown.items()
+                      if len(v) == 1 and None not in v}
+
+    # the state --------------------------------------------------------------------------------
+
+    def dead(self, placed: set[int]) -> set[int]:
+        """Candidates that cannot be placed: those sharing a constraint with a placement, and
+        the ruled-out ones."""
+        out = {y for x in placed for y in self.mates.get(x, ())}
+        return (out | set(self.ruled)) - placed
+
+    def single(self, placed: set[int]) -> tuple[int, object] | None:
+        """An open exactly-one constraint with one live candidate: (that candidate, it)."""
+        dead = self.dead(placed)
+        for c in self.exactly:
+            if placed.intersection(c.lits):
+                continue
+            left = [x for x in c.lits if x not in dead]
+            if len(left) == 1:
+                return left[0], c
+        return None
+
+    def needs(self, lits, placed: set[int]) -> tuple[int, ...]:
+        """The ruled-out placements among ``lits`` (what a deduction over them rests on)."""
+        direct = {y for x in placed for y in self.mates.get(x, ())}
+        return tuple(x for x in lits if x in self.ruled and x not in direct)
+
+    def closure(self, xs) -> list[RuledOut]:
+        """The ruled-out placements ``xs`` and everything their deductions needed, oldest
+        first."""
+        seen: dict[int, RuledOut] = {}
+        todo = [x for x in xs if x in self.ruled]
+        while todo:
+            x = todo.pop()
+            if x not in seen:
+                seen[x] = self.ruled[x]
+                todo.extend(self.ruled[x].after)
+        order = list(self.ruled)
+        return sorted(seen.values(), key=lambda r: order.index(r.placement))
+
+    # the rules --------------------------------------------------------------------------------
+
+    def rule_out(self, placed: set[int]) -> list[RuledOut]:
+        """The easiest rule that rules something out now, applied throughout; [] when none
+        does."""
+        for rule in (self._empties, self._duplicates, self._parity, self._set):
+            found = rule(placed, self.dead(placed))
+            if found:
+                for r in found:
+                    self.ruled[r.placement] = r
+                return found
+        return []
+
+    def _name(self, c) -> str:
+        return self.describe(self.m, c)
+
+    def _empties(self, placed: set[int], dead: set[int]) -> list[RuledOut]:
+        found: dict[int, RuledOut] = {}
+        for c in self.exactly:
+            if placed.intersection(c.lits):
+                continue
+            live = [x for x in c.lits if x not in dead]
+            if not live:
+                continue
+            # a candidate that rules out all of c shares a constraint with its first one
+            for x in sorted(self.mates.get(live[0], ())):
+                if x in dead or x in found or x in c.lits:
+                    continue
+                if all(y in self.mates[x] for y in live):
+                    found[x] = RuledOut(x, self.m.key(x), f"placing it would leave {self._name(c)} with no "
+                                        "place", RANK["empties"], self.needs(c.lits, placed),
+                                        len(placed))
+        return list(found.values())
+
+    def _duplicates(self, placed: set[int], dead: set[int]) -> list[RuledOut]:
+        if not self.square_of:
+            return []
+        found: list[RuledOut] = []
+        for x in self.square_of:
+            if x in dead or x in placed:
+                continue
+            mine = set(self.square_of[x])
+            touched = {u for y in self.mates[x] if y not in dead and y in self.square_of
+                       for u in self.square_of[y]} - mine
+            needing: dict[int, tuple] = {}  # a piece -> (it, the squares only it could cover)
+            left: dict = {}
+            for u in sorted(touched):
+                left[u] = [y for y in self.cover[u].lits
+                           if y not in dead and y not in self.mates[x]]
+                if not left[u]:
+                    continue  # the empties rule's case
+                for c in set.intersection(*(self._pieces(y) for y in left[u])):
+                    needing.setdefault(id(c), (c, []))[1].append(u)
+            for piece, squares in needing.values():
+                # two squares no one placement of the piece covers together
+                pair = next(((u, w) for u, w in itertools.combinations(squares, 2)
+                             if not any(w in self.square_of[y] for y in left[u])), None)
+                if pair is not None:
+                    u, w = pair
+                    found.append(RuledOut(
+                        x, self.m.key(x), f"placing it would leave squares {u} and {w} both "
+                        f"needing {self._name(piece)}", RANK["duplicates"],
+                        self.needs(self.cover[u].lits + self.cover[w].lits, placed),
+                        len(placed)))
+                    break
+        return found
+
+    def _pieces(self, y: int) -> set:
+        """The exclusive constraints of a placement besides its squares' (its piece's)."""
+        own = {id(self.cover[u]) for u in self.square_of[y]}
+        return {c for c in self.member[y] if id(c) not in own}
+
+    def _open_graph(self, placed: set[int], dead: set[int]):
+        covered = {u for x in placed for u in self.square_of.get(x, ())}
+        edges = [(x, *self.square_of[x]) for x in self.square_of
+                 if x not in dead and x not in placed]
+        return [u for u in self.cover if u not in covered], edges
+
+    def _parity(self, placed: set[int], dead: set[int]) -> list[RuledOut]:
+        if not self.square_of:
+            return []
+        squares, edges = self._open_graph(placed, dead)
+        found = []
+        for x, side, component in _bridges(squares, edges):
+            total = len(component)
+            if side % 2 == 0 and (total - side) % 2 == 0:
+                # the missing edges of its area shaped the cut
+                gone = tuple(y for y in self.ruled
+                             if y in self.square_of and self.square_of[y][0] in component)
+                found.append(RuledOut(x, self.m.key(x), "placing it would cut the open squares into two "
+                                      f"odd areas ({side - 1} and {total - side - 1} squares)",
+                                      RANK["parity"], gone, len(placed)))
+        return found
+
+    def _set(self, placed: set[int], dead: set[int]) -> list[RuledOut]:
+        if not self.value:
+            return []
+        squares, _ = self._open_graph(placed, dead)
+        piece_index: dict[int, int] = {}
+        pieces: list = []
+        found: dict[int, RuledOut] = {}
+        by_value: dict[object, list] = {}
+        for u in squares:
+            if u in self.value:
+                by_value.setdefault(self.value[u], []).append(u)
+        for value, group in sorted(by_value.items(), key=lambda kv: str(kv[0])):
+            if len(group) > SET_LIMIT:
+                continue
+            live = {u: [x for x in self.cover[u].lits if x not in dead] for u in group}
+            masks, joined = [], []
+            for u in group:
+                mask, near = 0, 0
+                for x in live[u]:
+                    own = {id(self.cover[w]) for w in self.square_of[x]}
+                    held = [c for c in self.member[x] if id(c) not in own]  # its pieces
+                    if not held:  # a candidate no piece limits: the square counts no piece
+                        mask = -1
+                        break
+                    for c in held:
+                        if id(c) not in piece_index:
+                            piece_index[id(c)] = len(pieces)
+                            pieces.append(c)
+                        mask |= 1 << piece_index[id(c)]
+                    other = self.square_of[x][1] if self.square_of[x][0] == u \
+                        else self.square_of[x][0]
+                    if other in group:
+                        near |= 1 << group.index(other)
+                masks.append(mask)
+                joined.append(near)
+            done = 0
+            for subset in _subsets_by_size(len(group)):
+                if subset & done:
+                    continue
+                members = [i for i in range(len(group)) if subset >> i & 1]
+                if any(joined[i] & subset for i in members):
+                    continue
+                union = 0
+                for i in members:
+                    union |= masks[i]
+                if union < 0 or union.bit_count() != len(members):
+                    continue
+                inside = {x for i in members for x in live[group[i]]}
+                used = [pieces[k] for k in range(len(pieces)) if union >> k & 1]
+                outside = [x for c in used for x in c.lits
+                           if x not in dead and x not in inside and x not in found]
+                if not outside:
+                    continue
+                done |= subset
+                where = ", ".join(str(group[i]) for i in members)
+                names = ", ".join(self._name(c) for c in used)
+                after = self.needs([x for i in members for x in self.cover[group[i]].lits],
+                                   placed)
+                for x in outside:
+                    found[x] = RuledOut(
+                        x, self.m.key(x), f"the squares {where} showing {value} need {names} between them",
+                        RANK["set"], after, len(placed))
+        return list(found.values())
+
+
+def _subsets_by_size(n: int) -> list[int]:
+    return [sum(1 << i for i in combo) for k in range(1, n + 1)
+            for combo in itertools.combinations(range(n), k)]
+
+
+def _bridges(squares: list, edges: list) -> list[tuple[int, int, set]]:
+    """Tarjan's bridges of the graph (``edges``: (id, u, v), parallel edges allowed): for each
+    bridge, (its id, how many squares are on its child side, the squares of its component)."""
+    adjacent: dict = {u: [] for u in squares}
+    for x, u, v in edges:
+        if u in adjacent and v in adjacent:
+            adjacent[u].append((v, x))
+            adjacent[v].append((u, x))
+    order: dict = {}
+    low: dict = {}
+    size: dict = {}
+    out = []
+    for root in squares:
+        if root in order:
+            continue
+        component: list = []
+        found: list = []
+        stack = [(root, None, iter(adjacent[root]))]
+        order[root] = low[root] = len(order)
+        size[root] = 1
+        component.append(root)
+        while stack:
+            u, via, it = stack[-1]
+            step = next(it, None)
+            if step is None:
+                stack.pop()
+                if stack:
+                    parent = stack[-1][0]
+                    low[parent] = min(low[parent], low[u])
+                    size[parent] += size[u]
+                    if low[u] > order[parent]:
+                        found.append((via, size[u]))
+                continue
+            v, x = step
+            if x == via:
+                continue
+            if v in order:
+                low[u] = min(low[u], order[v])
+            else:
+                order[v] = low[v] = len(order)
+                size[v] = 1
+                component.append(v)
+                stack.append((v, x, iter(adjacent[v])))
+        whole = set(component)
+        out += [(x, side, whole) for x, side in found]
+    return out
