@@ -13,14 +13,16 @@ easiest deduction left, by level:
    (``analysis/rules.py``: a placement that would leave a cell or a domino with no place, or
    cut the open squares into odd areas; Tatham's Basic deductions);
 3. **set**: the same, with set analysis among the rules (Tatham's Hard);
-4. **propagation**: unit propagation over all constraints forces it (a chain of rules);
-5. **solver**: the puzzle with the placement negated is unsatisfiable; the reason is a minimal
+4. **chain**: the same, with forcing chains or set analysis around a double among the rules
+   (Tatham's Extreme);
+5. **propagation**: unit propagation over all constraints forces it (a chain of rules);
+6. **solver**: the puzzle with the placement negated is unsatisfiable; the reason is a minimal
    unsatisfiable set of constraints (shrunk from the solver's core by deletion), given with its
    size; the step taken is the one with the smallest such set.
 
 When nothing is forced the puzzle has another solution from here: the explanation stops,
 incomplete. A complete explanation's placements are decoded and checked by the family's rules.
-The grade is the hardest level a puzzle needed (with the largest reason at level 5).
+The grade is the hardest level a puzzle needed (with the largest reason at level 6).
 """
 
 from __future__ import annotations
@@ -36,8 +38,8 @@ from ..errors import OutOfTimeError, SatDominoError, VerificationError
 from ..model import AtMostOne, Constraint, ExactlyOne, Model
 from .rules import Candidates, RuledOut
 
-LEVELS = {1: "rule", 2: "elimination", 3: "set", 4: "propagation", 5: "solver"}
-SOLVER = 5
+LEVELS = {1: "rule", 2: "elimination", 3: "set", 4: "chain", 5: "propagation", 6: "solver"}
+PROPAGATION, SOLVER = 5, 6
 # a refutation tried while ranking or shrinking reasons: settled within this many conflicts, or
 # left (a part of a reason is then kept; a placement is then tried again without a budget)
 SHRINK_CONFLICTS = 2000
@@ -62,8 +64,8 @@ class Explanation:
 
     @property
     def grade(self) -> str:
-        """The hardest step: "rule", "elimination", "set", "propagation", "solver-K" (K
-        constraints in its reason), with "+search" when the explanation stopped short."""
+        """The hardest step: "rule", "elimination", "set", "chain", "propagation", "solver-K"
+        (K constraints in its reason), with "+search" when the explanation stopped short."""
         if not self.steps:
             return "search" if not self.complete else "none"
         hardest = max(self.steps, key=lambda s: (s.level, len(s.uses)))
@@ -349,7 +351,8 @@ def _by_propagation(groups, placed, to_place, m, describe, step_of) -> Step | No
     if best is None:
         return None
     x, reason = best
-    return Step(x, m.key(x), 4, "a chain of rules", _uses(reason, groups, m, describe, step_of))
+    return Step(x, m.key(x), PROPAGATION, "a chain of rules",
+                _uses(reason, groups, m, describe, step_of))
 
 
 SHRUNK = 3  # forced placements whose reasons are minimised in full, the smallest cores first

@@ -19,8 +19,14 @@ family's model has that shape:
   placement, whose candidates all belong to k pieces, use those pieces up: the pieces'
   placements elsewhere are out.
 
-Rules that need more (his Extreme: doubles in set analysis, forcing chains) are left to unit
-propagation and the solver, which ``explain`` tries next.
+  Where a double could cover two of the squares, his Extreme variants (ranked with chains):
+  k squares with k-1 pieces need the double on two of them, k with k need it on one;
+- **chain** (his Extreme forcing chains): an exactly-one constraint with two candidates left
+  links them (one goes exactly when the other does not); a set of placements linked to go
+  together that clashes with itself or leaves a constraint with no place is out.
+
+What these do not settle is left to unit propagation and the solver, which ``explain`` tries
+next.
 """
 
 from __future__ import annotations
@@ -32,7 +38,9 @@ from dataclasses import dataclass
 from ..model import AtMostOne, ExactlyOne, Model
 
 # a rule's rank: the step level it gives (explain.LEVELS)
-RANK = {"single": 1, "empties": 2, "duplicates": 2, "parity": 2, "set": 3}
+# Tatham grades a set with a double Extreme, with forcing chains
+RANK = {"single": 1, "empties": 2, "duplicates": 2, "parity": 2, "set": 3, "double": 4,
+        "chain": 4}
 SET_LIMIT = 16  # squares of one number beyond which set analysis is not tried (2^16 subsets)
 
 
@@ -137,7 +145,8 @@ class Candidates:
     def rule_out(self, placed: set[int]) -> list[RuledOut]:
         """The easiest rule that rules something out now, applied throughout; [] when none
         does."""
-        for rule in (self._empties, self._duplicates, self._parity, self._set):
+        for rule in (self._empties, self._duplicates, self._parity, self._set,
+                     self._set_with_doubles, self._chains):
             found = rule(placed, self.dead(placed))
             if found:
                 for r in found:
@@ -226,7 +235,10 @@ class Candidates:
                                       RANK["parity"], gone, len(placed)))
         return found
 
-    def _set(self, placed: set[int], dead: set[int]) -> list[RuledOut]:
+    def _set_with_doubles(self, placed: set[int], dead: set[int]) -> list[RuledOut]:
+        return self._set(placed, dead, doubles=True)
+
+    def _set(self, placed: set[int], dead: set[int], doubles: bool = False) -> list[RuledOut]:
         if not self.value:
             return []
         squares, _ = self._open_graph(placed, dead)
@@ -266,29 +278,120 @@ class Candidates:
                 if subset & done:
                     continue
                 members = [i for i in range(len(group)) if subset >> i & 1]
-                if any(joined[i] & subset for i in members):
-                    continue
                 union = 0
                 for i in members:
                     union |= masks[i]
-                if union < 0 or union.bit_count() != len(members):
+                k = union.bit_count()
+                linked = any(joined[i] & subset for i in members)
+                if union < 0 or linked != doubles or not (
+                        k == len(members) or linked and k == len(members) - 1):
                     continue
-                inside = {x for i in members for x in live[group[i]]}
+                chosen = {group[i] for i in members}
                 used = [pieces[k] for k in range(len(pieces)) if union >> k & 1]
-                outside = [x for c in used for x in c.lits
-                           if x not in dead and x not in inside and x not in found]
-                if not outside:
+                out = self._set_out(chosen, used, live, dead, linked)
+                out = [(x, why) for x, why in out if x not in found]
+                if not out:
                     continue
                 done |= subset
                 where = ", ".join(str(group[i]) for i in members)
                 names = ", ".join(self._name(c) for c in used)
-                after = self.needs([x for i in members for x in self.cover[group[i]].lits],
-                                   placed)
-                for x in outside:
-                    found[x] = RuledOut(
-                        x, self.m.key(x), f"the squares {where} showing {value} need {names} between them",
-                        RANK["set"], after, len(placed))
+                after = self.needs([x for u in chosen for x in self.cover[u].lits], placed)
+                for x, why in out:
+                    found[x] = RuledOut(x, self.m.key(x), f"the squares {where} showing "
+                                        f"{value} can only take {names}{why}",
+                                        RANK["double" if linked else "set"], after,
+                                        len(placed))
         return list(found.values())
+
+    def _set_out(self, chosen: set, used: list, live: dict, dead: set[int],
+                 joined: bool) -> list[tuple[int, str]]:
+        """Set analysis on squares ``chosen`` whose candidates all belong to the pieces
+        ``used``: the placements it rules out, each with the end of its sentence. Each piece
+        goes once, so k squares need k pieces; a piece one placement of which covers two of
+        the squares (a double) may serve two."""
+        inside = {x for u in chosen for x in live[u]}
+
+        def on(x: int) -> int:
+            return sum(u in chosen for u in self.square_of[x])
+
+        if not joined:
+            if len(used) != len(chosen):
+                return []
+            return [(x, ", so none of them goes elsewhere") for c in used for x in c.lits
+                    if x not in dead and x not in inside]
+        doubles = {id(c): c for x in inside if on(x) == 2 for c in self._pieces(x)}
+        if len(doubles) != 1:
+            return []
+        (double,) = doubles.values()
+        name = self._name(double)
+        if len(used) == len(chosen) - 1:  # the double must cover two of them
+            return [(x, f": {name} must cover two of them") for c in used for x in c.lits
+                    if x not in dead and (on(x) < 2 if c is double else on(x) == 0)]
+        if len(used) == len(chosen):  # the double must cover at least one of them
+            return [(x, f": {name} must cover one of them") for x in double.lits
+                    if x not in dead and on(x) == 0]
+        return []
+
+
+    def _chains(self, placed: set[int], dead: set[int]) -> list[RuledOut]:
+        """Forcing chains: where an exactly-one constraint has two candidates left, one goes
+        exactly when the other does not; following such links gives two sets of placements,
+        one of which happens. A set that clashes with itself, or leaves some constraint
+        with no place, is out."""
+        parent: dict[int, tuple[int, int]] = {}  # placement -> (parent, parity to it)
+
+        def find(x: int) -> tuple[int, int]:
+            flip = 0
+            while parent.get(x, (x, 0))[0] != x:
+                x, f = parent[x]
+                flip ^= f
+            return x, flip
+
+        links: dict[int, list] = {}  # a root -> the two-candidate constraints linking its set
+        nodes: set[int] = set()
+        for c in self.exactly:
+            if placed.intersection(c.lits):
+                continue
+            live = [x for x in c.lits if x not in dead]
+            if len(live) != 2:
+                continue
+            nodes.update(live)
+            (a, fa), (b, fb) = find(live[0]), find(live[1])
+            if a != b:
+                parent[a] = (b, fa ^ fb ^ 1)
+                links.setdefault(b, []).extend(links.pop(a, []))
+            links.setdefault(b if a != b else a, []).append(c)
+        sides: dict[tuple[int, int], list[int]] = {}
+        for x in sorted(nodes):
+            sides.setdefault(find(x), []).append(x)
+        found: list[RuledOut] = []
+        for (root, _), side in sorted(sides.items()):
+            if len(side) < 2:
+                continue
+            members = set(side)
+            why = None
+            clash = next(((x, y) for x in side for y in self.mates[x] if y in members), None)
+            if clash is not None:
+                x, y = clash
+                shared = next(c for c in self.member[x] if y in c.lits)
+                why = f"clash on {self._name(shared)}"
+            else:
+                killed = set().union(*(self.mates[x] for x in side)) | dead
+                for c in self.exactly:
+                    if members.intersection(c.lits) or placed.intersection(c.lits):
+                        continue
+                    if all(x in killed for x in c.lits):
+                        why = f"leave {self._name(c)} with no place"
+                        break
+            if why is None:
+                continue
+            after = self.needs([x for c in links.get(root, []) for x in c.lits], placed)
+            for x in side:
+                found.append(RuledOut(x, self.m.key(x), f"placing it forces {len(side)} "
+                                      "placements (through squares and pieces with two "
+                                      f"candidates left) that {why}", RANK["chain"], after,
+                                      len(placed)))
+        return found
 
 
 def _subsets_by_size(n: int) -> list[int]:

@@ -37,7 +37,8 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..analysis.explain import explain, numbered_board, numbered_svg, step_json
+    from ..analysis.explain import (PROPAGATION, explain, numbered_board, numbered_svg,
+                                    step_json)
 
     check_timeout(args.timeout)
     if args.svg is not None:
@@ -78,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
                 lines.append(f"{n:4}. {piece}: {s.rule} [level {s.level}]")
                 for r in shown["ruled_out"]:
                     lines.append(f"      ruled out {placement_text(r['placement'])}: {r['rule']}")
-                if s.level >= 4:  # a chain or the solver's reason
+                if s.level >= PROPAGATION:  # a chain of rules or the solver's reason
                     lines.append("      uses " + "; ".join(s.uses))
             board_text = numbered_board(item.puzzle, item.family, out.steps)
             if board_text:
