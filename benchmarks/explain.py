@@ -1,21 +1,26 @@
-"""Explanation benchmark (not a test): ``python -m benchmarks.explain`` (needs ../shared/corpus).
+"""Explanation benchmark (not a test): ``python -m benchmarks.explain [--tatham DIR]`` (needs
+../shared/corpus; DIR is Simon Tatham's puzzles source, the folder with his ``dominosa.c``).
 
+0. With ``--tatham``: boards from his own generator (linked with ``tatham_dominosa.c``), 30 of
+   each of his four difficulties at N = 6 and 15 at N = 8; our grade beside his, as a table.
 1. janko.at Dominosa boards (``dominosa/janko-dev.jsonl``, each unique): one ``satdomino
    explain --json`` call for all of them, whole process; how many are explained to the end,
    whether every stated placement is a domino of the published solution, the grades.
-2. The anchor boards (``dominosa/anchors.tsv``): our grade beside the grade Tatham's solver
-   gives, as a table.
+2. The anchor boards (``dominosa/anchors.tsv``) that his solver finishes: our grade beside
+   the grade it gives, as a table.
 3. The NYT Pips puzzles that are unique: ``explain`` per puzzle, median and worst seconds, how
    many are explained to the end.
 """
 
 from __future__ import annotations
 
+import argparse
 import collections
 import json
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -55,18 +60,52 @@ def _band(grade: str) -> str:
     return grade
 
 
+GRADES = {"t": "Trivial", "b": "Basic", "h": "Hard", "e": "Extreme"}
+# his generator and the parts of his framework it links with
+SOURCES = ["dominosa.c", "misc.c", "random.c", "malloc.c", "laydomino.c", "sort.c",
+           "findloop.c", "dsf.c", "matching.c", "tree234.c", "nullfe.c"]
+
+
+def tatham(source: Path) -> None:
+    """Boards his generator makes at each difficulty, graded by ``explain``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = Path(tmp) / "gen"
+        subprocess.run(["cc", "-O2", "-w", f"-I{source}", "-DANDROID_ARROWS_LEFT_RIGHT=0",
+                        "-o", str(exe), str(Path(__file__).with_name("tatham_dominosa.c")),
+                        *(str(source / f) for f in SOURCES), "-lm"], check=True)
+        for n, count in ((6, 30), (8, 15)):
+            table: dict[tuple[str, str], int] = collections.Counter()
+            t0 = time.perf_counter()
+            for d, grade in GRADES.items():
+                ids = subprocess.run([str(exe), str(n), d, f"satdomino-{n}{d}", str(count)],
+                                     capture_output=True, text=True, check=True).stdout
+                for game_id in ids.split():
+                    table[(grade, _band(satdomino.read(game_id)[0].explain().grade))] += 1
+            _table(f"Tatham's generator, N = {n}, {count} boards per difficulty (explained in "
+                   f"{time.perf_counter() - t0:.1f} s)", table)
+
+
+def _table(title: str, table: dict[tuple[str, str], int]) -> None:
+    order = list(GRADES.values())
+    print(f"\n{title}\n\n| Tatham's grade | ours | boards |\n|---|---|---|")
+    for (theirs, ours), n in sorted(table.items(), key=lambda kv: (order.index(kv[0][0]),
+                                                                   kv[0][1])):
+        print(f"| {theirs} | {ours} | {n} |")
+
+
 def anchors() -> None:
     lines = (CORPUS / "dominosa" / "anchors.tsv").read_text().splitlines()[1:]
     table: dict[tuple[str, str], int] = collections.Counter()
+    unfinished = []
     for line in lines:
-        name, game_id, solutions, tatham, _finishes, _ = line.split("\t")
+        name, game_id, solutions, theirs, finishes, _ = line.split("\t")
         if solutions != "1":
             continue
-        out = satdomino.read(game_id)[0].explain()
-        table[(tatham, _band(out.grade))] += 1
-    print("\n| Tatham's grade | ours | boards |\n|---|---|---|")
-    for (tatham, ours), n in sorted(table.items()):
-        print(f"| {tatham} | {ours} | {n} |")
+        if finishes != "yes":  # his grade is then of a partial run
+            unfinished.append(name)
+            continue
+        table[(theirs, _band(satdomino.read(game_id)[0].explain().grade))] += 1
+    _table(f"Anchor boards his solver finishes (left out: {', '.join(unfinished)})", table)
 
 
 def pips(limit: float = 20.0) -> None:
@@ -91,6 +130,12 @@ def pips(limit: float = 20.0) -> None:
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tatham", type=Path, metavar="DIR", help="Simon Tatham's puzzles "
+                    "source (the folder with dominosa.c): grade boards his generator makes")
+    args = ap.parse_args()
+    if args.tatham:
+        tatham(args.tatham)
     if not CORPUS.is_dir():
         print(f"{CORPUS} is absent")
         return

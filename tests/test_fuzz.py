@@ -219,3 +219,29 @@ def test_export_of_mutated_examples(tmp_path_factory, capsys, which: Path, seed:
     argv = ["export", str(source), "-o", str(folder / f"out{suffix}"), "--timeout", "5"]
     argv += [str(folder / x) if x == "p.drat" else x for opt in extra for x in opt]
     run_cli(capsys, argv)
+
+
+SMALL_EXAMPLES = [p for p in EXAMPLE_FILES if p.stat().st_size < 3000
+                  and "pentominoes" not in p.name and "double12" not in p.name]
+
+
+@fuzz(40)
+@given(which=st.sampled_from(SMALL_EXAMPLES), seed=st.integers(0, 2**32),
+       edits=st.integers(0, 6), command=st.sampled_from(["explain", "hint"]),
+       given_text=st.one_of(st.none(), st.text(max_size=80), st.sampled_from(
+           ["[]", "[{}]", '[{"pips": [0, 1], "cells": [[0, 0], [0, 1]]}]', "LR\nLR", "....",
+            '{"placements": 3}', "[[1, 2]]"])),
+       extra=st.lists(st.sampled_from([["--json"], ["--timeout", "0.5"], ["--puzzle", "easy"],
+                                       ["--kind", "pips"], ["--timeout", "-1"]]), max_size=2))
+def test_explain_and_hint_of_mutated_examples(tmp_path_factory, capsys, which: Path, seed: int,
+                                              edits: int, command: str, given_text,
+                                              extra: list[list[str]]) -> None:
+    """``explain`` and ``hint --given`` on damaged puzzles and arbitrary given positions."""
+    folder = tmp_path_factory.mktemp("explain")
+    source = folder / which.name
+    data = which.read_bytes()
+    source.write_bytes(mutate(data, random.Random(seed), edits) if edits else data)
+    argv = [command, str(source), "--timeout", "5"]
+    if command == "hint" and given_text is not None:
+        argv += ["--given", given_text]
+    run_cli(capsys, argv + [x for opt in extra for x in opt])

@@ -35,8 +35,8 @@ from typing import Any
 
 from ..encode import CNF, Encodings, lower
 from ..errors import OutOfTimeError, SatDominoError, VerificationError
-from ..model import AtMostOne, Constraint, ExactlyOne, Model
-from .rules import Candidates, RuledOut
+from ..model import AtMostOne, Constraint, Define, ExactlyOne, Model
+from .rules import RANK, Candidates, RuledOut
 
 LEVELS = {1: "rule", 2: "elimination", 3: "set", 4: "chain", 5: "propagation", 6: "solver"}
 PROPAGATION, SOLVER = 5, 6
@@ -71,12 +71,13 @@ class Explanation:
         hardest = max(self.steps, key=lambda s: (s.level, len(s.uses)))
         word = LEVELS[hardest.level]
         if hardest.level == SOLVER:
-            word += f"-{_constraint_count(hardest)}"
+            word += f"-{_constraint_count(hardest.uses)}"
         return word if self.complete else word + "+search"
 
 
-def _constraint_count(step: Step) -> int:
-    return sum(1 for u in step.uses if not u.startswith("step "))
+def _constraint_count(uses: list[str]) -> int:
+    """The named constraints among a reason's parts (not the steps it builds on)."""
+    return sum(1 for u in uses if not u.startswith("step ") and u != "a given placement")
 
 
 class _Groups:
@@ -282,7 +283,8 @@ def _explain(puzzle, family, m: Model, groups: _Groups, describe, max_steps,
     shape = family.placement_json
     candidates = Candidates(
         m, groups.constraints, describe, squares=found[1] if found else None,
-        values=(lambda key: shape(puzzle, key).get("pips")) if found else None)
+        values=(lambda key: shape(puzzle, key).get("pips")) if found else None,
+        breaks=_Breaks(groups, m, describe))
     reported: set[int] = set()  # ruled-out placements some step has shown already
     if not groups._solve(groups.selectors):
         out.reason = "the puzzle has no solution"
@@ -301,7 +303,7 @@ def _explain(puzzle, family, m: Model, groups: _Groups, describe, max_steps,
         chain = None
         if step is None:
             chain = _by_propagation(groups, placed, to_place, m, describe, step_of)
-            if chain is not None and _constraint_count(chain) == 1:
+            if chain is not None and _constraint_count(chain.uses) == 1:
                 step, chain = chain, None
                 step.level, step.rule = 1, f"{step.uses[0]}: the only way left"
         if step is None and candidates.rule_out(placed_set):
@@ -323,6 +325,47 @@ def _explain(puzzle, family, m: Model, groups: _Groups, describe, max_steps,
         out.complete, out.solution = True, solution
     elif not out.reason:
         out.reason = f"stopped after {len(out.steps)} steps"
+
+
+STRUCTURE = (ExactlyOne, AtMostOne, Define)  # cells, pieces and the names of their values
+
+
+class _Breaks:
+    """The named rule "placing it would break region B": unit propagation from the placement,
+    over the cells, the pieces and that one rule (a region, a row sum: the constraints of one
+    name), ends in a conflict."""
+
+    def __init__(self, groups: _Groups, m: Model, describe) -> None:
+        self.groups, self.m = groups, m
+        self.structure = [sel for c, sel in zip(groups.constraints, groups.selectors,
+                                                strict=True) if isinstance(c, STRUCTURE)]
+        self.rules: dict[str, list[int]] = {}
+        for c, sel in zip(groups.constraints, groups.selectors, strict=True):
+            if not isinstance(c, STRUCTURE) and (getattr(c, "lits", None)
+                                                 or getattr(c, "terms", None)):
+                self.rules.setdefault(describe(m, c), []).append(sel)
+
+    def __call__(self, placed: set[int], dead: set[int]) -> list[RuledOut]:
+        if not self.rules:
+            return []
+        found = []
+        base = self.structure + sorted(placed)
+        every = base + [sel for sels in self.rules.values() for sel in sels]
+        for x in self.m.projection:
+            if x in dead or x in placed:
+                continue
+            self.groups._late()
+            if self._holds(every + [x]) or not self._holds(base + [x]):
+                continue  # no conflict, or one without any rule (a chain of cells)
+            name = next((name for name, sels in self.rules.items()
+                         if not self._holds(base + sels + [x])), None)
+            if name is not None:
+                found.append(RuledOut(x, self.m.key(x), f"placing it would break {name}",
+                                      RANK["breaks"], (), len(placed)))
+        return found
+
+    def _holds(self, assumptions: list[int]) -> bool:
+        return self.groups.unit.propagate(assumptions=assumptions)[0]
 
 
 def _by_rule(candidates: Candidates, placed: set[int], m, reported: set[int]) -> Step | None:
@@ -381,8 +424,8 @@ def _by_solver(groups, placed, open_vars, m, describe, step_of) -> Step | None:
                key=lambda rx: len(rx[0]))
     reason, x = best
     uses = _uses(reason, groups, m, describe, step_of)
-    return Step(x, m.key(x), SOLVER, f"the solver: {sum(1 for a in reason if a in groups.index)} "
-                "constraints with it negated are unsatisfiable", uses)
+    return Step(x, m.key(x), SOLVER, f"the solver: {_constraint_count(uses)} of the puzzle's "
+                "rules with it negated are unsatisfiable", uses)
 
 
 def _uses(reason, groups, m, describe, step_of) -> list[str]:

@@ -11,6 +11,8 @@ family's model has that shape:
 - **empties** (his Basic "square can only be one domino", "domino must overlap" and "local
   duplicate"): a candidate whose placing would rule out every candidate of some exactly-one
   constraint is out;
+- **breaks**: a candidate whose placing, with the cells and pieces, would break one of the
+  puzzle's other rules (a Pips region, a Domino Fit row sum) by unit propagation is out;
 - **duplicates** (Basic "local duplicate"): a candidate whose placing would leave two squares
   that only one and the same piece could cover is out;
 - **parity** (Basic): where every square must be covered by a two-square piece, a candidate
@@ -39,8 +41,8 @@ from ..model import AtMostOne, ExactlyOne, Model
 
 # a rule's rank: the step level it gives (explain.LEVELS)
 # Tatham grades a set with a double Extreme, with forcing chains
-RANK = {"single": 1, "empties": 2, "duplicates": 2, "parity": 2, "set": 3, "double": 4,
-        "chain": 4}
+RANK = {"single": 1, "empties": 2, "breaks": 2, "duplicates": 2, "parity": 2, "set": 3,
+        "double": 4, "chain": 4}
 SET_LIMIT = 16  # squares of one number beyond which set analysis is not tried (2^16 subsets)
 
 
@@ -60,8 +62,11 @@ class Candidates:
 
     def __init__(self, m: Model, constraints, describe: Callable[[Model, object], str],
                  squares: Callable[[Hashable], list] | None = None,
-                 values: Callable[[Hashable], list] | None = None) -> None:
+                 values: Callable[[Hashable], list] | None = None,
+                 breaks: Callable[[set[int], set[int]], list[RuledOut]] | None = None
+                 ) -> None:
         self.m = m
+        self.breaks = breaks
         self.describe = describe
         self.exclusive = [c for c in constraints if isinstance(c, (ExactlyOne, AtMostOne))]
         self.exactly = [c for c in self.exclusive if isinstance(c, ExactlyOne)]
@@ -145,9 +150,9 @@ class Candidates:
     def rule_out(self, placed: set[int]) -> list[RuledOut]:
         """The easiest rule that rules something out now, applied throughout; [] when none
         does."""
-        for rule in (self._empties, self._duplicates, self._parity, self._set,
+        for rule in (self._empties, self.breaks, self._duplicates, self._parity, self._set,
                      self._set_with_doubles, self._chains):
-            found = rule(placed, self.dead(placed))
+            found = rule(placed, self.dead(placed)) if rule else []
             if found:
                 for r in found:
                     self.ruled[r.placement] = r
@@ -170,9 +175,9 @@ class Candidates:
                 if x in dead or x in found or x in c.lits:
                     continue
                 if all(y in self.mates[x] for y in live):
-                    found[x] = RuledOut(x, self.m.key(x), f"placing it would leave {self._name(c)} with no "
-                                        "place", RANK["empties"], self.needs(c.lits, placed),
-                                        len(placed))
+                    found[x] = RuledOut(x, self.m.key(x), "placing it would leave "
+                                        f"{self._name(c)} with no place", RANK["empties"],
+                                        self.needs(c.lits, placed), len(placed))
         return list(found.values())
 
     def _duplicates(self, placed: set[int], dead: set[int]) -> list[RuledOut]:
@@ -230,9 +235,9 @@ class Candidates:
                 # the missing edges of its area shaped the cut
                 gone = tuple(y for y in self.ruled
                              if y in self.square_of and self.square_of[y][0] in component)
-                found.append(RuledOut(x, self.m.key(x), "placing it would cut the open squares into two "
-                                      f"odd areas ({side - 1} and {total - side - 1} squares)",
-                                      RANK["parity"], gone, len(placed)))
+                found.append(RuledOut(x, self.m.key(x), "placing it would cut the open squares "
+                                      f"into two odd areas ({side - 1} and {total - side - 1} "
+                                      "squares)", RANK["parity"], gone, len(placed)))
         return found
 
     def _set_with_doubles(self, placed: set[int], dead: set[int]) -> list[RuledOut]:

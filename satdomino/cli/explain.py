@@ -37,8 +37,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..analysis.explain import (PROPAGATION, explain, numbered_board, numbered_svg,
-                                    step_json)
+    from ..analysis.explain import explain, numbered_board, numbered_svg, step_json
 
     check_timeout(args.timeout)
     if args.svg is not None:
@@ -77,10 +76,7 @@ def run(args: argparse.Namespace) -> int:
             for n, (s, shown) in enumerate(zip(out.steps, steps, strict=True), start=1):
                 piece = ", ".join(placement_text(p) for p in shown["placements"])
                 lines.append(f"{n:4}. {piece}: {s.rule} [level {s.level}]")
-                for r in shown["ruled_out"]:
-                    lines.append(f"      ruled out {placement_text(r['placement'])}: {r['rule']}")
-                if s.level >= PROPAGATION:  # a chain of rules or the solver's reason
-                    lines.append("      uses " + "; ".join(s.uses))
+                lines += step_details(shown, "      ")
             board_text = numbered_board(item.puzzle, item.family, out.steps)
             if board_text:
                 lines += ["steps on the board:", board_text]
@@ -100,13 +96,34 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
+def step_details(shown: dict, indent: str) -> list[str]:
+    """The lines under a step (``step_json``'s shape): the eliminations it rests on, one line
+    per reason, and the constraints of a chain of rules or of the solver's reason."""
+    from ..analysis.explain import PROPAGATION
+
+    by_rule: dict[str, list[str]] = {}
+    for r in shown["ruled_out"]:
+        by_rule.setdefault(r["rule"], []).append(placement_text(r["placement"]))
+    lines = [f"{indent}ruled out ({why}): {', '.join(pieces)}" for why, pieces in by_rule.items()]
+    if shown["level"] >= PROPAGATION:
+        lines.append(f"{indent}uses " + "; ".join(shown["uses"]))
+    return lines
+
+
 def placement_text(p: dict) -> str:
     """A placement of ``step_json`` in words: '3-5 at (2,4)-(2,5)', 'V at (0,0)'."""
     if "pips" in p:
-        (r1, c1), (r2, c2) = p["cells"]
-        return f"{p['pips'][0]}-{p['pips'][1]} at ({r1},{c1})-({r2},{c2})"
+        u, v = p["cells"]
+        return f"{p['pips'][0]}-{p['pips'][1]} at {_cell(u)}-{_cell(v)}"
     if "piece" in p:
-        return f"{p['piece']} at ({p['at'][0]},{p['at'][1]})"
+        return f"{p['piece']} at {_cell(p['at'])}"
     if "group" in p:
-        return f"block group {p['group']} on " + " ".join(f"({r},{c})" for r, c in p["cells"])
+        return f"block group {p['group']} on " + " ".join(map(_cell, p["cells"]))
     return json.dumps(p)
+
+
+def _cell(u) -> str:
+    """A square as (row,col); a Pips board given as a graph names its cells its own way."""
+    if isinstance(u, (list, tuple)):
+        return "(" + ",".join(map(str, u)) + ")"
+    return str(u)

@@ -8,7 +8,7 @@ import json
 from ..errors import PuzzleFormatError, SatDominoError, UsageError, VerificationError
 from ..inputs import load, read_text
 from .common import check_timeout, notice, rule_options, say
-from .explain import placement_text
+from .explain import placement_text, step_details
 from .solve import apply_readings
 
 
@@ -58,9 +58,8 @@ def run(args: argparse.Namespace) -> int:
     elif step:
         s = out.steps[0]
         piece = ", ".join(placement_text(p) for p in step["placements"])
-        print(f"next: {piece}: {s.rule} [level {s.level}]")
-        if s.level > 1:
-            print("  uses " + "; ".join(s.uses))
+        print("\n".join([f"next: {piece}: {s.rule} [level {s.level}]",
+                         *step_details(step, "  ")]))
     else:
         print("solved: every piece is placed" if solved else f"no hint: {reason}")
     return 0 if step or solved else (3 if reason == "time limit" else 1)

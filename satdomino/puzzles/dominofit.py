@@ -242,6 +242,8 @@ def describe_constraint(p: DominoFit, m: Model, c) -> str:
     from ..model import PB
 
     if isinstance(c, PB):
+        if not c.terms:
+            return "a sum of no pieces"
         dots = [dots_of(*m.key(abs(x))[1:])[0] for _, x in c.terms]
         if len({r for r, _ in dots}) == 1:
             return f"row {dots[0][0]} sum {p.side[dots[0][0]]}"

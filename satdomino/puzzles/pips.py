@@ -787,6 +787,7 @@ def describe_constraint(p: Pips, m: Model, c) -> str:
     drawing letters them)."""
     lits = getattr(c, "lits", None) or [x for _, x in getattr(c, "terms", ())]
     keys = [m.key(abs(x)) for x in lits]
+    cells: set = set()
     if keys and all(k[0] == "place" for k in keys):
         shared = set.intersection(*({k[2], k[3]} for k in keys))
         if shared and not hasattr(c, "terms"):
@@ -794,10 +795,12 @@ def describe_constraint(p: Pips, m: Model, c) -> str:
         if all(k[1] == keys[0][1] for k in keys) and not hasattr(c, "terms"):
             return f"domino {keys[0][1][0]}-{keys[0][1][1]}"
         cells = {u for k in keys for u in (k[2], k[3])}
-        k = max(range(len(p.regions)), key=lambda i: len(cells & set(p.regions[i].nodes)),
-                default=None)
-        if k is not None:
-            region = p.regions[k]
-            target = "" if region.target is None else f" {region.target}"
-            return f"region {chr(ord('A') + k % 26)} ({region.rule}{target})"
+    elif keys and all(k[0] == "value" for k in keys):  # a rule on the cells' pips
+        cells = {k[1] for k in keys}
+    k = max(range(len(p.regions)), key=lambda i: len(cells & set(p.regions[i].nodes)),
+            default=None)
+    if cells and k is not None:
+        region = p.regions[k]
+        target = "" if region.target is None else f" {region.target}"
+        return f"region {chr(ord('A') + k % 26)} ({region.rule}{target})"
     return f"a rule over {len(keys)} placements"
