@@ -75,14 +75,17 @@ def tatham(source: Path) -> None:
                         *(str(source / f) for f in SOURCES), "-lm"], check=True)
         for n, count in ((6, 30), (8, 15)):
             table: dict[tuple[str, str], int] = collections.Counter()
-            t0 = time.perf_counter()
+            seconds = 0.0
             for d, grade in GRADES.items():
                 ids = subprocess.run([str(exe), str(n), d, f"satdomino-{n}{d}", str(count)],
                                      capture_output=True, text=True, check=True).stdout
                 for game_id in ids.split():
-                    table[(grade, _band(satdomino.read(game_id)[0].explain().grade))] += 1
+                    t0 = time.perf_counter()
+                    ours = satdomino.read(game_id)[0].explain().grade
+                    seconds += time.perf_counter() - t0
+                    table[(grade, _band(ours))] += 1
             _table(f"Tatham's generator, N = {n}, {count} boards per difficulty (explained in "
-                   f"{time.perf_counter() - t0:.1f} s)", table)
+                   f"{seconds:.1f} s)", table)
 
 
 def _table(title: str, table: dict[tuple[str, str], int]) -> None:
@@ -113,6 +116,7 @@ def pips(limit: float = 20.0) -> None:
 
     warnings.simplefilter("ignore")  # withdrawn puzzles are skipped with a warning
     times, complete, total, stopped = [], 0, 0, []
+    grades: dict[str, int] = collections.Counter()
     for f in sorted((CORPUS / "pips" / "nyt").glob("*.json")):
         for puzzle in satdomino.read(str(f)):
             if puzzle.count(limit=2).value != 1:
@@ -122,11 +126,13 @@ def pips(limit: float = 20.0) -> None:
             out = puzzle.explain(timeout=limit)
             times.append(time.perf_counter() - t0)
             complete += out.complete
+            grades[_band(out.grade)] += 1
             if not out.complete:
                 stopped.append(f"{f.stem} {puzzle.name} ({len(out.steps)} steps, {out.reason})")
     print(f"\nNYT Pips, unique by placement: {complete} of {total} explained to the end "
           f"(limit {limit:g} s each); median {statistics.median(times):.3f} s, "
-          f"total {sum(times):.1f} s; stopped: {', '.join(stopped) or 'none'}")
+          f"worst {max(times):.2f} s, total {sum(times):.1f} s; stopped: "
+          f"{', '.join(stopped) or 'none'}; grades: {dict(sorted(grades.items()))}")
 
 
 def main() -> None:
