@@ -83,7 +83,7 @@ def _constraint_count(uses: list[str]) -> int:
 class _Groups:
     """The model's constraints, each lowered alone behind a selector, in one solver."""
 
-    def __init__(self, m: Model, deadline: float | None) -> None:
+    def __init__(self, m: Model, deadline: float | None, minimal: bool = True) -> None:
         import threading
 
         from pysat.solvers import Solver
@@ -92,6 +92,7 @@ class _Groups:
             raise SatDominoError("explain needs a model without integer variables "
                                  "(the family's placement model)")
         self.m = m
+        self.minimal = minimal  # shrink reasons to minimal ones (else the solver's cores)
         self.constraints = list(m.constraints)
         n = m.num_vars
         lowered, top = [], n
@@ -146,6 +147,8 @@ class _Groups:
         """Deletion: drop each part of the reason the contradiction does without. A test the
         solver cannot settle in SHRINK_CONFLICTS conflicts keeps its part: the reason stays
         unsatisfiable, though then perhaps not minimal."""
+        if not self.minimal:
+            return needed
         i = 0
         while i < len(needed):
             trial = needed[:i] + needed[i + 1:]
@@ -199,11 +202,14 @@ def _lower_one(m: Model, c: Constraint) -> CNF:
 
 
 def explain(puzzle: Any, family, *, timeout: float | None = None,
-            max_steps: int | None = None, given: list[dict] | None = None) -> Explanation:
+            max_steps: int | None = None, given: list[dict] | None = None,
+            minimal: bool = True) -> Explanation:
     """Steps until the puzzle is solved or nothing more is forced (module docstring), on the
     family's first model; ``timeout`` seconds in all (the steps so far are kept). ``given``:
     placements already made (as ``step_json`` shows them), checked to lie in a solution; a
-    given placement in none raises SatDominoError naming it."""
+    given placement in none raises SatDominoError naming it. ``minimal=False`` keeps the
+    solver's cores as reasons, unshrunk: the same levels, faster, and a grade's K only an upper
+    bound (the generators grade this way)."""
     m = family.model(None)(puzzle)
     if family.describe is not None:
         def describe(model: Model, c: Constraint) -> str:
@@ -212,7 +218,7 @@ def explain(puzzle: Any, family, *, timeout: float | None = None,
         describe = _describe
     start = _given_vars(puzzle, family, m, given or [])
     deadline = None if timeout is None else time.perf_counter() + timeout
-    groups = _Groups(m, deadline)
+    groups = _Groups(m, deadline, minimal)
     out = Explanation()
     try:
         for x in start:

@@ -1,0 +1,486 @@
+"""Pips puzzles a puzzle maker would publish: boards shaped like the NYT's, built unique.
+
+1. **Plant.** A connected board grown domino by domino, dominoes drawn without repeats from
+   the double-six set (or double-``max_pip``), and regions laid over it the way the NYT lays
+   them: runs of equal pips become "equals" regions, the rest small regions that are mostly
+   sums, some empty, a few "less", "greater" and "unequal". Every rule holds for the planted
+   layout.
+2. **Repair.** The solver looks for another solution. One region is changed so that the other
+   solution breaks a rule and the planted one keeps them all: an empty cell gets a target, a
+   sum loses a cell to a region of its own, a "less" or "greater" target tightens, an "equals"
+   becomes a sum. Of the changes that work, the one that keeps the mix of region types nearest
+   the NYT's is taken. When the other solution shows the same pips everywhere (only the
+   pairing differs), no region can tell them apart: one domino gets other pips. Repeat until
+   the solver proves the puzzle unique.
+3. **Grade.** ``explain`` grades the puzzle; a preset keeps it in its band (``BANDS``) by
+   making it again from the next attempt's board.
+
+Unique "by placement" (the default): no other layout of the dominoes, equal dominoes
+interchangeable. "by grid": no other pips grid (two layouts with the same pips count as one).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..errors import OutOfTimeError, SatDominoError
+from .pips import Pips, PipsSolution, Region, from_nyt
+
+# the NYT corpus (64 days): dominoes per puzzle (easy 3-7, medium 4-12, hard 6-16) and the
+# share of each region type (sum .45, empty .23, equals .18, less .06, greater .06,
+# unequal .03)
+PRESETS = {"easy": (3, 6), "medium": (5, 9), "hard": (9, 13)}
+MIX = {"sum": 0.45, "empty": 0.22, "equals": 0.18, "less": 0.06, "greater": 0.06,
+       "unequal": 0.03}
+MAX_ROUNDS = 400  # repairs before a board is given up for the next attempt
+UNIQUE_BY = ("placement", "grid")
+
+
+@dataclass(frozen=True)
+class Band:
+    """What ``explain`` may need on a preset's puzzles: the hardest level allowed, and how many
+    steps beyond the named rules (unit propagation or the solver) are allowed and needed."""
+    max_level: int
+    min_hard_steps: int
+    max_hard_steps: int
+
+
+# the NYT's own puzzles, graded by explain: easy ones fall to named rules (level 2 at most),
+# medium ones to named rules and at most two steps beyond, hard ones need at least one such step
+BANDS = {"easy": Band(2, 0, 0), "medium": Band(6, 0, 2), "hard": Band(6, 1, 99)}
+
+
+@dataclass
+class Made:
+    puzzle: Pips  # with the planted layout as its solution
+    solution: PipsSolution
+    attempts: int  # boards tried
+    rounds: int  # repairs on the board kept
+    grade: str = ""  # explain's level name ("elimination", "solver", ...)
+    hard_steps: int = 0  # steps beyond the named rules
+    steps: int = 0
+
+
+def make(dominoes: int, seed: int, *, difficulty: str | None = None,
+         unique_by: str = "placement", max_pip: int = 6, deadline: float | None = None,
+         progress: Callable[[str], None] | None = None, unique: bool = True) -> Made:
+    """A unique puzzle of ``dominoes`` dominoes (within ``difficulty``'s band when given);
+    ``deadline`` (time.monotonic) raises OutOfTimeError; ``progress`` hears how it goes."""
+    if unique_by not in UNIQUE_BY:
+        raise SatDominoError(f"unique by {unique_by!r}: one of {', '.join(UNIQUE_BY)}")
+    rng = random.Random(f"pips:{dominoes}:{seed}:{difficulty}:{max_pip}")
+    band = BANDS.get(difficulty or "")
+    attempts = 0
+    while True:
+        attempts += 1
+        if deadline is not None and time.monotonic() > deadline:
+            raise OutOfTimeError(f"no unique Pips puzzle of {dominoes} dominoes within the "
+                                 f"time limit ({attempts - 1} boards tried)")
+        board, solution = _plant(dominoes, max_pip, rng)
+        rounds = 0
+        while unique:
+            if progress:
+                progress(f"board {attempts}, repair {rounds}, {len(board['regions'])} regions")
+            other = _other(board, solution, unique_by, deadline)
+            if other is None:
+                break
+            rounds += 1
+            if rounds > MAX_ROUNDS:
+                break
+            _repair(board, solution, other, rng)
+        if unique and rounds > MAX_ROUNDS:
+            continue
+        if unique and band is not None and band.min_hard_steps:
+            _weaken(board, solution, unique_by, rng, deadline)
+        _join_empties(board, solution["value"], rng)
+        made = Made(from_nyt(board), PipsSolution(tuple(map(tuple, solution["pairs"]))),
+                    attempts, rounds)
+        _grade(made, deadline)
+        if band is None or not unique or _within(made, band):
+            return made
+
+
+def _within(made: Made, band: Band) -> bool:
+    from ..analysis.explain import LEVELS
+
+    level = next(k for k, name in LEVELS.items() if made.grade.startswith(name))
+    return (level <= band.max_level
+            and band.min_hard_steps <= made.hard_steps <= band.max_hard_steps)
+
+
+def _grade(made: Made, deadline: float | None) -> None:
+    from ..analysis.explain import PROPAGATION, explain
+    from . import family
+
+    left = None if deadline is None else max(0.1, deadline - time.monotonic())
+    out = explain(made.puzzle, family("pips"), timeout=left, minimal=False)
+    if out.reason == "time limit":
+        raise OutOfTimeError("the time limit came while grading the puzzle")
+    made.grade = out.grade.split("-")[0]  # unshrunk reasons: their size means little
+    made.steps = len(out.steps)
+    made.hard_steps = sum(s.level >= PROPAGATION for s in out.steps)
+
+
+# planting ----------------------------------------------------------------------------------------
+
+def _plant(dominoes: int, max_pip: int, rng: random.Random) -> tuple[dict, dict]:
+    """(the puzzle as an NYT object being edited, the planted layout: its pairs and values)."""
+    pairs = _grow(dominoes, rng)
+    kinds = [(a, b) for a in range(max_pip + 1) for b in range(a, max_pip + 1)]
+    drawn: list[tuple[int, int]] = []
+    while len(drawn) < dominoes:  # without repeats while the set lasts
+        drawn += rng.sample(kinds, min(len(kinds), dominoes - len(drawn)))
+    value: dict[tuple[int, int], int] = {}
+    doms = []
+    for (a, b), (u, v) in zip(drawn, pairs, strict=True):
+        # each way round, by the equal neighbours it makes (the NYT's "equals" regions
+        # are runs of equal pips across dominoes)
+        def matches(x, y):
+            return sum(value.get(w) == x for w in _neighbours(u)) + \
+                sum(value.get(w) == y for w in _neighbours(v))
+
+        if matches(b, a) > matches(a, b) or matches(b, a) == matches(a, b) and \
+                rng.random() < 0.5:
+            a, b = b, a
+        doms.append([a, b])
+        value[u], value[v] = a, b
+    solution = {"pairs": pairs, "value": value}
+    # the NYT's boards have about one region per domino and a half (hard: 10.5 for 10)
+    board = {"dominoes": doms, "regions": _lay_regions(value, rng),
+             "solution": [[list(u), list(v)] for u, v in pairs],
+             "quota": _quota(round(1.5 * dominoes), rng)}
+    return board, solution
+
+
+def _grow(dominoes: int, rng: random.Random) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """A connected board tiled by ``dominoes`` dominoes, grown one domino at a time from
+    the cells at the edge of the board so far (which leaves NYT-like arms and holes)."""
+    used: set[tuple[int, int]] = set()
+    pairs: list = []
+
+    def free(cell):
+        r, c = cell
+        return [(r + dr, c + dc) for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+                if (r + dr, c + dc) not in used]
+
+    start = ((0, 0), (0, 1)) if rng.random() < 0.5 else ((0, 0), (1, 0))
+    pairs.append(start)
+    used.update(start)
+    while len(pairs) < dominoes:
+        a = rng.choice(sorted(u for u in used if free(u)))
+        b = rng.choice(free(a))
+        used.add(b)  # so that c is not b
+        nb = free(b)
+        used.discard(b)
+        if not nb:
+            continue
+        c = rng.choice(nb)
+        pairs.append((b, c))
+        used.update((b, c))
+    r0 = min(r for r, _ in used)
+    c0 = min(c for _, c in used)
+    return [((a[0] - r0, a[1] - c0), (b[0] - r0, b[1] - c0)) for a, b in pairs]
+
+
+def _neighbours(u):
+    r, c = u
+    return [(r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)]
+
+
+def _lay_regions(value: dict, rng: random.Random) -> list[dict]:
+    """Regions over every cell, true of the planted values: equal runs first, then small
+    regions, mostly sums and empties."""
+    left = set(value)
+    regions = []
+    for u in sorted(value):  # runs of equal pips: "equals" regions of two to five cells
+        if u not in left or rng.random() < 0.2:
+            continue
+        run = [u]
+        for v in _neighbours(u):
+            if v in left and v not in run and value[v] == value[u] and len(run) < 5:
+                run.append(v)
+                for w in _neighbours(v):
+                    if w in left and w not in run and value[w] == value[u] and len(run) < 5:
+                        run.append(w)
+        if len(run) > 1:
+            left.difference_update(run)
+            regions.append(_region("equals", run, value))
+    while left:
+        u = rng.choice(sorted(left))
+        size = rng.choices((1, 2, 3, 4), weights=(40, 35, 15, 10))[0]
+        group = [u]
+        left.discard(u)
+        while len(group) < size:
+            options = sorted({v for w in group for v in _neighbours(w)} & left)
+            if not options:
+                break
+            group.append(rng.choice(options))
+            left.discard(group[-1])
+        vs = [value[w] for w in group]
+        if len(group) == 1:
+            rule = rng.choices(("empty", "sum", "less", "greater"), weights=(50, 30, 10, 10))[0]
+        else:
+            rule = rng.choices(("sum", "empty", "unequal"),
+                               weights=(70, 10, 25 if len(set(vs)) == len(vs) else 0))[0]
+        slack = rng.randint(1, 3)
+        if rule == "greater" and sum(vs) - slack < 0:
+            rule = "sum"
+        regions.append(_region(rule, group, value, slack))
+    return regions
+
+
+def _region(rule: str, cells, value: dict, slack: int = 1) -> dict:
+    """A region as the NYT writes it, its target (if any) true of the planted ``value``."""
+    total = sum(value[u] for u in cells)
+    out: dict = {"indices": [list(u) for u in sorted(cells)], "type": rule}
+    if rule == "sum":
+        out["target"] = total
+    elif rule == "less":
+        out["target"] = total + slack
+    elif rule == "greater":
+        out["target"] = total - slack
+    return out
+
+
+# repairing ---------------------------------------------------------------------------------------
+
+def _other(board: dict, solution: dict, unique_by: str, deadline: float | None) -> dict | None:
+    """The pips of another solution (``None`` when the planted one is the only one): another
+    layout, or with ``unique_by="grid"`` another pips grid."""
+    from pysat.solvers import Solver
+
+    from ..encode import lower
+    from . import family
+
+    puzzle = from_nyt(board)
+    m = family("pips").model(None)(puzzle)
+    cnf = lower(m)
+    value = solution["value"]
+    if unique_by == "grid":
+        block = [-m.var(("value", u, value[u])) for u in value]
+    else:
+        mine = {frozenset(((u, value[u]), (v, value[v]))) for u, v in solution["pairs"]}
+        block = [-x for x in m.projection if _placed(m.key(x)) in mine]
+    with Solver(name="cadical153", bootstrap_with=cnf.clauses) as s:
+        s.add_clause(block)
+        if deadline is not None and time.monotonic() > deadline:
+            raise OutOfTimeError("time limit")
+        if not s.solve():
+            return None
+        true = {x for x in s.get_model() if x > 0}
+    pairs = [m.key(x) for x in m.projection if x in true]
+    other = {}
+    for _, (a, b), u, v in pairs:
+        other[u], other[v] = a, b
+    return {"value": other, "pairs": {frozenset((u, v)) for _, _, u, v in pairs}}
+
+
+def _placed(key) -> frozenset:
+    _, (a, b), u, v = key
+    return frozenset(((u, a), (v, b)))
+
+
+def _repair(board: dict, solution: dict, other: dict, rng: random.Random) -> None:
+    """Change one region (or one domino's pips) so that ``other`` breaks a rule and the
+    planted solution keeps every rule."""
+    value, theirs = solution["value"], other["value"]
+    differ = {u for u in value if theirs[u] != value[u]}
+    options = []
+    for i, region in enumerate(board["regions"]):
+        cells = [tuple(u) for u in region["indices"]]
+        if differ.intersection(cells):
+            options += _changes(i, region, cells, value, theirs, differ)
+    if not options:
+        _new_pips(board, solution, other, rng)
+        return
+    counts = Counter(r["type"] for r in board["regions"])
+
+    def distance(change) -> float:
+        mix = counts.copy()
+        _, _, removed, added = change
+        mix[removed] -= 1
+        mix.update(r["type"] for r in added)
+        return _off_mix(mix, board["quota"]) + rng.random() * 0.1
+
+    i, _, _, added = min(options, key=distance)
+    board["regions"][i:i + 1] = added
+
+
+def _quota(regions: int, rng: random.Random) -> dict[str, int]:
+    """Each region type's count for one board: its NYT share of ``regions``, rounded up or
+    down at random in proportion (so that 3% of 16 regions is one region every other board,
+    and a batch comes out in the NYT's mix)."""
+    return {t: int(share * regions + rng.random()) for t, share in MIX.items()}
+
+
+def _off_mix(counts: Counter, quota: dict[str, int]) -> float:
+    """How far region counts are from the board's quota."""
+    return sum((counts[t] - quota[t]) ** 2 for t in MIX)
+
+
+def _weaken(board: dict, solution: dict, unique_by: str, rng: random.Random,
+            deadline: float | None) -> None:
+    """Fewer clues, while the puzzle stays unique: a one-cell rule dropped, two neighbouring
+    sums joined, a sum said as "all equal" or "all different", a "less" or "greater"
+    loosened; tried in the order that keeps the mix of
+    region types nearest the NYT's (a harder puzzle, as hard ones are made)."""
+    value = solution["value"]
+    tried: set = set()
+    while True:
+        regions = board["regions"]
+        counts = Counter(r["type"] for r in regions)
+        owner = {tuple(u): i for i, r in enumerate(regions) for u in r["indices"]}
+        options = []
+        for i, r in enumerate(regions):
+            cells = [tuple(u) for u in r["indices"]]
+            if r["type"] != "empty" and len(cells) == 1:
+                options.append(([i], [_region("empty", cells, value)]))
+            if r["type"] in ("less", "greater"):
+                slack = abs(r["target"] - sum(value[u] for u in cells)) + 1
+                if slack <= 3 and (r["type"] == "less"
+                                   or sum(value[u] for u in cells) - slack >= 0):
+                    options.append(([i], [_region(r["type"], cells, value, slack)]))
+            vs = [value[u] for u in cells]
+            if r["type"] == "sum" and len(cells) > 1:  # a sum said as "all equal / different"
+                if len(set(vs)) == 1:
+                    options.append(([i], [_region("equals", cells, value)]))
+                elif len(set(vs)) == len(vs):
+                    options.append(([i], [_region("unequal", cells, value)]))
+            if r["type"] == "sum":
+                for j in sorted({owner[v] for u in cells for v in _neighbours(u)
+                                 if v in owner and owner[v] > i}):
+                    if regions[j]["type"] == "sum":
+                        both = cells + [tuple(u) for u in regions[j]["indices"]]
+                        options.append(([i, j], [_region("sum", both, value)]))
+        fresh = [o for o in options if _key(regions, o) not in tried]
+        if not fresh:
+            return
+
+        def distance(option) -> float:
+            mix = counts.copy()
+            mix.subtract(regions[k]["type"] for k in option[0])
+            mix.update(r["type"] for r in option[1])
+            return _off_mix(mix, board["quota"]) + rng.random() * 0.1
+
+        option = min(fresh, key=distance)
+        tried.add(_key(regions, option))
+        trial = dict(board, regions=[r for k, r in enumerate(regions) if k not in option[0]]
+                     + option[1])
+        if _other(trial, solution, unique_by, deadline) is None:
+            board["regions"] = trial["regions"]
+
+
+def _join_empties(board: dict, value: dict, rng: random.Random) -> None:
+    """Neighbouring one-cell empty regions joined into "all different" (or "all equal")
+    regions while the board's quota wants more of them: a rule added, so the planted layout
+    stays a solution and a unique puzzle stays unique."""
+    for rule in ("unequal", "equals"):
+        while Counter(r["type"] for r in board["regions"])[rule] < board["quota"][rule]:
+            empty = {tuple(r["indices"][0]): r for r in board["regions"]
+                     if r["type"] == "empty" and len(r["indices"]) == 1}
+            pairs = [(u, v) for u in sorted(empty) for v in _neighbours(u) if v in empty
+                     and (value[u] != value[v]) == (rule == "unequal")]
+            if not pairs:
+                break
+            u, v = rng.choice(pairs)
+            board["regions"] = [r for r in board["regions"]
+                                if r is not empty[u] and r is not empty[v]]
+            board["regions"].append(_region(rule, [u, v], value))
+
+
+def _key(regions: list[dict], option) -> str:
+    """An option by its content (indices shift as regions are replaced)."""
+    return repr(([regions[k] for k in option[0]], option[1]))
+
+
+def _changes(i: int, region: dict, cells: list, value: dict, theirs: dict,
+             differ: set) -> list[tuple]:
+    """Ways to change region ``i`` that the other solution breaks: (i, kind, the type
+    removed, the regions put in its place)."""
+    rule = region["type"]
+    mine = sum(value[u] for u in cells)
+    other = sum(theirs[u] for u in cells)
+    out = []
+    if rule in ("empty", "equals", "unequal") and mine != other:
+        out.append((i, "target", rule, [_region("sum", cells, value)]))
+        if other > mine:
+            out.append((i, "target", rule, [_region("less", cells, value)]))
+        elif mine >= 1:
+            out.append((i, "target", rule, [_region("greater", cells, value)]))
+    if rule == "less" and other != mine:
+        out.append((i, "tighten", rule, [_region("less" if other > mine else "sum", cells,
+                                                 value)]))
+    if rule == "greater" and other != mine:
+        out.append((i, "tighten", rule, [_region("greater" if other < mine else "sum", cells,
+                                                 value)]))
+    if len(cells) > 1:  # a differing cell made a region of its own
+        for u in sorted(differ.intersection(cells)):
+            rest = [v for v in cells if v != u]
+            kept = [_region(rule if len(part) > 1 else {"equals": "sum", "unequal": "empty"}
+                            .get(rule, rule), part, value) for part in _connected(rest)]
+            alone = [_region("sum", [u], value)]
+            if theirs[u] > value[u]:
+                alone.append(_region("less", [u], value))
+            elif value[u] >= 1:
+                alone.append(_region("greater", [u], value))
+            for single in alone:
+                out.append((i, "split", rule, [single, *kept]))
+    return out
+
+
+def _connected(cells: list) -> list[list]:
+    left, parts = set(cells), []
+    while left:
+        todo = [min(left)]
+        part = []
+        left.discard(todo[0])
+        while todo:
+            u = todo.pop()
+            part.append(u)
+            for v in _neighbours(u):
+                if v in left:
+                    left.discard(v)
+                    todo.append(v)
+        parts.append(sorted(part))
+    return parts
+
+
+def _new_pips(board: dict, solution: dict, other: dict, rng: random.Random) -> None:
+    """The other solution shows the same pips and pairs them otherwise: give one of the
+    dominoes it pairs otherwise new pips (a kind not on the board, while there is one), and
+    set the targets of the regions it touches to the new values."""
+    value = solution["value"]
+    pairs = solution["pairs"]
+    moved = [k for k, (u, v) in enumerate(pairs) if frozenset((u, v)) not in other["pairs"]]
+    k = rng.choice(moved)
+    top = max(max(d) for d in board["dominoes"])
+    kinds = {(a, b) for a in range(max(top, 6) + 1) for b in range(a, max(top, 6) + 1)}
+    unused = sorted(kinds - {tuple(sorted(d)) for d in board["dominoes"]})
+    a, b = rng.choice(unused) if unused else (rng.randint(0, top), rng.randint(0, top))
+    u, v = pairs[k]
+    board["dominoes"][k] = [a, b]
+    value[u], value[v] = a, b
+    for i, region in enumerate(board["regions"]):
+        cells = [tuple(w) for w in region["indices"]]
+        if u not in cells and v not in cells:
+            continue
+        vs = [value[w] for w in cells]
+        rule = region["type"]
+        if rule == "equals" and len(set(vs)) > 1 or rule == "unequal" and \
+                len(set(vs)) < len(vs) or rule == "greater" and sum(vs) < 1:
+            rule = "sum"
+        board["regions"][i] = _region(rule, cells, value)
+
+
+def region_mix(puzzles: list[Pips]) -> dict[str, float]:
+    """The share of each region type over ``puzzles``."""
+    counts = Counter(r.rule for p in puzzles for r in p.regions)
+    total = sum(counts.values()) or 1
+    return {t: counts[t] / total for t in MIX}
+
+
+__all__ = ["BANDS", "MIX", "PRESETS", "Made", "Region", "make", "region_mix"]
