@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 from typing import Any
 
-from .errors import OutOfTimeError, SatDominoError, UsageError
+from .errors import UsageError
 from .export.instance import SAT, Origin
 from .puzzles import dominofit, dominosa, doodlefit, family, pips
 
@@ -68,33 +69,110 @@ def readings(kind: str, cover: bool = True, rotate: bool = False,
     return {}
 
 
-def unique(kind: str, params: dict[str, Any], seed: int, tries: int,
-           timeout: float | None = None,
-           rules: dict[str, bool] | None = None) -> tuple[Any, int]:
+def unique(kind: str, params: dict[str, Any], seed: int, timeout: float | None = None,
+           rules: dict[str, bool] | None = None, *, difficulty: str | None = None,
+           unique_by: str = "placement", progress=None, tries: int | None = None
+           ) -> tuple[Any, int]:
     """(a puzzle with exactly one solution under the readings ``rules``, the seed that made
-    it). Dominosa boards are built unique; other families try planted seeds from ``seed``
-    until SAT proves one unique."""
+    it). Every family's is built unique: planted, then repaired until the solver proves it
+    (``tries`` is kept for old callers and unused)."""
+    return made(kind, params, seed, unique=True, timeout=timeout, rules=rules,
+                difficulty=difficulty, unique_by=unique_by, progress=progress,
+                grade=False).puzzle, seed
+
+
+@dataclass
+class Made:
+    """A generated puzzle and how it came out."""
+    puzzle: Any
+    seed: int
+    unique: bool
+    solution: Any = None  # the planted layout (every rule holds for it)
+    grade: str | None = None  # explain's level ("elimination", "solver", ...), when measured
+    hard_steps: int | None = None  # explain's steps beyond the named rules
+    repairs: int = 0
+    seconds: float = 0.0
+
+    def summary(self) -> str:
+        """One line for stderr: what was made and how hard it is."""
+        what = "exactly one solution" if self.unique else "a planted solution"
+        line = f"seed {self.seed} gives a puzzle with {what}"
+        if self.grade:
+            line += f"; difficulty {self.grade}"
+            if self.hard_steps:
+                line += (f", {self.hard_steps} step{'s' if self.hard_steps > 1 else ''} "
+                         "beyond the named rules")
+        return line + f" ({self.seconds:.2f} s)"
+
+
+GRADE_SECONDS = 10.0  # explain's share of the time when grading a generated puzzle
+
+
+def made(kind: str, params: dict[str, Any], seed: int, *, unique: bool = False,
+         timeout: float | None = None, rules: dict[str, bool] | None = None,
+         difficulty: str | None = None, unique_by: str = "placement", progress=None,
+         grade: bool = True) -> Made:
+    """One generated puzzle: planted, or built unique (``unique``) under the readings
+    ``rules``; Pips with ``difficulty`` takes its preset's size and band (the size from
+    ``params`` when it gives ``dominoes``). A unique puzzle is graded by ``explain`` (with
+    ``grade``)."""
     import dataclasses
 
-    from .solve import solve
+    from .puzzles import pips_gen
 
+    started = time.monotonic()
+    deadline = None if timeout is None else started + timeout
+    if kind == "pips" and difficulty is not None and params.get("dominoes") is None:
+        import random
+
+        params = dict(params, dominoes=random.Random(f"pips-size:{difficulty}:{seed}")
+                      .randint(*pips_gen.PRESETS[difficulty]))
     check(kind, params)
-    deadline = None if timeout is None else time.monotonic() + timeout
-    if kind == "dominosa":
-        from .puzzles.dominosa_unique import unique_board
+    if kind != "pips" and (difficulty is not None or unique_by != "placement"):
+        raise UsageError("--difficulty and --unique-by are for pips")
+    out = Made(None, seed, unique)
+    if kind == "pips" and (unique or difficulty is not None):
+        result = pips_gen.make(params["dominoes"], seed, difficulty=difficulty,
+                               unique_by=unique_by, max_pip=params.get("max_pip", 6),
+                               deadline=deadline, progress=progress, unique=unique,
+                               grade=grade)
+        out.puzzle, out.solution, out.repairs = result.puzzle, result.solution, result.rounds
+        if unique and grade:
+            out.grade, out.hard_steps = result.grade, result.hard_steps
+    elif not unique:
+        out.puzzle = planted(kind, params, seed)
+    else:
+        if kind == "dominosa":
+            from .puzzles.dominosa_unique import unique_board
 
-        return unique_board(params["n"], seed, deadline=deadline)[0], seed
-    for s in range(seed, seed + tries):
-        left = None if deadline is None else deadline - time.monotonic()
-        if left is not None and left <= 0:
-            raise OutOfTimeError(f"no puzzle with exactly one solution found within --timeout "
-                                 f"(seeds {seed}..{s - 1} tried)" if s > seed else
-                                 "no puzzle with exactly one solution found within --timeout")
-        puzzle = dataclasses.replace(planted(kind, params, s), **(rules or {}))
-        if solve(puzzle, family(kind), unique=True, timeout=left).unique:
-            return puzzle, s
-    raise SatDominoError(f"no puzzle with exactly one solution among seeds {seed}.."
-                         f"{seed + tries - 1}; try other parameters or more --tries")
+            out.puzzle, out.solution = unique_board(params["n"], seed, deadline=deadline)[:2]
+        elif kind == "dominofit":
+            out.puzzle, out.solution, out.repairs = dominofit.unique_board(
+                params["width"], params["height"], seed, deadline, progress, rules or {})
+        else:
+            out.puzzle, out.solution, out.repairs = doodlefit.unique_puzzle(
+                params["cells"], params["blocks"], seed, deadline, progress, rules or {})
+        if grade:
+            out.grade, out.hard_steps = _grade(kind, out.puzzle, deadline)
+    if rules:
+        out.puzzle = dataclasses.replace(out.puzzle, **rules)
+    out.seconds = time.monotonic() - started
+    return out
+
+
+def _grade(kind: str, puzzle: Any, deadline: float | None) -> tuple[str | None, int | None]:
+    """explain's level and steps beyond the named rules (unshrunk reasons: quick), or
+    (None, None) when it does not finish in its share of the time."""
+    from .analysis.explain import PROPAGATION, explain
+
+    left = GRADE_SECONDS if deadline is None else min(GRADE_SECONDS,
+                                                      deadline - time.monotonic())
+    if left <= 0:
+        return None, None
+    out = explain(puzzle, family(kind), timeout=left, minimal=False)
+    if not out.complete:
+        return None, None
+    return out.grade.split("-")[0], sum(s.level >= PROPAGATION for s in out.steps)
 
 
 def puzzle_text(kind: str, puzzle: Any, fmt: str | None = None) -> str:
@@ -109,9 +187,11 @@ def puzzle_text(kind: str, puzzle: Any, fmt: str | None = None) -> str:
 
 
 def command(kind: str, params: dict[str, Any], seed: int, is_unique: bool,
-            readings: dict[str, bool] | None = None) -> str:
-    """The command line that makes this puzzle (and its instance's reading of the rules)."""
+            readings: dict[str, bool] | None = None, extra: list[str] | None = None) -> str:
+    """The command line that makes this puzzle (and its instance's reading of the rules);
+    ``extra``: further options (``--difficulty hard``)."""
     flags = [f"--{k.replace('_', '-')} {params[k]}" for k in PARAMETERS[kind] if k in params]
+    flags += extra or []
     flags.append(f"--seed {seed}")
     flags += ["--unique"] if is_unique else []
     flags += [f"--{k}" if v else f"--no-{k}" for k, v in (readings or {}).items()]
@@ -119,9 +199,13 @@ def command(kind: str, params: dict[str, Any], seed: int, is_unique: bool,
 
 
 def origin(kind: str, params: dict[str, Any], seed: int, is_unique: bool, puzzle: Any,
-           readings: dict[str, bool] | None = None) -> Origin:
+           readings: dict[str, bool] | None = None, extra: list[str] | None = None) -> Origin:
     """Provenance of a generated puzzle, for the first comment lines of its instances."""
     recorded: dict[str, Any] = {k: params[k] for k in PARAMETERS[kind] if k in params}
     recorded.update(seed=seed, unique=is_unique, **(readings or {}))
-    return Origin(command(kind, params, seed, is_unique, readings), puzzle_text(kind, puzzle),
-                  parameters=recorded, status=SAT)  # planted: a solution exists
+    for flag in extra or []:
+        name, value = flag.lstrip("-").split(" ", 1)
+        recorded[name.replace("-", "_")] = value
+    return Origin(command(kind, params, seed, is_unique, readings, extra),
+                  puzzle_text(kind, puzzle), parameters=recorded,
+                  status=SAT)  # planted: a solution exists

@@ -313,9 +313,13 @@ def test_generate_unique(capsys, tmp_path, kind, extra) -> None:
 
 
 def test_generate_unique_can_fail_cleanly(capsys) -> None:
-    # planted 12-domino Pips boards are rarely unique: seeds 0 and 1 are not
-    code = main(["generate", "pips", "--dominoes", "12", "--unique", "--tries", "2"])
-    assert code == 2 and "no puzzle with exactly one solution" in capsys.readouterr().err
+    # 60 dominoes take seconds to repair: half a second is not enough, and really stops it
+    t0 = time.monotonic()
+    code = main(["generate", "pips", "--dominoes", "60", "--unique", "--timeout", "0.5"])
+    err = capsys.readouterr().err
+    assert code == 3 and err == ("satdomino: no unique Pips puzzle of 60 dominoes within the "
+                                 "time limit\n")
+    assert time.monotonic() - t0 < 2
 
 
 def test_generate_unique_dominosa_is_built_unique(capsys, tmp_path) -> None:

@@ -288,4 +288,4 @@ def test_generate_unique_stops_at_its_time_limit(capsys) -> None:
     code, out, err = run(capsys, "generate", "pips", "--dominoes", "30", "--unique",
                          "--timeout", "0.2")
     assert time.monotonic() - t0 < 3 and code == 3 and out == ""
-    assert "within --timeout" in err and len(err.splitlines()) == 1
+    assert "within the time limit" in err and len(err.splitlines()) == 1

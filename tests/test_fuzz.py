@@ -170,9 +170,11 @@ GENERATE = st.sampled_from([
 
 @fuzz(40)
 @given(family_and_flag=GENERATE, value=st.integers(-5, 14), seed=st.integers(-3, 10**6),
-       extra=st.lists(st.sampled_from([["--unique"], ["--format", "dimacs"], ["--tries", "0"],
+       extra=st.lists(st.sampled_from([["--unique"], ["--format", "dimacs"], ["--number", "0"],
                                        ["--format", "grid"], ["--no-cover"], ["--rotate"],
-                                       ["--uniqueness"], ["--timeout", "2"]]), max_size=2),
+                                       ["--uniqueness"], ["--timeout", "2"], ["--number", "2"],
+                                       ["--difficulty", "all"], ["--unique-by", "grid"],
+                                       ["--difficulty", "hard"]]), max_size=3),
        instance=st.booleans())
 def test_generate_options(tmp_path_factory, capsys, family_and_flag, value, seed, extra,
                           instance) -> None:

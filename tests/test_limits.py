@@ -172,7 +172,7 @@ def test_9_option_values_have_ranges(capsys) -> None:
     one_line_error(err, "threads")
     for argv in (["compare", "dominosa:n=2", "--jobs", "100000", "-o", "x.csv"],
                  ["compare", "dominosa:n=2", "--seeds", "10000000", "-o", "x.csv"],
-                 ["generate", "pips", "--dominoes", "4", "--unique", "--tries", "10000000"]):
+                 ["generate", "pips", "--dominoes", "4", "--unique", "--number", "10000000"]):
         code, _, err = run(capsys, *argv)
         assert code == 2
         one_line_error(err)

@@ -307,18 +307,27 @@ def run_local(todo: list[Task], jobs: int) -> Iterator[dict[str, Any]]:
             child.finish(killed=True)
 
 
-def run_dask(todo: list[Task], address: str) -> Iterator[dict[str, Any]]:
-    """Rows as runs finish on a Dask distributed cluster; each worker isolates each run."""
+def dask_client(address: str):
+    """A client of the Dask scheduler at ``address``, or a one-line error (not installed, no
+    address, cannot be reached)."""
     try:
-        from distributed import Client, as_completed
+        from distributed import Client
     except ImportError:
         raise UsageError("--scheduler needs Dask: pip install 'satdomino[distributed]'") from None
     if not address.strip():
         raise UsageError("--scheduler needs an address such as tcp://HOST:8786")
-    try:  # at once, not at the first row: no results file is started for nothing
-        client = Client(address, timeout="10s")
+    try:
+        return Client(address, timeout="10s")
     except (OSError, TimeoutError, ValueError) as e:
         raise SatDominoError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+
+
+def run_dask(todo: list[Task], address: str) -> Iterator[dict[str, Any]]:
+    """Rows as runs finish on a Dask distributed cluster; each worker isolates each run."""
+    from distributed import as_completed
+
+    client = dask_client(address)  # at once, not at the first row: no results file is
+    # started for nothing
 
     def rows() -> Iterator[dict[str, Any]]:
         try:

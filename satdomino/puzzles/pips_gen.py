@@ -22,6 +22,7 @@ interchangeable. "by grid": no other pips grid (two layouts with the same pips c
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -67,19 +68,31 @@ class Made:
 
 def make(dominoes: int, seed: int, *, difficulty: str | None = None,
          unique_by: str = "placement", max_pip: int = 6, deadline: float | None = None,
-         progress: Callable[[str], None] | None = None, unique: bool = True) -> Made:
-    """A unique puzzle of ``dominoes`` dominoes (within ``difficulty``'s band when given);
+         progress: Callable[[str], None] | None = None, unique: bool = True,
+         grade: bool = True) -> Made:
+    """A unique puzzle of ``dominoes`` dominoes (within ``difficulty``'s band when given; a
+    planted one without ``unique``), graded unless ``grade`` is off and no band asks;
     ``deadline`` (time.monotonic) raises OutOfTimeError; ``progress`` hears how it goes."""
     if unique_by not in UNIQUE_BY:
         raise SatDominoError(f"unique by {unique_by!r}: one of {', '.join(UNIQUE_BY)}")
     rng = random.Random(f"pips:{dominoes}:{seed}:{difficulty}:{max_pip}")
     band = BANDS.get(difficulty or "")
+    try:
+        return _make(dominoes, unique, unique_by, max_pip, band, rng, deadline, progress,
+                     grade)
+    except OutOfTimeError:
+        raise OutOfTimeError(f"no unique Pips puzzle of {dominoes} dominoes"
+                             + (f" in the {difficulty} band" if band else "")
+                             + " within the time limit") from None
+
+
+def _make(dominoes: int, unique: bool, unique_by: str, max_pip: int, band: Band | None,
+          rng: random.Random, deadline: float | None, progress, grade: bool) -> Made:
     attempts = 0
     while True:
         attempts += 1
         if deadline is not None and time.monotonic() > deadline:
-            raise OutOfTimeError(f"no unique Pips puzzle of {dominoes} dominoes within the "
-                                 f"time limit ({attempts - 1} boards tried)")
+            raise OutOfTimeError("time limit")
         board, solution = _plant(dominoes, max_pip, rng)
         rounds = 0
         while unique:
@@ -99,8 +112,10 @@ def make(dominoes: int, seed: int, *, difficulty: str | None = None,
         _join_empties(board, solution["value"], rng)
         made = Made(from_nyt(board), PipsSolution(tuple(map(tuple, solution["pairs"]))),
                     attempts, rounds)
+        if band is None and not grade or not unique:
+            return made
         _grade(made, deadline)
-        if band is None or not unique or _within(made, band):
+        if band is None or _within(made, band):
             return made
 
 
@@ -139,7 +154,7 @@ def _plant(dominoes: int, max_pip: int, rng: random.Random) -> tuple[dict, dict]
     for (a, b), (u, v) in zip(drawn, pairs, strict=True):
         # each way round, by the equal neighbours it makes (the NYT's "equals" regions
         # are runs of equal pips across dominoes)
-        def matches(x, y):
+        def matches(x, y, u=u, v=v):
             return sum(value.get(w) == x for w in _neighbours(u)) + \
                 sum(value.get(w) == y for w in _neighbours(v))
 
@@ -260,16 +275,34 @@ def _other(board: dict, solution: dict, unique_by: str, deadline: float | None) 
     m = family("pips").model(None)(puzzle)
     cnf = lower(m)
     value = solution["value"]
-    if unique_by == "grid":
-        block = [-m.var(("value", u, value[u])) for u in value]
+    extra = []
+    if unique_by == "grid":  # some cell shows other pips: same_u <- a placement showing
+        same = {u: cnf.num_vars + 1 + k for k, u in enumerate(sorted(value))}  # value[u]
+        for x in m.projection:
+            for u, k in _placed(m.key(x)):
+                if k == value[u]:
+                    extra.append([-x, same[u]])
+        block = [-a for a in same.values()]
     else:
         mine = {frozenset(((u, value[u]), (v, value[v]))) for u, v in solution["pairs"]}
         block = [-x for x in m.projection if _placed(m.key(x)) in mine]
-    with Solver(name="cadical153", bootstrap_with=cnf.clauses) as s:
+    with Solver(name="glucose4", bootstrap_with=cnf.clauses + extra) as s:
         s.add_clause(block)
-        if deadline is not None and time.monotonic() > deadline:
+        timer = None
+        if deadline is not None:  # a solve under way stops at the deadline
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise OutOfTimeError("time limit")
+            timer = threading.Timer(left, s.interrupt)
+            timer.start()
+        try:
+            answer = s.solve_limited(expect_interrupt=True)
+        finally:
+            if timer is not None:
+                timer.cancel()
+        if answer is None:
             raise OutOfTimeError("time limit")
-        if not s.solve():
+        if not answer:
             return None
         true = {x for x in s.get_model() if x > 0}
     pairs = [m.key(x) for x in m.projection if x in true]
@@ -360,7 +393,7 @@ def _weaken(board: dict, solution: dict, unique_by: str, rng: random.Random,
         if not fresh:
             return
 
-        def distance(option) -> float:
+        def distance(option, counts=counts, regions=regions) -> float:
             mix = counts.copy()
             mix.subtract(regions[k]["type"] for k in option[0])
             mix.update(r["type"] for r in option[1])

@@ -1,0 +1,128 @@
+"""Generators built unique (issue 31): each puzzle the framework calls unique is re-counted by
+brute force, independent of SAT; the planted solution is in the output and passes the rule
+checker; presets keep their sizes and bands; the CLI's --number, --difficulty all and
+--scheduler."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from satdomino import family
+from satdomino import generate as gen
+from satdomino.analysis.explain import PROPAGATION, explain
+from satdomino.cli import main
+from satdomino.puzzles import dominofit as F
+from satdomino.puzzles import doodlefit as D
+from satdomino.puzzles import pips as P
+from satdomino.puzzles import pips_gen
+
+from .pips_bruteforce import solutions as pips_solutions
+from .test_dominofit import brute as fit_brute
+from .test_doodlefit import brute as doodle_brute
+
+
+def _grids(truth: set) -> set:
+    out = set()
+    for placement in truth:
+        value = {}
+        for (a, b), u, v in placement:
+            value[u], value[v] = a, b
+        out.add(frozenset(value.items()))
+    return out
+
+
+@pytest.mark.parametrize("unique_by", ["placement", "grid"])
+def test_pips_built_unique_by_brute_force(unique_by: str) -> None:
+    """Small unique Pips from the repair loop: brute force finds exactly one layout (or one
+    pips grid), the planted one, and the puzzle's file carries it."""
+    for seed in range(12):
+        dominoes = 3 + seed % 4
+        made = pips_gen.make(dominoes, seed, unique_by=unique_by)
+        p = made.puzzle
+        assert len(p.dominoes) == dominoes
+        assert P.verify(p, made.solution) == [] and p.official == made.solution.pairs
+        truth = pips_solutions(p)
+        if unique_by == "placement":
+            assert len(truth) == 1, (seed, len(truth))
+        else:
+            assert len(_grids(truth)) == 1, (seed, len(truth))
+        assert P.from_nyt(P.to_nyt(p)).official == made.solution.pairs  # written and read
+
+
+def test_pips_presets_keep_their_sizes_and_bands() -> None:
+    for difficulty, (low, high) in pips_gen.PRESETS.items():
+        band = pips_gen.BANDS[difficulty]
+        for seed in range(3 if difficulty == "hard" else 6):
+            out = gen.made("pips", {}, seed, unique=True, difficulty=difficulty)
+            p = out.puzzle
+            assert low <= len(p.dominoes) <= high
+            assert len({tuple(sorted(d)) for d in p.dominoes}) == len(p.dominoes)  # no repeats
+            assert family("pips").verify(p, out.solution) == []
+            assert len(pips_solutions(p, limit=2)) == 1
+            assert band.min_hard_steps <= out.hard_steps <= band.max_hard_steps
+            # a full explain of our own (minimal reasons this time) agrees on whether the
+            # named rules alone solve it, and on the hardest level then
+            steps = explain(p, family("pips")).steps
+            hard = sum(s.level >= PROPAGATION for s in steps)
+            assert (hard > 0) == (out.hard_steps > 0), (difficulty, seed)
+            assert max(s.level for s in steps) <= band.max_level
+
+
+def test_domino_fit_and_doodle_fit_built_unique_by_brute_force() -> None:
+    repaired = [0, 0]
+    for seed in range(10):
+        p, sol, fixes = F.unique_board(5 + seed % 2, 5 + seed // 2 % 2, seed)
+        assert F.verify(p, sol) == [] and fit_brute(p) == {sol.pieces}
+        q, qsol, changes = D.unique_puzzle(14 + seed, 4 + seed % 2, seed)
+        assert D.verify(q, qsol) == []
+        assert len(doodle_brute(q)) == 1
+        repaired[0] += fixes > 0
+        repaired[1] += changes > 0
+    assert min(repaired) >= 2, repaired  # the repair loops did the work on some boards
+
+
+def test_domino_fit_repairs_turn_pieces_black() -> None:
+    # a 12x12 board planted with several solutions comes out unique after repairs
+    planted, _ = F.planted(12, 12, 1)
+    p, sol, repairs = F.unique_board(12, 12, 1)
+    assert repairs > 0 and p.blacks > planted.blacks
+    assert F.verify(p, sol) == []
+
+
+def test_cli_number_difficulty_all_and_grid(tmp_path, capsys) -> None:
+    out = tmp_path / "day.json"
+    assert main(["generate", "pips", "--difficulty", "all", "--unique", "--seed", "4",
+                 "--number", "2", "-o", str(out)]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and all("easy: seed" in line and "hard: seed" in line for line in err)
+    for k in (1, 2):
+        day = json.loads((tmp_path / f"day-{k}.json").read_text())
+        assert {"easy", "medium", "hard"} <= set(day) and day["generator"].startswith(
+            "satdomino generate pips --difficulty all")
+        parts = P.parse((tmp_path / f"day-{k}.json").read_text())
+        assert [name for name, _ in parts] == ["easy", "medium", "hard"]
+        for _, part in parts:
+            assert len(pips_solutions(part, limit=2)) == 1
+    assert main(["generate", "pips", "--dominoes", "4", "--unique", "--unique-by", "grid"]) == 0
+    p = P.from_nyt(json.loads(capsys.readouterr().out))
+    assert len(_grids(pips_solutions(p))) == 1
+    assert main(["generate", "pips", "--dominoes", "4", "--number", "2"]) == 2
+    assert "name them with -o" in capsys.readouterr().err
+    assert main(["generate", "dominosa", "--n", "4", "--unique", "--number", "3"]) == 0
+    ids = capsys.readouterr().out.split()
+    assert len(ids) == 3 and len(set(ids)) == 3
+
+
+def test_cli_generate_on_dask_matches_local(tmp_path, capsys) -> None:
+    distributed = pytest.importorskip("distributed")
+    local, remote = tmp_path / "l.json", tmp_path / "r.json"
+    argv = ["generate", "pips", "--difficulty", "medium", "--unique", "--number", "3"]
+    assert main([*argv, "-o", str(local)]) == 0
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        assert main([*argv, "-o", str(remote), "--scheduler", cluster.scheduler_address]) == 0
+    for k in (1, 2, 3):
+        assert (tmp_path / f"l-{k}.json").read_text() == (tmp_path / f"r-{k}.json").read_text()
+    capsys.readouterr()
