@@ -126,3 +126,17 @@ def test_cli_generate_on_dask_matches_local(tmp_path, capsys) -> None:
     for k in (1, 2, 3):
         assert (tmp_path / f"l-{k}.json").read_text() == (tmp_path / f"r-{k}.json").read_text()
     capsys.readouterr()
+
+
+def test_progress_shows_on_a_terminal_only(monkeypatch, capsys) -> None:
+    import sys
+
+    from satdomino.cli import generate as cli_generate
+
+    assert cli_generate.terminal_progress("x") is None  # captured stderr: not a terminal
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    show = cli_generate.terminal_progress("generate pips seed 1")
+    assert show is not None
+    made = pips_gen.make(9, 1, progress=show)
+    err = capsys.readouterr().err
+    assert err.startswith("\rgenerate pips seed 1: board 1, repair 0") and made.puzzle

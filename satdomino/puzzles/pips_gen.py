@@ -164,7 +164,8 @@ def _plant(dominoes: int, max_pip: int, rng: random.Random) -> tuple[dict, dict]
         doms.append([a, b])
         value[u], value[v] = a, b
     solution = {"pairs": pairs, "value": value}
-    # the NYT's boards have about one region per domino and a half (hard: 10.5 for 10)
+    # the share of each type, of about one and a half regions per domino (what repair and
+    # weakening leave on unique boards; the NYT's hard ones have 10.5 regions for 10)
     board = {"dominoes": doms, "regions": _lay_regions(value, rng),
              "solution": [[list(u), list(v)] for u, v in pairs],
              "quota": _quota(round(1.5 * dominoes), rng)}
@@ -358,8 +359,8 @@ def _off_mix(counts: Counter, quota: dict[str, int]) -> float:
 def _weaken(board: dict, solution: dict, unique_by: str, rng: random.Random,
             deadline: float | None) -> None:
     """Fewer clues, while the puzzle stays unique: a one-cell rule dropped, two neighbouring
-    sums joined, a sum said as "all equal" or "all different", a "less" or "greater"
-    loosened; tried in the order that keeps the mix of
+    sums joined (or a sum and an empty cell), a sum said as "all equal" or "all different", a
+    "less" or "greater" loosened; tried in the order that keeps the mix of
     region types nearest the NYT's (a harder puzzle, as hard ones are made)."""
     value = solution["value"]
     tried: set = set()
@@ -383,11 +384,13 @@ def _weaken(board: dict, solution: dict, unique_by: str, rng: random.Random,
                     options.append(([i], [_region("equals", cells, value)]))
                 elif len(set(vs)) == len(vs):
                     options.append(([i], [_region("unequal", cells, value)]))
-            if r["type"] == "sum":
+            if r["type"] == "sum":  # joined with a neighbouring sum, or an empty cell
                 for j in sorted({owner[v] for u in cells for v in _neighbours(u)
-                                 if v in owner and owner[v] > i}):
-                    if regions[j]["type"] == "sum":
-                        both = cells + [tuple(u) for u in regions[j]["indices"]]
+                                 if v in owner and owner[v] != i}):
+                    other = regions[j]
+                    if other["type"] == "sum" and j > i or other["type"] == "empty" \
+                            and len(other["indices"]) == 1:
+                        both = cells + [tuple(u) for u in other["indices"]]
                         options.append(([i, j], [_region("sum", both, value)]))
         fresh = [o for o in options if _key(regions, o) not in tried]
         if not fresh:
