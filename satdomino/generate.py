@@ -147,10 +147,14 @@ def made(kind: str, params: dict[str, Any], seed: int, *, unique: bool = False,
 
             out.puzzle, out.solution = unique_board(params["n"], seed, deadline=deadline)[:2]
         elif kind == "dominofit":
-            out.puzzle, out.solution, out.repairs = dominofit.unique_board(
+            from .puzzles.dominofit_unique import unique_board as fit_board
+
+            out.puzzle, out.solution, out.repairs = fit_board(
                 params["width"], params["height"], seed, deadline, progress, rules or {})
         else:
-            out.puzzle, out.solution, out.repairs = doodlefit.unique_puzzle(
+            from .puzzles.doodlefit_unique import unique_puzzle
+
+            out.puzzle, out.solution, out.repairs = unique_puzzle(
                 params["cells"], params["blocks"], seed, deadline, progress, rules or {})
         if grade:
             out.grade, out.hard_steps = _grade(kind, out.puzzle, deadline)

@@ -17,6 +17,8 @@ from satdomino.puzzles import dominofit as F
 from satdomino.puzzles import doodlefit as D
 from satdomino.puzzles import pips as P
 from satdomino.puzzles import pips_gen
+from satdomino.puzzles.dominofit_unique import unique_board
+from satdomino.puzzles.doodlefit_unique import unique_puzzle
 
 from .pips_bruteforce import solutions as pips_solutions
 from .test_dominofit import brute as fit_brute
@@ -73,9 +75,9 @@ def test_pips_presets_keep_their_sizes_and_bands() -> None:
 def test_domino_fit_and_doodle_fit_built_unique_by_brute_force() -> None:
     repaired = [0, 0]
     for seed in range(10):
-        p, sol, fixes = F.unique_board(5 + seed % 2, 5 + seed // 2 % 2, seed)
+        p, sol, fixes = unique_board(5 + seed % 2, 5 + seed // 2 % 2, seed)
         assert F.verify(p, sol) == [] and fit_brute(p) == {sol.pieces}
-        q, qsol, changes = D.unique_puzzle(14 + seed, 4 + seed % 2, seed)
+        q, qsol, changes = unique_puzzle(14 + seed, 4 + seed % 2, seed)
         assert D.verify(q, qsol) == []
         assert len(doodle_brute(q)) == 1
         repaired[0] += fixes > 0
@@ -86,7 +88,7 @@ def test_domino_fit_and_doodle_fit_built_unique_by_brute_force() -> None:
 def test_domino_fit_repairs_turn_pieces_black() -> None:
     # a 12x12 board planted with several solutions comes out unique after repairs
     planted, _ = F.planted(12, 12, 1)
-    p, sol, repairs = F.unique_board(12, 12, 1)
+    p, sol, repairs = unique_board(12, 12, 1)
     assert repairs > 0 and p.blacks > planted.blacks
     assert F.verify(p, sol) == []
 
