@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import UsageError
+from .errors import OutOfTimeError, UsageError
 from .export.instance import SAT, Origin
 from .puzzles import dominofit, dominosa, doodlefit, family, pips
 
@@ -87,6 +87,7 @@ class Made:
     puzzle: Any
     seed: int
     unique: bool
+    unique_by: str = "placement"
     solution: Any = None  # the planted layout (every rule holds for it)
     grade: str | None = None  # explain's level ("elimination", "solver", ...), when measured
     hard_steps: int | None = None  # explain's steps beyond the named rules
@@ -95,8 +96,13 @@ class Made:
 
     def summary(self) -> str:
         """One line for stderr: what was made and how hard it is."""
-        what = "exactly one solution" if self.unique else "a planted solution"
+        what = ("a planted solution" if not self.unique else "exactly one pips grid"
+                if self.unique_by == "grid" else "exactly one solution")
         line = f"seed {self.seed} gives a puzzle with {what}"
+        if self.grade is None and self.unique:
+            line += "; difficulty not measured" + (
+                " (explain needs a unique layout)" if self.unique_by == "grid" else
+                " (explain did not finish in the time given)")
         if self.grade:
             line += f"; difficulty {self.grade}"
             if self.hard_steps:
@@ -105,7 +111,9 @@ class Made:
         return line + f" ({self.seconds:.2f} s)"
 
 
-GRADE_SECONDS = 10.0  # explain's share of the time when grading a generated puzzle
+# explain's share of the time when grading a generated puzzle (a double-30 Dominosa board or
+# a 20x20 Domino Fit board takes 1.2-1.5 s)
+GRADE_SECONDS = 2.0
 
 
 def made(kind: str, params: dict[str, Any], seed: int, *, unique: bool = False,
@@ -119,6 +127,7 @@ def made(kind: str, params: dict[str, Any], seed: int, *, unique: bool = False,
     import dataclasses
 
     from .puzzles import pips_gen
+    from .solve import TimeUp, ringing_after
 
     started = time.monotonic()
     deadline = None if timeout is None else started + timeout
@@ -130,7 +139,38 @@ def made(kind: str, params: dict[str, Any], seed: int, *, unique: bool = False,
     check(kind, params)
     if kind != "pips" and (difficulty is not None or unique_by != "placement"):
         raise UsageError("--difficulty and --unique-by are for pips")
-    out = Made(None, seed, unique)
+    out = Made(None, seed, unique, unique_by=unique_by)
+    try:  # an alarm also stops the Python loops (planting, building models) between solves
+        with ringing_after(timeout):
+            _make_into(out, kind, params, seed, unique, rules, difficulty, unique_by, progress,
+                       grade, deadline)
+    except TimeUp:
+        raise OutOfTimeError(f"no {'unique ' if unique else ''}{_named(kind, params)} within "
+                             "the time limit") from None
+    if unique and grade and kind != "pips":  # after the alarm: a grade cut short is no failure
+        out.grade, out.hard_steps = _grade(kind, out.puzzle, deadline)
+    if out.grade is not None and "search" in out.grade:  # unique by grid: layouts not
+        out.grade = out.hard_steps = None  # explained to the end, so no grade
+    if rules:
+        out.puzzle = dataclasses.replace(out.puzzle, **rules)
+    out.seconds = time.monotonic() - started
+    return out
+
+
+def _named(kind: str, p: dict[str, Any]) -> str:
+    """The puzzle asked for, in words: "Pips puzzle of 60 dominoes"."""
+    return {"dominosa": lambda: f"double-{p['n']} Dominosa board",
+            "pips": lambda: f"Pips puzzle of {p['dominoes']} dominoes",
+            "dominofit": lambda: f"{p['width']}x{p['height']} Domino Fit board",
+            "doodlefit": lambda: f"Doodle Fit puzzle of {p['cells']} cells and {p['blocks']} "
+                                 "blocks"}[kind]()
+
+
+def _make_into(out: Made, kind: str, params: dict[str, Any], seed: int, unique: bool, rules,
+               difficulty, unique_by: str, progress, grade: bool,
+               deadline: float | None) -> None:
+    from .puzzles import pips_gen
+
     if kind == "pips" and (unique or difficulty is not None):
         result = pips_gen.make(params["dominoes"], seed, difficulty=difficulty,
                                unique_by=unique_by, max_pip=params.get("max_pip", 6),
@@ -156,12 +196,6 @@ def made(kind: str, params: dict[str, Any], seed: int, *, unique: bool = False,
 
             out.puzzle, out.solution, out.repairs = unique_puzzle(
                 params["cells"], params["blocks"], seed, deadline, progress, rules or {})
-        if grade:
-            out.grade, out.hard_steps = _grade(kind, out.puzzle, deadline)
-    if rules:
-        out.puzzle = dataclasses.replace(out.puzzle, **rules)
-    out.seconds = time.monotonic() - started
-    return out
 
 
 def _grade(kind: str, puzzle: Any, deadline: float | None) -> tuple[str | None, int | None]:

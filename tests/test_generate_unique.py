@@ -142,3 +142,39 @@ def test_progress_shows_on_a_terminal_only(monkeypatch, capsys) -> None:
     made = pips_gen.make(9, 1, progress=show)
     err = capsys.readouterr().err
     assert err.startswith("\rgenerate pips seed 1: board 1, repair 0") and made.puzzle
+
+
+def test_review_cases_max_pip_grid_bands_and_clues() -> None:
+    # repairs that give a domino new pips stay within --max-pip
+    for max_pip in (0, 1, 3):
+        for seed in range(4):
+            p = gen.made("pips", {"max_pip": max_pip}, seed, unique=True,
+                         difficulty="medium").puzzle
+            assert max(max(d) for d in p.dominoes) <= max_pip
+    # unique by grid has no band to keep (explain grades layouts), and says what it is
+    out = gen.made("pips", {"dominoes": 2}, 69, unique=True, difficulty="easy",
+                   unique_by="grid")
+    assert out.grade is None and "exactly one pips grid" in out.summary()
+    # a split never leaves a rule that says nothing ("greater than -1", a one-cell "equals")
+    value = {(0, 0): 3, (0, 1): 0}
+    assert pips_gen._holding("greater", [(0, 1)], value) == "sum"
+    assert pips_gen._holding("equals", [(0, 0)], value) == "sum"
+    assert pips_gen._holding("unequal", [(0, 0)], value) == "empty"
+    assert pips_gen._holding("greater", [(0, 0)], value) == "greater"
+
+
+def test_domino_fit_repair_is_deterministic_on_large_boards() -> None:
+    # auto races solvers on boards this large; the repair uses one, so a seed is a puzzle
+    first = unique_board(20, 20, 0)[0]
+    assert unique_board(20, 20, 0)[0] == first
+
+
+def test_explain_stops_at_its_time_limit_inside_the_named_rules() -> None:
+    import time
+
+    from satdomino.puzzles import dominosa_unique
+
+    board = dominosa_unique.generate(60, 1)[0]
+    t0 = time.monotonic()
+    out = explain(board, family("dominosa"), timeout=0.5)
+    assert out.reason == "time limit" and time.monotonic() - t0 < 1.5

@@ -291,11 +291,13 @@ def _explain(puzzle, family, m: Model, groups: _Groups, describe, max_steps,
         m, groups.constraints, describe, squares=found[1] if found else None,
         values=(lambda key: shape(puzzle, key).get("pips")) if found else None,
         breaks=_Breaks(groups, m, describe))
+    candidates.late = groups._late
     reported: set[int] = set()  # ruled-out placements some step has shown already
     if not groups._solve(groups.selectors):
         out.reason = "the puzzle has no solution"
         return
     while max_steps is None or len(out.steps) < max_steps:
+        groups._late()
         implied = groups.propagated(placed)
         if not implied:
             raise VerificationError("the placements so far contradict the puzzle")

@@ -67,6 +67,7 @@ class Candidates:
                  ) -> None:
         self.m = m
         self.breaks = breaks
+        self.late: Callable[[], None] = lambda: None  # raises when the time is up
         self.describe = describe
         self.exclusive = [c for c in constraints if isinstance(c, (ExactlyOne, AtMostOne))]
         self.exactly = [c for c in self.exclusive if isinstance(c, ExactlyOne)]
@@ -152,6 +153,7 @@ class Candidates:
         does."""
         for rule in (self._empties, self.breaks, self._duplicates, self._parity, self._set,
                      self._set_with_doubles, self._chains):
+            self.late()
             found = rule(placed, self.dead(placed)) if rule else []
             if found:
                 for r in found:
@@ -187,6 +189,7 @@ class Candidates:
         for x in self.square_of:
             if x in dead or x in placed:
                 continue
+            self.late()
             mine = set(self.square_of[x])
             touched = {u for y in self.mates[x] if y not in dead and y in self.square_of
                        for u in self.square_of[y]} - mine
@@ -279,7 +282,9 @@ class Candidates:
                 masks.append(mask)
                 joined.append(near)
             done = 0
-            for subset in _subsets_by_size(len(group)):
+            for n, subset in enumerate(_subsets_by_size(len(group))):
+                if n % 256 == 0:
+                    self.late()
                 if subset & done:
                     continue
                 members = [i for i in range(len(group)) if subset >> i & 1]
@@ -373,8 +378,9 @@ class Candidates:
         for (root, _), side in sorted(sides.items()):
             if len(side) < 2:
                 continue
+            self.late()
             members = set(side)
-            why = None
+            why, emptied = None, ()
             clash = next(((x, y) for x in side for y in self.mates[x] if y in members), None)
             if clash is not None:
                 x, y = clash
@@ -386,11 +392,12 @@ class Candidates:
                     if members.intersection(c.lits) or placed.intersection(c.lits):
                         continue
                     if all(x in killed for x in c.lits):
-                        why = f"leave {self._name(c)} with no place"
+                        why, emptied = f"leave {self._name(c)} with no place", c.lits
                         break
             if why is None:
                 continue
-            after = self.needs([x for c in links.get(root, []) for x in c.lits], placed)
+            after = self.needs([x for c in links.get(root, []) for x in c.lits]
+                               + list(emptied), placed)
             for x in side:
                 found.append(RuledOut(x, self.m.key(x), f"placing it forces {len(side)} "
                                       "placements (through squares and pieces with two "

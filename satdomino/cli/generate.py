@@ -176,10 +176,12 @@ class Job:
 
         parts = ["easy", "medium", "hard"] if self.difficulty == "all" else [self.difficulty]
         day, lines, puzzle = {}, [], None
-        for part in parts:
-            made = gen.made(self.kind, self.params, seed, unique=self.unique,
-                            timeout=self.timeout, rules=self.readings, difficulty=part,
-                            unique_by=self.unique_by, progress=progress)
+        deadline = None if self.timeout is None else time.monotonic() + self.timeout
+        for part in parts:  # a day's three puzzles share the time limit
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            made = gen.made(self.kind, self.params, seed, unique=self.unique, timeout=left,
+                            rules=self.readings, difficulty=part, unique_by=self.unique_by,
+                            progress=progress)
             puzzle = made.puzzle
             if self.unique or part:
                 lines.append((f"{part}: " if self.difficulty == "all" else "")

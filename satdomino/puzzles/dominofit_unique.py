@@ -32,7 +32,8 @@ def unique_board(width: int, height: int, seed: int, deadline: float | None = No
         if left is not None and left <= 0:
             raise OutOfTimeError(f"no unique {width}x{height} Domino Fit board within the time "
                                  "limit")
-        out = solve(p, family("dominofit"), unique=True, timeout=left)
+        # one solver, not auto's race: the same seed gives the same board
+        out = solve(p, family("dominofit"), unique=True, timeout=left, backend="cadical195")
         if out.unique is None:
             raise OutOfTimeError(f"no unique {width}x{height} Domino Fit board within the "
                                  "time limit")

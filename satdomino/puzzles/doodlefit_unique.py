@@ -34,7 +34,8 @@ def unique_puzzle(cells: int, blocks: int, seed: int, deadline: float | None = N
         if left is not None and left <= 0:
             raise OutOfTimeError(f"no unique Doodle Fit puzzle of {cells} cells and {blocks} "
                                  "blocks within the time limit")
-        out = solve(p, family("doodlefit"), unique=True, timeout=left)
+        # one solver, not auto's race: the same seed gives the same puzzle
+        out = solve(p, family("doodlefit"), unique=True, timeout=left, backend="cadical195")
         if out.unique is None:
             raise OutOfTimeError(f"no unique Doodle Fit puzzle of {cells} cells and {blocks} "
                                  "blocks within the time limit")
@@ -49,7 +50,7 @@ def unique_puzzle(cells: int, blocks: int, seed: int, deadline: float | None = N
         moves = [(u, i, owner[v]) for i in moved for u in parts[i] if len(parts[i]) > 1
                  for v in _around(u) if owner.get(v, i) != i
                  and _connected_without(parts[i], u)]
-        if not moves or stuck > 50 * blocks:  # no square can pass: another planted shape
+        if not moves or stuck > 20 + 5 * blocks:  # going round in circles: another shape
             seed += 1_000_003
             p, sol = planted(cells, blocks, seed)
             p = DoodleFit(p.shape, p.blocks, **(rules or {}))

@@ -76,7 +76,9 @@ def make(dominoes: int, seed: int, *, difficulty: str | None = None,
     if unique_by not in UNIQUE_BY:
         raise SatDominoError(f"unique by {unique_by!r}: one of {', '.join(UNIQUE_BY)}")
     rng = random.Random(f"pips:{dominoes}:{seed}:{difficulty}:{max_pip}")
-    band = BANDS.get(difficulty or "")
+    # explain grades layouts: a puzzle unique by grid alone may have several, so its band
+    # cannot be kept (the preset's size and mix still are)
+    band = BANDS.get(difficulty or "") if unique_by == "placement" else None
     try:
         return _make(dominoes, unique, unique_by, max_pip, band, rng, deadline, progress,
                      grade)
@@ -122,6 +124,8 @@ def _make(dominoes: int, unique: bool, unique_by: str, max_pip: int, band: Band 
 def _within(made: Made, band: Band) -> bool:
     from ..analysis.explain import LEVELS
 
+    if "search" in made.grade:  # not explained to the end
+        return False
     level = next(k for k, name in LEVELS.items() if made.grade.startswith(name))
     return (level <= band.max_level
             and band.min_hard_steps <= made.hard_steps <= band.max_hard_steps)
@@ -135,7 +139,8 @@ def _grade(made: Made, deadline: float | None) -> None:
     out = explain(made.puzzle, family("pips"), timeout=left, minimal=False)
     if out.reason == "time limit":
         raise OutOfTimeError("the time limit came while grading the puzzle")
-    made.grade = out.grade.split("-")[0]  # unshrunk reasons: their size means little
+    # unshrunk reasons: their size means little
+    made.grade = out.grade.split("-")[0] + ("+search" if "+search" in out.grade else "")
     made.steps = len(out.steps)
     made.hard_steps = sum(s.level >= PROPAGATION for s in out.steps)
 
@@ -168,7 +173,7 @@ def _plant(dominoes: int, max_pip: int, rng: random.Random) -> tuple[dict, dict]
     # weakening leave on unique boards; the NYT's hard ones have 10.5 regions for 10)
     board = {"dominoes": doms, "regions": _lay_regions(value, rng),
              "solution": [[list(u), list(v)] for u, v in pairs],
-             "quota": _quota(round(1.5 * dominoes), rng)}
+             "quota": _quota(round(1.5 * dominoes), rng), "max_pip": max_pip}
     return board, solution
 
 
@@ -456,8 +461,8 @@ def _changes(i: int, region: dict, cells: list, value: dict, theirs: dict,
     if len(cells) > 1:  # a differing cell made a region of its own
         for u in sorted(differ.intersection(cells)):
             rest = [v for v in cells if v != u]
-            kept = [_region(rule if len(part) > 1 else {"equals": "sum", "unequal": "empty"}
-                            .get(rule, rule), part, value) for part in _connected(rest)]
+            kept = [_region(_holding(rule, part, value), part, value)
+                    for part in _connected(rest)]
             alone = [_region("sum", [u], value)]
             if theirs[u] > value[u]:
                 alone.append(_region("less", [u], value))
@@ -466,6 +471,18 @@ def _changes(i: int, region: dict, cells: list, value: dict, theirs: dict,
             for single in alone:
                 out.append((i, "split", rule, [single, *kept]))
     return out
+
+
+def _holding(rule: str, cells, value: dict) -> str:
+    """``rule`` if it holds for the planted ``value`` on ``cells`` and says something there,
+    else "sum" (or "empty" for a one-cell "unequal")."""
+    vs = [value[u] for u in cells]
+    if rule == "unequal" and len(vs) == 1:
+        return "empty"
+    if rule == "equals" and (len(vs) == 1 or len(set(vs)) > 1) or rule == "unequal" and \
+            len(set(vs)) < len(vs) or rule == "greater" and sum(vs) < 1:
+        return "sum"
+    return rule
 
 
 def _connected(cells: list) -> list[list]:
@@ -493,8 +510,8 @@ def _new_pips(board: dict, solution: dict, other: dict, rng: random.Random) -> N
     pairs = solution["pairs"]
     moved = [k for k, (u, v) in enumerate(pairs) if frozenset((u, v)) not in other["pairs"]]
     k = rng.choice(moved)
-    top = max(max(d) for d in board["dominoes"])
-    kinds = {(a, b) for a in range(max(top, 6) + 1) for b in range(a, max(top, 6) + 1)}
+    top = board["max_pip"]
+    kinds = {(a, b) for a in range(top + 1) for b in range(a, top + 1)}
     unused = sorted(kinds - {tuple(sorted(d)) for d in board["dominoes"]})
     a, b = rng.choice(unused) if unused else (rng.randint(0, top), rng.randint(0, top))
     u, v = pairs[k]
@@ -504,12 +521,7 @@ def _new_pips(board: dict, solution: dict, other: dict, rng: random.Random) -> N
         cells = [tuple(w) for w in region["indices"]]
         if u not in cells and v not in cells:
             continue
-        vs = [value[w] for w in cells]
-        rule = region["type"]
-        if rule == "equals" and len(set(vs)) > 1 or rule == "unequal" and \
-                len(set(vs)) < len(vs) or rule == "greater" and sum(vs) < 1:
-            rule = "sum"
-        board["regions"][i] = _region(rule, cells, value)
+        board["regions"][i] = _region(_holding(region["type"], cells, value), cells, value)
 
 
 def region_mix(puzzles: list[Pips]) -> dict[str, float]:
