@@ -245,7 +245,7 @@ def _unique_dominosa() -> list:
 
 RULE_WORDS = {"empties": "would leave", "duplicates": "both needing",
               "parity": "odd areas", "set": "can only take", "set with a double": "must cover",
-              "chain": "placing it forces"}
+              "chain": "placing it forces", "chain, both ways": "either way of a chain"}
 
 
 def test_every_named_elimination_is_sound_and_each_rule_is_used() -> None:

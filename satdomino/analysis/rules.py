@@ -25,7 +25,8 @@ family's model has that shape:
   k squares with k-1 pieces need the double on two of them, k with k need it on one;
 - **chain** (his Extreme forcing chains): an exactly-one constraint with two candidates left
   links them (one goes exactly when the other does not); a set of placements linked to go
-  together that clashes with itself or leaves a constraint with no place is out.
+  together that clashes with itself or leaves a constraint with no place is out, and so is
+  what both sets of a chain would rule out (his "domino in both complementary chains").
 
 What these do not settle is left to unit propagation and the solver, which ``explain`` tries
 next.
@@ -403,6 +404,25 @@ class Candidates:
                                       "placements (through squares and pieces with two "
                                       f"candidates left) that {why}", RANK["chain"], after,
                                       len(placed)))
+        if found:
+            return found
+        # one of a chain's two sets happens: what both would rule out is out
+        for root in sorted({root for root, _ in sides}):
+            one, other = sides.get((root, 0), []), sides.get((root, 1), [])
+            if not one or not other:
+                continue
+            self.late()
+            both = set().union(*(self.mates[x] for x in one)) & set().union(
+                *(self.mates[x] for x in other))
+            gone = sorted(both - dead - placed - set(one) - set(other))
+            after = self.needs([x for c in links.get(root, []) for x in c.lits], placed)
+            for x in gone:
+                found.append(RuledOut(x, self.m.key(x), "either way of a chain of "
+                                      f"{len(one) + len(other)} placements (through squares "
+                                      "and pieces with two candidates left) rules it out",
+                                      RANK["chain"], after, len(placed)))
+            if found:
+                return found
         return found
 
 
