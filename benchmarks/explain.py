@@ -2,7 +2,9 @@
 ../shared/corpus; DIR is Simon Tatham's puzzles source, the folder with his ``dominosa.c``).
 
 0. With ``--tatham``: boards from his own generator (linked with ``tatham_dominosa.c``), 30 of
-   each of his four difficulties at N = 6 and 15 at N = 8; our grade beside his, as a table.
+   each of his four difficulties at N = 6 and 15 at N = 8; our grade beside his, as a table;
+   and which janko.at boards his standalone solver finishes, beside which ours explains with
+   named rules alone.
 1. janko.at Dominosa boards (``dominosa/janko-dev.jsonl``, each unique): one ``satdomino
    explain --json`` call for all of them, whole process; how many are explained to the end,
    whether every stated placement is a domino of the published solution, the grades.
@@ -86,6 +88,32 @@ def tatham(source: Path) -> None:
                     table[(grade, _band(ours))] += 1
             _table(f"Tatham's generator, N = {n}, {count} boards per difficulty (explained in "
                    f"{seconds:.1f} s)", table)
+        solver = Path(tmp) / "solver"  # his standalone solver, on the janko.at boards
+        subprocess.run(["cc", "-O2", "-w", f"-I{source}", "-DANDROID_ARROWS_LEFT_RIGHT=0",
+                        "-DSTANDALONE_SOLVER", "-o", str(solver),
+                        *(str(source / f) for f in SOURCES), "-lm"], check=True)
+        if (CORPUS / "dominosa" / "janko-dev.jsonl").is_file():
+            janko_beside_tatham(solver)
+
+
+def janko_beside_tatham(solver: Path) -> None:
+    """Which janko.at boards his solver finishes, beside which ones ours explains with named
+    rules alone."""
+    table: dict[tuple[str, str], int] = collections.Counter()
+    for puzzle in satdomino.read(str(CORPUS / "dominosa" / "janko-dev.jsonl")):
+        board = puzzle.data
+        game_id = f"{board.n}:" + "".join(f"[{v}]" if v >= 10 else str(v)
+                                            for row in board.grid for v in row)
+        his = subprocess.run([str(solver), game_id], capture_output=True, text=True,
+                             check=True).stdout
+        finished = "finishes" if "Could not deduce" not in his else "stops short"
+        named = "named rules" if puzzle.explain().grade.split("-")[0] in (
+            "rule", "elimination", "set", "chain") else "the solver"
+        table[(finished, named)] += 1
+    print("\njanko.at boards: Tatham's solver beside ours\n\n| his solver | ours needs | "
+          "boards |\n|---|---|---|")
+    for (his, ours), n in sorted(table.items()):
+        print(f"| {his} | {ours} | {n} |")
 
 
 def _table(title: str, table: dict[tuple[str, str], int]) -> None:
