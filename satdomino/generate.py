@@ -201,16 +201,14 @@ def _make_into(out: Made, kind: str, params: dict[str, Any], seed: int, unique: 
 def _grade(kind: str, puzzle: Any, deadline: float | None) -> tuple[str | None, int | None]:
     """explain's level and steps beyond the named rules (unshrunk reasons: quick), or
     (None, None) when it does not finish in its share of the time."""
-    from .analysis.explain import PROPAGATION, explain
+    from .analysis.explain import difficulty, explain
 
     left = GRADE_SECONDS if deadline is None else min(GRADE_SECONDS,
                                                       deadline - time.monotonic())
     if left <= 0:
         return None, None
     out = explain(puzzle, family(kind), timeout=left, minimal=False)
-    if not out.complete:
-        return None, None
-    return out.grade.split("-")[0], sum(s.level >= PROPAGATION for s in out.steps)
+    return difficulty(out) if out.complete else (None, None)
 
 
 def puzzle_text(kind: str, puzzle: Any, fmt: str | None = None) -> str:

@@ -235,6 +235,15 @@ def explain(puzzle: Any, family, *, timeout: float | None = None,
     return out
 
 
+def difficulty(out: Explanation) -> tuple[str, int]:
+    """What the generators report of an explanation: the level name of its grade (a
+    solver reason's size dropped: with ``minimal=False`` it is only a bound; "+search" kept)
+    and how many steps went beyond the named rules."""
+    word = out.grade.split("+")[0].split("-")[0]
+    return word + ("+search" if "+search" in out.grade else ""), sum(
+        s.level >= PROPAGATION for s in out.steps)
+
+
 def hint(puzzle: Any, family, given: list[dict] | None = None,
          timeout: float | None = None) -> Explanation:
     """The next step only, from the ``given`` placements (``explain`` with one step):

@@ -5,12 +5,9 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import time
 
-from ..errors import OutOfTimeError
-from ..solve import solve
-from . import family
 from .dominofit import DominoFit, DominoFitSolution, cells_of, dots_of, planted
+from .repair import other_solution
 
 
 def unique_board(width: int, height: int, seed: int, deadline: float | None = None,
@@ -28,18 +25,10 @@ def unique_board(width: int, height: int, seed: int, deadline: float | None = No
     while True:
         if progress:
             progress(f"repair {repairs}, {len(p.blacks)} black squares")
-        left = None if deadline is None else deadline - time.monotonic()
-        if left is not None and left <= 0:
-            raise OutOfTimeError(f"no unique {width}x{height} Domino Fit board within the time "
-                                 "limit")
-        # one solver, not auto's race: the same seed gives the same board
-        out = solve(p, family("dominofit"), unique=True, timeout=left, backend="cadical195")
-        if out.unique is None:
-            raise OutOfTimeError(f"no unique {width}x{height} Domino Fit board within the "
-                                 "time limit")
-        if out.unique:
+        other = other_solution(p, "dominofit", pieces, lambda sol: set(sol.pieces), deadline,
+                               f"{width}x{height} Domino Fit board")
+        if other is None:
             return p, DominoFitSolution(tuple(sorted(pieces))), repairs
-        other = out.other if set(out.solution.pieces) == pieces else out.solution
         kind, at = rng.choice(sorted(pieces - set(other.pieces)))
         pieces.discard((kind, at))
         (r, c), n = dots_of(kind, at)

@@ -4,12 +4,10 @@ solver finds another, pass one square between two blocks so that both change sha
 from __future__ import annotations
 
 import random
-import time
 
-from ..errors import OutOfTimeError, SatDominoError
-from ..solve import solve
-from . import family
+from ..errors import SatDominoError
 from .doodlefit import Cell, DoodleFit, DoodleFitSolution, normalise, planted
+from .repair import other_solution
 
 
 def unique_puzzle(cells: int, blocks: int, seed: int, deadline: float | None = None,
@@ -30,20 +28,12 @@ def unique_puzzle(cells: int, blocks: int, seed: int, deadline: float | None = N
     while True:
         if progress:
             progress(f"repair {repairs}")
-        left = None if deadline is None else deadline - time.monotonic()
-        if left is not None and left <= 0:
-            raise OutOfTimeError(f"no unique Doodle Fit puzzle of {cells} cells and {blocks} "
-                                 "blocks within the time limit")
-        # one solver, not auto's race: the same seed gives the same puzzle
-        out = solve(p, family("doodlefit"), unique=True, timeout=left, backend="cadical195")
-        if out.unique is None:
-            raise OutOfTimeError(f"no unique Doodle Fit puzzle of {cells} cells and {blocks} "
-                                 "blocks within the time limit")
-        if out.unique:
-            return p, DoodleFitSolution(tuple(tuple(sorted(x)) for x in parts)), repairs
         mine = {frozenset(x) for x in parts}
-        other = out.other if {frozenset(x) for x in out.solution.cells} == mine \
-            else out.solution
+        other = other_solution(p, "doodlefit", mine,
+                               lambda sol: {frozenset(x) for x in sol.cells}, deadline,
+                               f"Doodle Fit puzzle of {cells} cells and {blocks} blocks")
+        if other is None:
+            return p, DoodleFitSolution(tuple(tuple(sorted(x)) for x in parts)), repairs
         theirs = {frozenset(x) for x in other.cells}
         moved = [i for i, x in enumerate(parts) if frozenset(x) not in theirs]
         owner = {u: i for i, x in enumerate(parts) for u in x}

@@ -132,17 +132,15 @@ def _within(made: Made, band: Band) -> bool:
 
 
 def _grade(made: Made, deadline: float | None) -> None:
-    from ..analysis.explain import PROPAGATION, explain
+    from ..analysis.explain import difficulty, explain
     from . import family
 
     left = None if deadline is None else max(0.1, deadline - time.monotonic())
     out = explain(made.puzzle, family("pips"), timeout=left, minimal=False)
     if out.reason == "time limit":
         raise OutOfTimeError("the time limit came while grading the puzzle")
-    # unshrunk reasons: their size means little
-    made.grade = out.grade.split("-")[0] + ("+search" if "+search" in out.grade else "")
+    made.grade, made.hard_steps = difficulty(out)
     made.steps = len(out.steps)
-    made.hard_steps = sum(s.level >= PROPAGATION for s in out.steps)
 
 
 # planting ----------------------------------------------------------------------------------------
