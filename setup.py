@@ -1,5 +1,5 @@
 """The compiled parts: the ``sls`` backend's local search (satdomino/backends/_sls.c), the
-packing counter (satdomino/analysis/_xcount.c) and Domino Fit's counter
+packing counter (satdomino/kernels/_xcount.c) and Domino Fit's counter
 (satdomino/puzzles/_fitcount.c).
 
 Optional: without a C compiler the install goes on, ``sls`` says it is not built (``auto``
@@ -13,7 +13,7 @@ setup(ext_modules=[
     Extension("satdomino.backends._sls", ["satdomino/backends/_sls.c"], depends=SHARED,
               extra_compile_args=["-O2", "-std=c99"], optional=True),
     # gnu99: the counter's 128-bit integers
-    Extension("satdomino.analysis._xcount", ["satdomino/analysis/_xcount.c"], depends=SHARED,
+    Extension("satdomino.kernels._xcount", ["satdomino/kernels/_xcount.c"], depends=SHARED,
               extra_compile_args=["-O2", "-std=gnu99"], optional=True),
     Extension("satdomino.puzzles._fitcount", ["satdomino/puzzles/_fitcount.c"],
               depends=SHARED, extra_compile_args=["-O2", "-std=gnu99"], optional=True),

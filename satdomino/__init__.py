@@ -11,20 +11,23 @@
 """
 
 from .backends import DEFAULT_BACKEND, available_backends, get_backend
+from .clock import Deadline
 from .encode import CNF, Encodings, lower
 from .errors import SatDominoError, VerificationError
+from .family import Family
 from .model import Model
 from .puzzle import Puzzle, parse, read
-from .puzzles import FAMILIES, detect, dominofit, dominosa, doodlefit, family, pips
+from .puzzles import FAMILIES, detect, dominofit, dominosa, doodlefit, family, pips, register
 from .solve import Outcome, solve
-
-__version__ = "0.1.0"
+from .version import __version__
 
 __all__ = [
     "CNF",
     "DEFAULT_BACKEND",
     "FAMILIES",
+    "Deadline",
     "Encodings",
+    "Family",
     "Model",
     "Outcome",
     "Puzzle",
@@ -42,5 +45,6 @@ __all__ = [
     "parse",
     "pips",
     "read",
+    "register",
     "solve",
 ]

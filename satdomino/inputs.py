@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .clock import Deadline, TimeUp
 from .errors import PuzzleFormatError, SatDominoError
+from .family import Family, Skipped
 from .fileio import compression, opener
-from .puzzles import FAMILIES, Family, detect, family
-from .puzzles.common import Skipped
+from .puzzles import FAMILIES, detect, family
 
 
 @dataclass
@@ -25,7 +26,7 @@ class Item:
 
     file: str  # the path as given, "-" for standard input, or the puzzle text itself
     name: str | None  # the part of a multi-puzzle file (JSON lines name, NYT easy/medium/hard)
-    family: Family | None
+    family: Family[Any, Any] | None
     puzzle: Any = None  # the family's puzzle object
     error: str | None = None
     text: str | None = None  # the whole input text (an exported DIMACS map embeds it)
@@ -139,16 +140,14 @@ def load(paths: list[str], kind: str | None = None, puzzle: str | None = None,
          timeout: float | None = None) -> list[Item]:
     """Every puzzle in ``paths`` (files, folders, "-", or puzzles written out), each part
     parsed on its own: a part that cannot be read is an Item with an ``error``, and the rest
-    go on. ``timeout``: seconds for reading and parsing each input (in the main thread)."""
-    from .solve import TimeUp, ringing_after
-
+    go on. ``timeout``: seconds for reading and parsing each input."""
     items: list[Item] = []
     for path, problem in expand(paths, kind):
         if problem:
             items.append(Item(path, None, None, error=problem))
             continue
         try:
-            with ringing_after(timeout):
+            with Deadline.after(timeout).interrupting():
                 items.extend(_load_one(path, kind, puzzle, notice))
         except TimeUp:
             items.append(Item(path, None, None, error="time limit, while reading and parsing",

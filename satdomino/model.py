@@ -8,7 +8,8 @@ Z3 formula and solver model built from this Model.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from bisect import bisect_right
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import Literal
@@ -125,11 +126,16 @@ def compare(total: int, op: Op, bound: int) -> bool:
     return total <= bound if op == "<=" else total >= bound if op == ">=" else total == bound
 
 
+Label = str | Callable[[int], str]  # a name, or a batch's names by position in the batch
+
+
 class Model:
     """A named set of Boolean variables and constraints built by one puzzle family.
 
     ``projection`` lists the variables a decoder reads (the puzzle's own placement variables);
-    uniqueness and counting are over these.
+    uniqueness and counting are over these. Every constraint carries a label in the puzzle's
+    words ("cell (2, 4)", "domino 3-5", "region B (sum 9)"): explanations and reasons name
+    constraints by it, and constraints of one label are one rule of the puzzle.
     """
 
     def __init__(self, name: str) -> None:
@@ -144,6 +150,27 @@ class Model:
         self.choices: list[int] = []
         self.ints: dict[Hashable, IntVar] = {}
         self._views: dict[tuple[Hashable, str, int], int] = {}
+        # (first constraint index, label) per batch of constraints added together
+        self._label_starts: list[int] = []
+        self._labels: list[tuple[int, Label | None]] = []
+
+    def _labelled(self, label: Label | None, count: int = 1) -> None:
+        """The next ``count`` constraints carry ``label`` (a function: by position)."""
+        first = len(self.constraints)
+        if self._labels and self._labels[-1][1] is label and not callable(label):
+            return  # the same name again: one entry covers both
+        self._label_starts.append(first)
+        self._labels.append((first, label))
+
+    def label(self, index: int) -> str:
+        """The label of constraint ``index`` (one without a label is named by its kind)."""
+        k = bisect_right(self._label_starts, index) - 1
+        if k < 0:
+            return f"{type(self.constraints[index]).__name__} {index}"
+        first, label = self._labels[k]
+        if label is None:
+            return f"{type(self.constraints[index]).__name__} {index}"
+        return label(index - first) if callable(label) else label
 
     # variables -------------------------------------------------------------------------------
     def var(self, key: Hashable) -> int:
@@ -194,52 +221,61 @@ class Model:
             raise ValueError(f"literal {bad} is not a variable of model {self.name!r}")
         return out
 
-    def add_clause(self, lits: Iterable[int]) -> None:
+    def _add(self, constraint: Constraint, label: Label | None) -> None:
+        self._labelled(label)
+        self.constraints.append(constraint)
+
+    def add_clause(self, lits: Iterable[int], label: str | None = None) -> None:
         """At least one of ``lits`` is true."""
-        self.constraints.append(Clause(self._lits(lits)))
+        self._add(Clause(self._lits(lits)), label)
 
-    def at_most_one(self, lits: Iterable[int]) -> None:
+    def at_most_one(self, lits: Iterable[int], label: str | None = None) -> None:
         """At most one of ``lits`` is true."""
-        self.constraints.append(AtMostOne(self._lits(lits)))
+        self._add(AtMostOne(self._lits(lits)), label)
 
-    def exactly_one(self, lits: Iterable[int], choice: bool = False) -> None:
+    def exactly_one(self, lits: Iterable[int], label: str | None = None,
+                    choice: bool = False) -> None:
         """Exactly one of ``lits``; ``choice``: they are an item's alternatives (``choices``)."""
         if choice:
             self.choices.append(len(self.constraints))
-        self.constraints.append(ExactlyOne(self._lits(lits)))
+        self._add(ExactlyOne(self._lits(lits)), label)
 
-    def exactly_ones(self, groups: Iterable[Iterable[int]], choice: bool = False) -> None:
+    def exactly_ones(self, groups: Iterable[Iterable[int]],
+                     labels: Callable[[int], str] | None = None, choice: bool = False) -> None:
         """``exactly_one`` of each group, its literals checked in one pass over all groups;
-        ``choice``: each group is an item's alternatives (see ``choices``)."""
+        ``labels(k)`` names the k-th; ``choice``: each group is an item's alternatives (see
+        ``choices``)."""
         tuples = list(map(tuple, groups))
         flat = list(chain.from_iterable(tuples))
         if flat and (min(flat) < 1 or max(flat) > self.num_vars):  # not all positive ids
             self._lits(flat)
         if choice:
             self.choices.extend(range(len(self.constraints), len(self.constraints) + len(tuples)))
+        self._labelled(labels)
         self.constraints.extend(map(ExactlyOne, tuples))
 
-    def card(self, lits: Iterable[int], op: Op, bound: int) -> None:
+    def card(self, lits: Iterable[int], op: Op, bound: int, label: str | None = None) -> None:
         """``sum(lits) op bound``, op one of <=, >=, ==."""
         if op not in OPS:
             raise ValueError(f"unknown comparison {op!r}")
-        self.constraints.append(Card(self._lits(lits), op, bound))
+        self._add(Card(self._lits(lits), op, bound), label)
 
-    def pb(self, terms: Iterable[tuple[int, int]], op: Op, bound: int) -> None:
+    def pb(self, terms: Iterable[tuple[int, int]], op: Op, bound: int,
+           label: str | None = None) -> None:
         """sum(w * x for w, x in terms) op bound."""
         if op not in OPS:
             raise ValueError(f"unknown comparison {op!r}")
         pairs = tuple((int(w), x) for w, x in terms if w != 0)
         self._lits(x for _, x in pairs)
-        self.constraints.append(PB(pairs, op, bound))
+        self._add(PB(pairs, op, bound), label)
 
-    def define_or(self, var: int, lits: Iterable[int]) -> None:
+    def define_or(self, var: int, lits: Iterable[int], label: str | None = None) -> None:
         """``var`` is true exactly when one of ``lits`` is."""
-        self.constraints.append(Define(self._lits([var])[0], "or", self._lits(lits)))
+        self._add(Define(self._lits([var])[0], "or", self._lits(lits)), label)
 
-    def define_and(self, var: int, lits: Iterable[int]) -> None:
+    def define_and(self, var: int, lits: Iterable[int], label: str | None = None) -> None:
         """``var`` is true exactly when all of ``lits`` are."""
-        self.constraints.append(Define(self._lits([var])[0], "and", self._lits(lits)))
+        self._add(Define(self._lits([var])[0], "and", self._lits(lits)), label)
 
     # integer variables ---------------------------------------------------------------------
     def int_var(self, key: Hashable, values: Iterable[int]) -> IntVar:
@@ -257,7 +293,7 @@ class Model:
         if vid is None:
             vid = self.var(("int", op, x.key, k))
             self._views[(x.key, op, k)] = vid
-            self.constraints.append(IntView(vid, x, op, k))
+            self._add(IntView(vid, x, op, k), f"{x.key} {op} {k}")
         return vid
 
     def int_eq(self, x: IntVar, k: int) -> int:
@@ -269,15 +305,14 @@ class Model:
         return self._view(x, ">=", k)
 
     def int_linear(self, ints: Iterable[tuple[int, IntVar]], op: Op, bound: int,
-                   bools: Iterable[tuple[int, int]] = ()) -> None:
+                   bools: Iterable[tuple[int, int]] = (), label: str | None = None) -> None:
         """``sum(c * x) + sum(w * lit) op bound`` over integer variables ``ints`` and Boolean
         ``bools``."""
         if op not in OPS:
             raise ValueError(f"unknown comparison {op!r}")
         bs = tuple((int(w), x) for w, x in bools if w != 0)
         self._lits(x for _, x in bs)
-        self.constraints.append(IntLinear(tuple((int(c), x) for c, x in ints if c), bs, op,
-                                          bound))
+        self._add(IntLinear(tuple((int(c), x) for c, x in ints if c), bs, op, bound), label)
 
     def satisfied_by(self, value: dict[int, bool] | Sequence[bool]) -> bool:
         """Does the assignment (``value[var]``) satisfy every constraint? The IR's meaning, for

@@ -18,13 +18,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .analysis.count import Count, count
-from .analysis.explain import Explanation
-from .auto import AUTO
+from .analysis.explain import Explanation, explain, hint
+from .auto import AUTO, named_encodings
 from .backends import Backend
+from .clock import NEVER, Deadline
 from .encode import Encodings
 from .errors import SatDominoError
+from .family import Family
 from .inputs import Item, load, parse_items
-from .puzzles import Family, family
+from .instance import Origin, export_instance, format_of
+from .puzzles import family
 from .solve import Outcome, solve
 
 
@@ -42,19 +45,21 @@ class Puzzle:
     input_text: str | None = field(default=None, repr=False)
 
     @property
-    def family(self) -> Family:
+    def family(self) -> Family[Any, Any]:
         """The family's functions: models, decoder, rule checker, drawings."""
         return family(self.kind)
 
     def solve(self, unique: bool = False, backend: str | Backend = AUTO,
               timeout: float | None = None, model: str | None = None,
-              encodings: Encodings | Mapping[str, str] | None = None) -> Outcome:
+              encodings: Encodings | Mapping[str, str] | None = None,
+              deadline: Deadline = NEVER) -> Outcome:
         """Solve it (every solution shown has passed the rule checker); ``unique`` also
         decides whether the solution is the only one (``outcome.other`` holds a second one
         when not). ``backend`` "auto" picks model, encodings and solver; anything named wins
-        (``encodings`` may name some kinds only: ``{"amo": "commander"}``)."""
+        (``encodings`` may name some kinds only: ``{"amo": "commander"}``). ``timeout``
+        seconds, or a ``deadline`` shared with other work, from any thread."""
         out = solve(self.data, self.family, model=model, backend=backend, encodings=encodings,
-                    timeout=timeout, unique=unique)
+                    timeout=timeout, unique=unique, deadline=deadline)
         out.source, out.name = self.source, self.name
         return out
 
@@ -62,7 +67,8 @@ class Puzzle:
               timeout: float | None = None, backend: str | Backend = AUTO,
               model: str | None = None,
               encodings: Encodings | Mapping[str, str] | None = None, *,
-              approx: bool = False, epsilon: float = 0.8, delta: float = 0.2) -> Count:
+              approx: bool = False, epsilon: float = 0.8, delta: float = 0.2,
+              deadline: Deadline = NEVER) -> Count:
         """The number of distinct solutions (``by`` "placement", or for Pips "grid" or
         "tiling"), by the first of enumeration, the family's counter and Ganak to finish
         (``.method`` says which); ``limit`` stops an enumeration early (the count is then
@@ -70,23 +76,19 @@ class Puzzle:
         probability 1 - ``delta``."""
         return count(self.data, self.family, model=model, backend=backend,
                      encodings=encodings, limit=limit, timeout=timeout, by=by,
-                     approx=approx, epsilon=epsilon, delta=delta)
+                     approx=approx, epsilon=epsilon, delta=delta, deadline=deadline)
 
-    def explain(self, timeout: float | None = None) -> Explanation:
+    def explain(self, timeout: float | None = None, deadline: Deadline = NEVER) -> Explanation:
         """Steps that solve it, each placement with the rule or the solver's reason that
         forces it (``.steps``, ``.grade``, ``.complete``; ``.solution`` passed the rule
         checker)."""
-        from .analysis.explain import explain
+        return explain(self.data, self.family, timeout=timeout, deadline=deadline)
 
-        return explain(self.data, self.family, timeout=timeout)
-
-    def hint(self, given: list[dict] | None = None,
-             timeout: float | None = None) -> Explanation:
+    def hint(self, given: list[dict] | None = None, timeout: float | None = None,
+             deadline: Deadline = NEVER) -> Explanation:
         """The next step from the ``given`` placements (each as ``explain --json`` shows
         one): ``.steps[0]``, or no step with ``.complete`` (all placed) or ``.reason``."""
-        from .analysis.explain import hint
-
-        return hint(self.data, self.family, given, timeout=timeout)
+        return hint(self.data, self.family, given, timeout=timeout, deadline=deadline)
 
     def export(self, path: str, format: str | None = None, *, model: str | None = None,
                encodings: Encodings | Mapping[str, str] | None = None,

@@ -3,23 +3,21 @@
 from __future__ import annotations
 
 import gc
-import signal
-import threading
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from .analysis import blocking_clause
-from .analysis.unique import record_new
 from .auto import AUTO, Setup, setup
-from .backends import Backend, Result, Status, get_backend
-from .backends.base import Formula, add_clause, size
+from .backends import Backend, Result, Session, Status, get_backend
+from .backends.base import Formula, size
+from .backends.session import blocking_clause, record_new
+from .clock import NEVER, Deadline, TimeUp
 from .encode import Encodings
 from .errors import UsageError, VerificationError
 from .model import Model
-from .puzzles import Family
+from .family import Family
 
 
 @dataclass
@@ -71,25 +69,33 @@ class Outcome:
 
 def solve(puzzle: Any, family: Family, *, model: str | None = None,
           backend: str | Backend = AUTO, encodings: Encodings | Mapping[str, str] | None = None,
-          timeout: float | None = None, unique: bool = False) -> Outcome:
+          timeout: float | None = None, unique: bool = False,
+          deadline: Deadline = NEVER) -> Outcome:
     """Solve one puzzle; with ``unique``, also decide whether its solution is the only one.
 
     ``backend`` "auto" (the default) picks the model, the encodings and the solver for the
     family and the puzzle's size (``satdomino.auto``); what is named wins: ``model``, a backend
     name or object, and ``encodings`` (an ``Encodings``, or a mapping naming some kinds, such
-    as ``{"amo": "commander"}``). ``outcome.stats`` says what ran.
+    as ``{"amo": "commander"}``). ``timeout`` seconds (or a ``deadline``, whichever comes first)
+    cover building the model too. ``outcome.stats`` says what ran.
 
     Every solution returned has passed ``family.verify``; one that does not raises
     VerificationError (a bug in a model or encoding, never shown as an answer).
     """
-    if timeout is not None and not 0 <= timeout <= MAX_TIMEOUT:  # nan fails this too
-        raise UsageError(f"timeout must be between 0 and {MAX_TIMEOUT:g} seconds, "
-                         f"not {timeout!r}")
+    check_timeout(timeout)
+    limit = deadline.sooner(timeout)
     with _gc_paused():
-        out = _solve(puzzle, family, setup(puzzle, family.kind, model, backend, encodings),
-                     timeout, unique)
+        out = _solve(puzzle, family, setup(puzzle, family, model, backend, encodings), limit,
+                     unique)
     out.family, out.puzzle = family, puzzle
     return out
+
+
+def check_timeout(timeout: float | None, what: str = "timeout") -> None:
+    """A UsageError for a time limit that is not 0 to MAX_TIMEOUT seconds (nan included)."""
+    if timeout is not None and not 0 <= timeout <= MAX_TIMEOUT:
+        raise UsageError(f"{what} must be between 0 and {MAX_TIMEOUT:g} seconds, "
+                         f"not {timeout!r}")
 
 
 @contextmanager
@@ -109,102 +115,64 @@ def _gc_paused() -> Iterator[None]:
 MAX_TIMEOUT = 1e6  # seconds; larger values overflow the waits of the process layer
 
 
-class TimeUp(Exception):
-    pass
-
-
-@contextmanager
-def ringing_after(timeout: float | None) -> Iterator[None]:
-    """Raise TimeUp in the block once ``timeout`` seconds have passed: building a model and
-    lowering it are Python loops that look at no clock (a large Pips puzzle took 3.3 s of a
-    2 s limit). SIGALRM, so only in the main thread, and a C call that runs long finishes
-    first; an alarm already set that rings sooner is left alone."""
-    if timeout is None or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def ring(signum: int, frame: object) -> None:
-        raise TimeUp
-
-    previous = signal.signal(signal.SIGALRM, ring)
-    t0 = time.monotonic()
-    earlier, _ = signal.setitimer(signal.ITIMER_REAL, max(timeout, 1e-6))
-    if 0 < earlier <= timeout:  # someone else's alarm (compare's backstop) comes first
-        signal.setitimer(signal.ITIMER_REAL, earlier)
-        signal.signal(signal.SIGALRM, previous)
-        previous = None
-    try:
-        yield
-    finally:
-        if previous is not None:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-            if earlier > 0:  # what was left of it
-                signal.setitimer(signal.ITIMER_REAL,
-                                 max(earlier - (time.monotonic() - t0), 1e-6))
-
-
-def _solve(puzzle: Any, family: Family, chosen: Setup, timeout: float | None,
+def _solve(puzzle: Any, family: Family, chosen: Setup, deadline: Deadline,
            unique: bool) -> Outcome:
-    model, encodings = chosen.model, chosen.encodings
     engine = get_backend(chosen.backend) if isinstance(chosen.backend, str) else chosen.backend
     t0 = time.perf_counter()
     engine.prepare()
-    # the time limit covers the whole puzzle: the solver gets what building left of it
-    deadline = None if timeout is None else t0 + timeout
-    try:
-        with ringing_after(timeout):
-            m = family.model(model)(puzzle)
-            formula = engine.formula(m, encodings)
+    try:  # building, lowering and loading are Python loops: the deadline stops them too
+        with deadline.interrupting():
+            m = family.model(chosen.model)(puzzle)
+            formula = engine.formula(m, chosen.encodings)
+            session = engine.session(formula)
     except TimeUp:
         return Outcome("unknown", reason="time limit, while building and encoding",
                        stats={"variables": None, "clauses": None,
                               "encode_seconds": round(time.perf_counter() - t0, 6),
                               "solve_seconds": 0.0, "backend": chosen.label})
     n_vars, n_clauses = size(formula)
-    encode_seconds = time.perf_counter() - t0
-
-    def remaining() -> float | None:
-        return None if deadline is None else max(0.0, deadline - time.perf_counter())
-
-    first = engine.solve(formula, time_limit=remaining())
-    solve_seconds = first.seconds
-    unique_seconds = None
-    out = Outcome(first.status, reason=_why_unknown(first))
-    if first.status == "sat":
-        out.solution = _checked(puzzle, family, m, first)
-        out.assignment = frozenset(x for x in first.true_vars if 0 < x <= m.num_vars)
-        if unique:
-            block = blocking_clause(m.projection, first.true_vars)
-            add_clause(formula, block)
-            # a second solution, if any, usually differs from the first in a few places: the
-            # search starts from the first (what an incremental solver's saved phases would do)
-            phases = near(first.true_vars, formula) if engine.takes_phases else ()
-            second = engine.solve(formula, time_limit=remaining(), phases=phases)
-            solve_seconds += second.seconds
-            unique_seconds = second.seconds
-            if second.status == "sat":
-                seen: set[frozenset[int]] = set()
-                for answer in (first, second):
-                    record_new(m.projection, answer.true_vars, seen, engine.name,
-                               again="the first solution again")
-                out.unique = False
-                out.other = _checked(puzzle, family, m, second)
-            elif second.status == "unsat":
-                out.unique = True
-            else:
-                out.reason = _why_unknown(second)
-    out.stats = {
-        "variables": n_vars,
-        "clauses": n_clauses,
-        "encode_seconds": round(encode_seconds, 6),
-        "solve_seconds": round(solve_seconds, 6),
-        **({} if unique_seconds is None else {"unique_seconds": round(unique_seconds, 6)}),
-        "backend": chosen.label,
-        "encodings": encodings.as_dict() if engine.takes != "model" else {"model": "native"},
-        "model": m.name,
-    }
+    out = Outcome("unknown")
+    out.stats = {"variables": n_vars, "clauses": n_clauses,
+                 "encode_seconds": round(time.perf_counter() - t0, 6)}
+    with session:
+        _answer(out, puzzle, family, m, session, formula, deadline, unique)
+    out.stats.update(
+        backend=chosen.label,
+        encodings=chosen.encodings.as_dict() if engine.takes != "model" else {"model": "native"},
+        model=m.name)
     return out
+
+
+def _answer(out: Outcome, puzzle: Any, family: Family, m: Model, session: Session,
+            formula: Formula, deadline: Deadline, unique: bool) -> None:
+    """The solve (and with ``unique`` the second solve, which must differ on the
+    projection), into ``out``."""
+    first = session.solve(deadline=deadline)
+    out.status, out.reason = first.status, _why_unknown(first)
+    seconds = first.seconds
+    if first.status == "sat":
+        out.solution = checked(puzzle, family, m, first.true_vars)
+        out.assignment = frozenset(x for x in first.true_vars if 0 < x <= m.num_vars)
+    if unique and first.status == "sat":
+        session.add([blocking_clause(m.projection, first.true_vars)])
+        # a second solution, if any, usually differs from the first in a few places: the
+        # search starts from the first (what an incremental solver's saved phases would do)
+        phases = near(first.true_vars, formula) if session.takes_phases else ()
+        second = session.solve(deadline=deadline, phases=phases)
+        seconds += second.seconds
+        out.stats["unique_seconds"] = round(second.seconds, 6)
+        if second.status == "sat":
+            seen: set[bytes] = set()
+            for answer in (first, second):
+                record_new(m.projection, answer.true_vars, seen, session.name,
+                           again="the first solution again")
+            out.unique = False
+            out.other = checked(puzzle, family, m, second.true_vars)
+        elif second.status == "unsat":
+            out.unique = True
+        else:
+            out.reason = _why_unknown(second)
+    out.stats["solve_seconds"] = round(seconds, 6)
 
 
 def _why_unknown(result: Result) -> str:
@@ -218,8 +186,10 @@ def near(true_vars: frozenset[int], formula: Formula) -> list[int]:
     return [v if v in true_vars else -v for v in range(1, n + 1)]
 
 
-def _checked(puzzle: Any, family: Family, m: Model, result: Result) -> Any:
-    solution = family.decode(puzzle, m, result.true_vars)
+def checked(puzzle: Any, family: Family, m: Model, true_vars: frozenset[int]) -> Any:
+    """The layout the true variables of ``m`` describe, checked by the family's rules
+    (VerificationError if it breaks them: a bug, never shown)."""
+    solution = family.decode(puzzle, m, true_vars)
     problems = family.verify(puzzle, solution)
     if problems:
         raise VerificationError(f"a {family.kind} layout decoded from the solver's answer breaks "

@@ -1,5 +1,3 @@
-"""Analyses beyond one answer: uniqueness and counting (backbones and proofs to come)."""
-
-from .unique import blocking_clause
-
-__all__ = ["blocking_clause"]  # counting: satdomino.analysis.count (it imports the backends)
+"""Analyses beyond one answer, over any family: counting (``count``, ``approx``),
+explanations (``explain``, with the named rules in ``rules``), DRAT proofs (``drat``) and the
+other solution that the generators' repair loops break (``repair``)."""

@@ -18,14 +18,11 @@ from __future__ import annotations
 import math
 import random
 import statistics
-import time
 from collections.abc import Sequence
 
-from ..errors import SatDominoError
-
-
-class OutOfTime(SatDominoError):
-    """The estimate was not finished by its deadline."""
+from ..backends.counters import CmsSession
+from ..clock import NEVER, Deadline
+from ..errors import OutOfTimeError, SatDominoError
 
 
 def threshold(epsilon: float) -> int:
@@ -41,19 +38,13 @@ def rounds(delta: float) -> int:
 
 def approx_count(clauses: Sequence[Sequence[int]], projection: Sequence[int], num_vars: int,
                  epsilon: float = 0.8, delta: float = 0.2, seed: int = 1,
-                 deadline: float | None = None) -> int:
+                 deadline: Deadline = NEVER) -> int:
     """An estimate of the number of distinct assignments to ``projection`` among the models of
     ``clauses``: within a factor (1 + epsilon) with probability at least 1 - delta."""
-    try:
-        import pycryptosat
-    except ImportError:
-        raise SatDominoError("approximate counts need pycryptosat (pip install pycryptosat)"
-                             ) from None
-    solver = pycryptosat.Solver(threads=1)
-    solver.add_clauses([list(c) for c in clauses])
+    solver = CmsSession(clauses, num_vars)
     # a projection variable no clause names must still be in the solver's models (it is free:
     # it doubles the count)
-    solver.add_clauses([[x, -x] for x in projection])
+    solver.add([[x, -x] for x in projection])
     counter = _Cells(solver, list(projection), num_vars, threshold(epsilon), deadline)
     exact = counter.cell([])
     if exact < counter.threshold:  # few: counted outright
@@ -76,8 +67,8 @@ class _Cells:
     threshold, on one incremental solver: hashes and blocking clauses carry an activation
     variable, so each can be switched off for good."""
 
-    def __init__(self, solver, projection: list[int], num_vars: int, threshold: int,
-                 deadline: float | None) -> None:
+    def __init__(self, solver: CmsSession, projection: list[int], num_vars: int,
+                 threshold: int, deadline: Deadline) -> None:
         self.solver, self.projection, self.threshold = solver, projection, threshold
         self.next_var = num_vars + 1
         self.deadline = deadline
@@ -91,7 +82,7 @@ class _Cells:
         right side) that holds when its activation variable is false: that variable."""
         a = self._new_var()
         chosen = [x for x in self.projection if rng.random() < 0.5]
-        self.solver.add_xor_clause([*chosen, a], rng.random() < 0.5)
+        self.solver.add_xor([*chosen, a], rng.random() < 0.5)
         return a
 
     def cell(self, active: list[int]) -> int:
@@ -101,17 +92,18 @@ class _Cells:
         hashed = [-a for a in active]
         found = 0
         while found < self.threshold:
-            if self.deadline is not None and time.perf_counter() > self.deadline:
-                raise OutOfTime("approximate count ran out of time")
             # b only once a clause has it: CryptoMiniSat refuses an assumption on a variable
             # no clause uses
-            ok, model = self.solver.solve(hashed + [b] if found else hashed)
-            if not ok:
+            answer = self.solver.solve(hashed + [b] if found else hashed, deadline=self.deadline)
+            if answer.status == "unknown":
+                raise OutOfTimeError("approximate count ran out of time")
+            if answer.status == "unsat":
                 break
             found += 1
-            self.solver.add_clause([-b] + [-x if model[x] else x for x in self.projection])
+            true = answer.true_vars
+            self.solver.add([[-b] + [-x if x in true else x for x in self.projection]])
         if found:
-            self.solver.add_clause([-b])
+            self.solver.add([[-b]])
         return found
 
     def fewest_hashes(self, hashes: list[int], rng: random.Random,

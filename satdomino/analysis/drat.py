@@ -33,7 +33,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from ..clock import NEVER, Deadline
 from ..errors import SatDominoError
+from ..export.dimacs import read_dimacs
 from ..fileio import compression, opener
 
 # Proof variables beyond the formula's are fine (extended resolution) but the checker's arrays
@@ -328,7 +330,7 @@ class _Checker:
         del trail[mark:]
         self.qhead = mark
 
-    def rat(self, lemma: list[int], deadline: float | None) -> bool | None:
+    def rat(self, lemma: list[int], deadline: Deadline) -> bool | None:
         """With the lemma's negation asserted (no conflict): is every resolvent on its first
         literal with a database clause RUP? None when the deadline passes."""
         neg = -lemma[0]
@@ -343,7 +345,7 @@ class _Checker:
             self.occ[neg] = live
         trail = self.trail
         for n, c in enumerate(live):
-            if n & 255 == 255 and deadline is not None and time.monotonic() > deadline:
+            if n & 255 == 255 and deadline.passed():
                 return None
             mark = len(trail)
             conflict = self.assume_negation(c, skip=neg)
@@ -457,10 +459,10 @@ def _clean(lits: list[int]) -> list[int]:
 
 def check_drat(num_vars: int, clauses: list[list[int]],
                proof: Iterable[tuple[bool, list[int]]],
-               deadline: float | None = None) -> ProofCheck:
+               deadline: Deadline = NEVER) -> ProofCheck:
     """Check a DRAT refutation of ``clauses`` forward. ``proof`` gives (is_deletion, literals)
-    steps as :func:`read_proof` yields them. ``deadline`` is a ``time.monotonic()`` time; past
-    it, SatDominoError. Malformed steps in ``proof`` raise SatDominoError too."""
+    steps as :func:`read_proof` yields them. Past the ``deadline``, SatDominoError; malformed
+    steps in ``proof`` raise SatDominoError too."""
     start = time.monotonic()
     lemmas = deletions = rat_lemmas = ignored = step = 0
     if num_vars > MAX_CHECKED_VARIABLES:
@@ -489,7 +491,7 @@ def check_drat(num_vars: int, clauses: list[list[int]],
                               f"({time.monotonic() - start:.1f} s)")
 
     for number, clause in enumerate(clauses, start=1):
-        if number % 8192 == 0 and deadline is not None and time.monotonic() > deadline:
+        if number % 8192 == 0 and deadline.passed():
             raise out_of_time()
         if not clause:
             return result(True, "VERIFIED: the formula contains the empty clause"
@@ -509,7 +511,7 @@ def check_drat(num_vars: int, clauses: list[list[int]],
 
     trail = checker.trail
     for step, (is_deletion, raw) in enumerate(proof, start=1):
-        if deadline is not None and time.monotonic() > deadline:
+        if deadline.passed():
             raise out_of_time()
         if is_deletion:
             deletions += 1
@@ -557,10 +559,8 @@ def _read_through(proof: Iterable[tuple[bool, list[int]]], which: str = "") -> s
 
 
 def check_drat_files(cnf_path: str | Path, proof_path: str | Path,
-                     deadline: float | None = None) -> ProofCheck:
+                     deadline: Deadline = NEVER) -> ProofCheck:
     """:func:`check_drat` on a DIMACS file and a proof file (both possibly compressed)."""
-    from ..export.dimacs import read_dimacs  # the export package imports solvers; keep it lazy
-
     num_vars, clauses = read_dimacs(cnf_path)
     return check_drat(num_vars, clauses, read_proof(proof_path), deadline)
 

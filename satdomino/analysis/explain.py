@@ -28,14 +28,17 @@ The grade is the hardest level a puzzle needed (with the largest reason at level
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..backends import get_backend
+from ..clock import NEVER, Deadline, TimeUp
 from ..encode import CNF, Encodings, lower
 from ..errors import OutOfTimeError, SatDominoError, VerificationError
+from ..family import Cell, Family
 from ..model import AtMostOne, Constraint, Define, ExactlyOne, Model
+from ..render import svg
 from .rules import RANK, Candidates, RuledOut
 
 LEVELS = {1: "rule", 2: "elimination", 3: "set", 4: "chain", 5: "propagation", 6: "solver"}
@@ -81,19 +84,20 @@ def _constraint_count(uses: list[str]) -> int:
 
 
 class _Groups:
-    """The model's constraints, each lowered alone behind a selector, in one solver."""
+    """The model's constraints, each lowered alone behind a selector, in one solver session
+    (Glucose: it gives cores, propagates on demand and stops when interrupted), and a second
+    session that only propagates: the searching one's learned clauses would make its
+    propagation stronger than the constraints' own."""
 
-    def __init__(self, m: Model, deadline: float | None, minimal: bool = True) -> None:
-        import threading
-
-        from pysat.solvers import Solver
-
+    def __init__(self, m: Model, deadline: Deadline, minimal: bool = True) -> None:
         if m.ints:
             raise SatDominoError("explain needs a model without integer variables "
                                  "(the family's placement model)")
         self.m = m
         self.minimal = minimal  # shrink reasons to minimal ones (else the solver's cores)
+        self.deadline = deadline
         self.constraints = list(m.constraints)
+        self.labels = {id(c): m.label(i) for i, c in enumerate(self.constraints)}
         n = m.num_vars
         lowered, top = [], n
         for c in self.constraints:  # each constraint's auxiliaries above the ones before
@@ -102,23 +106,17 @@ class _Groups:
             top += cnf.num_vars - n
         self.selectors = list(range(top + 1, top + 1 + len(lowered)))
         self.index = {s: i for i, s in enumerate(self.selectors)}
-        # Glucose: it gives cores, propagates on demand and stops when interrupted
-        self.solver = Solver(name="glucose4")
-        self.timer = None
-        self.deadline = deadline
-        if deadline is not None:
-            self.timer = threading.Timer(max(0.0, deadline - time.perf_counter()),
-                                         self.solver.interrupt)
-            self.timer.start()
-        # unit propagation only, in a solver that never searches: the searching one's learned
-        # clauses would make its propagation stronger than the constraints' own
-        self.unit = Solver(name="glucose4")
-        for (clauses, shift), sel in zip(lowered, self.selectors, strict=True):
-            for clause in clauses:
-                shifted = [x if abs(x) <= n else x + shift if x > 0 else x - shift
-                           for x in clause] + [-sel]
-                self.solver.add_clause(shifted)
-                self.unit.add_clause(shifted)
+        clauses = [[x if abs(x) <= n else x + shift if x > 0 else x - shift for x in clause]
+                   + [-sel] for (cs, shift), sel in zip(lowered, self.selectors, strict=True)
+                   for clause in cs]
+        cnf = CNF(top + len(lowered), n, clauses)
+        glucose = get_backend("glucose4")
+        self.solver = glucose.session(cnf)
+        self.unit = glucose.session(cnf)
+
+    def describe(self, m: Model, c: object) -> str:
+        """A constraint by its label."""
+        return self.labels[id(c)]
 
     def forced(self, placed: list[int], x: int) -> list[int] | None:
         """The constraints (selectors) and placements a minimal reason for ``x`` needs, or
@@ -126,21 +124,13 @@ class _Groups:
         core = self.core(placed, x)
         return None if core is None else self.shrink(core, x)
 
-    def core(self, placed: list[int], x: int, budget: int = -1) -> list[int] | None:
+    def core(self, placed: list[int], x: int, budget: int | None = None) -> list[int] | None:
         """A reason for ``x`` as the solver's core gives it (not minimal), or None (not
         forced, or not settled within ``budget`` conflicts)."""
         assumptions = self.selectors + placed + [-x]
-        if budget < 0:
-            if self._solve(assumptions):
-                return None
-        else:
-            self._late()
-            self.solver.conf_budget(budget)
-            answer = self.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
-            self._late()
-            if answer is not False:
-                return None
-        core = set(self.solver.get_core() or assumptions)
+        if self._solve(assumptions, budget) is not False:
+            return None
+        core = set(self.solver.core() or assumptions)
         return [a for a in assumptions if a in core and a != -x]
 
     def shrink(self, needed: list[int], x: int) -> list[int]:
@@ -152,12 +142,8 @@ class _Groups:
         i = 0
         while i < len(needed):
             trial = needed[:i] + needed[i + 1:]
-            self._late()
-            self.solver.conf_budget(SHRINK_CONFLICTS)
-            answer = self.solver.solve_limited(assumptions=trial + [-x], expect_interrupt=True)
-            self._late()
-            if answer is False:
-                core = set(self.solver.get_core() or trial)
+            if self._solve(trial + [-x], SHRINK_CONFLICTS) is False:
+                core = set(self.solver.core() or trial)
                 needed = [a for a in trial if a in core]
             else:
                 i += 1
@@ -165,32 +151,31 @@ class _Groups:
 
     def model(self, placed: list[int]) -> set[int]:
         """The true literals of one solution extending ``placed``."""
-        self._solve(self.selectors + placed)
-        return {x for x in self.solver.get_model() or () if x > 0}
+        answer = self.solver.solve(self.selectors + placed, deadline=self.deadline)
+        self._late()
+        return set(answer.true_vars)
 
     def _late(self) -> None:
-        # the timer's interrupt stops a solve under way; one started after it must not start
-        if self.deadline is not None and time.perf_counter() >= self.deadline:
+        if self.deadline.passed():
             raise OutOfTimeError("time limit")
 
-    def _solve(self, assumptions: list[int]) -> bool:
+    def _solve(self, assumptions: list[int], budget: int | None = None) -> bool | None:
+        """True, False, or None (the budget ran out); OutOfTimeError at the deadline."""
         self._late()
-        self.solver.conf_budget(-1)  # no budget: only the time limit stops it
-        answer = self.solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
-        if answer is None:
+        answer = self.solver.solve(assumptions, deadline=self.deadline, conflicts=budget)
+        self._late()
+        if answer.status == "unknown" and budget is None:
             raise OutOfTimeError("time limit")
-        return answer
+        return None if answer.status == "unknown" else answer.status == "sat"
 
     def propagated(self, placed: list[int]) -> set[int]:
         """Every literal unit propagation gives from all constraints and ``placed``."""
-        ok, lits = self.unit.propagate(assumptions=self.selectors + placed)
+        ok, lits = self.unit.propagate(self.selectors + placed)
         return set(lits) if ok else set()
 
     def close(self) -> None:
-        if self.timer is not None:
-            self.timer.cancel()
-        self.solver.delete()
-        self.unit.delete()
+        self.solver.close()
+        self.unit.close()
 
 
 def _lower_one(m: Model, c: Constraint) -> CNF:
@@ -201,25 +186,25 @@ def _lower_one(m: Model, c: Constraint) -> CNF:
                  else Encodings())
 
 
-def explain(puzzle: Any, family, *, timeout: float | None = None,
-            max_steps: int | None = None, given: list[dict] | None = None,
-            minimal: bool = True) -> Explanation:
+def explain(puzzle: Any, family: Family[Any, Any], *, timeout: float | None = None,
+            deadline: Deadline = NEVER, max_steps: int | None = None,
+            given: list[dict] | None = None, minimal: bool = True) -> Explanation:
     """Steps until the puzzle is solved or nothing more is forced (module docstring), on the
-    family's first model; ``timeout`` seconds in all (the steps so far are kept). ``given``:
-    placements already made (as ``step_json`` shows them), checked to lie in a solution; a
-    given placement in none raises SatDominoError naming it. ``minimal=False`` keeps the
-    solver's cores as reasons, unshrunk: the same levels, faster, and a grade's K only an upper
-    bound (the generators grade this way)."""
-    m = family.model(None)(puzzle)
-    if family.describe is not None:
-        def describe(model: Model, c: Constraint) -> str:
-            return family.describe(puzzle, model, c)
-    else:
-        describe = _describe
-    start = _given_vars(puzzle, family, m, given or [])
-    deadline = None if timeout is None else time.perf_counter() + timeout
-    groups = _Groups(m, deadline, minimal)
+    family's first model; ``timeout`` seconds in all (or the ``deadline``; the steps so far
+    are kept). ``given``: placements already made (as ``step_json`` shows them), checked to lie
+    in a solution; a given placement in none raises SatDominoError naming it.
+    ``minimal=False`` keeps the solver's cores as reasons, unshrunk: the same levels, faster,
+    and a grade's K only an upper bound (the generators grade this way)."""
+    limit = deadline.sooner(timeout)
     out = Explanation()
+    try:
+        with limit.interrupting():  # building the model and its groups: Python loops
+            m = family.model(None)(puzzle)
+            start = _given_vars(puzzle, family, m, given or [])
+            groups = _Groups(m, limit, minimal)
+    except TimeUp:
+        out.reason = "time limit"
+        return out
     try:
         for x in start:
             if not groups._solve(groups.selectors + [x]):
@@ -227,7 +212,7 @@ def explain(puzzle: Any, family, *, timeout: float | None = None,
                                      "in no solution")
         if start and not groups._solve(groups.selectors + start):
             raise SatDominoError("the given placements are in no solution together")
-        _explain(puzzle, family, m, groups, describe, max_steps, out, start)
+        _explain(puzzle, family, m, groups, max_steps, out, start)
     except OutOfTimeError:
         out.reason = "time limit"
     finally:
@@ -244,22 +229,23 @@ def difficulty(out: Explanation) -> tuple[str, int]:
         s.level >= PROPAGATION for s in out.steps)
 
 
-def hint(puzzle: Any, family, given: list[dict] | None = None,
-         timeout: float | None = None) -> Explanation:
+def hint(puzzle: Any, family: Family[Any, Any], given: list[dict] | None = None,
+         timeout: float | None = None, deadline: Deadline = NEVER) -> Explanation:
     """The next step only, from the ``given`` placements (``explain`` with one step):
     ``.steps`` holds it, or is empty with ``.complete`` (nothing left to place) or a
     ``.reason``."""
-    return explain(puzzle, family, timeout=timeout, max_steps=1, given=given)
+    return explain(puzzle, family, timeout=timeout, deadline=deadline, max_steps=1,
+                   given=given)
 
 
-def _shown(puzzle, family, m: Model, x: int) -> str:
-    shape = family.placement_json
-    return json.dumps(shape(puzzle, m.key(x)) if shape else _plain(m.key(x)))
+def _shown(puzzle: Any, family: Family[Any, Any], m: Model, x: int) -> str:
+    return json.dumps(family.placement_json(puzzle, m.key(x)))
 
 
-def _given_vars(puzzle, family, m: Model, given: list[dict]) -> list[int]:
+def _given_vars(puzzle: Any, family: Family[Any, Any], m: Model,
+                given: list[dict]) -> list[int]:
     """Model variables of placements in ``step_json``'s shape; an unknown one is an error."""
-    shape = family.placement_json or (lambda _p, key: {"key": _plain(key)})
+    shape = family.placement_json
     index = {json.dumps(shape(puzzle, m.key(x)), sort_keys=True): x for x in m.projection}
     out = []
     for g in given:
@@ -272,11 +258,10 @@ def _given_vars(puzzle, family, m: Model, given: list[dict]) -> list[int]:
     return out
 
 
-def step_json(puzzle: Any, family, step: Step) -> dict:
+def step_json(puzzle: Any, family: Family[Any, Any], step: Step) -> dict:
     """A step as ``explain --json`` gives it."""
-    def shown(key) -> dict:
-        shape = family.placement_json
-        return shape(puzzle, key) if shape else {"key": _plain(key)}
+    def shown(key: Hashable) -> dict:
+        return family.placement_json(puzzle, key)
 
     return {"placements": [shown(step.key)], "rule": step.rule, "uses": step.uses,
             "level": step.level,
@@ -284,21 +269,17 @@ def step_json(puzzle: Any, family, step: Step) -> dict:
                           for r in step.ruled_out]}
 
 
-def _plain(x):
-    return [_plain(y) for y in x] if isinstance(x, (tuple, list)) else x
-
-
-def _explain(puzzle, family, m: Model, groups: _Groups, describe, max_steps,
-             out: Explanation, start: list[int]) -> None:
+def _explain(puzzle: Any, family: Family[Any, Any], m: Model, groups: _Groups,
+             max_steps: int | None, out: Explanation, start: list[int]) -> None:
     placed: list[int] = list(start)
     finished = False
     step_of: dict[int, int] = {}
     projection = list(m.projection)
+    describe = groups.describe
     found = _squares(puzzle, family, m)
-    shape = family.placement_json
     candidates = Candidates(
         m, groups.constraints, describe, squares=found[1] if found else None,
-        values=(lambda key: shape(puzzle, key).get("pips")) if found else None,
+        values=(lambda key: family.placement_json(puzzle, key).get("pips")) if found else None,
         breaks=_Breaks(groups, m, describe))
     candidates.late = groups._late
     reported: set[int] = set()  # ruled-out placements some step has shown already
@@ -382,7 +363,7 @@ class _Breaks:
         return found
 
     def _holds(self, assumptions: list[int]) -> bool:
-        return self.groups.unit.propagate(assumptions=assumptions)[0]
+        return self.groups.unit.propagate(assumptions)[0]
 
 
 def _by_rule(candidates: Candidates, placed: set[int], m, reported: set[int]) -> Step | None:
@@ -459,56 +440,25 @@ def _uses(reason, groups, m, describe, step_of) -> list[str]:
     return out
 
 
-def _cells_in(key) -> set:
-    """The (row, column) pairs inside a variable's name."""
-    if isinstance(key, tuple) and len(key) == 2 and all(isinstance(v, int) for v in key):
-        return {key}
-    return set().union(*map(_cells_in, key)) if isinstance(key, tuple) else set()
+Squares = tuple[set[Cell], Callable[[Hashable], list[Cell]]]
 
 
-def _describe(m: Model, c: Constraint) -> str:
-    """A family-neutral name from the variables' names: the cell they share, or the piece they
-    all place; else the constraint's kind and size."""
-    lits = getattr(c, "lits", None) or [lit for _, lit in getattr(c, "terms", ())]
-    keys = [m.key(abs(x)) for x in lits]
-    if isinstance(c, (ExactlyOne, AtMostOne)) and keys:
-        shared = set.intersection(*map(_cells_in, keys))
-        if len(keys) > 1 and shared:
-            return f"cell {min(shared)}"
-        if all(isinstance(k, tuple) and len(k) > 1 and k[1] == keys[0][1] for k in keys):
-            piece = keys[0][1]
-            if isinstance(piece, tuple) and len(piece) == 2:
-                return f"domino {piece[0]}-{piece[1]}"
-            return f"{keys[0][0]} {piece}"
-        if shared:
-            return f"cell {min(shared)}"
-    what = {"PB": "a sum rule", "Card": "a count rule"}.get(type(c).__name__,
-                                                              type(c).__name__)
-    return f"{what} over {len(keys)} placements"
-
-
-def _squares(puzzle: Any, family, m: Model | None = None):
+def _squares(puzzle: Any, family: Family[Any, Any], m: Model | None = None) -> Squares | None:
     """(every square a placement can cover, the squares of one placement's name), or None
-    when the family shows placements without squares."""
-    shape = family.placement_json
-    if shape is None:
+    when the family shows placements without squares (a Pips board given as a graph)."""
+    squares = family.squares
+    if squares is None:
         return None
     m = m or family.model(None)(puzzle)
 
-    def cells(key) -> list[tuple[int, int]]:
-        shown = shape(puzzle, key)
-        if "cells" in shown:
-            return [tuple(c) for c in shown["cells"]]
-        r, c = shown["at"]  # Domino Fit: a piece's top or left square
-        return [(r, c), (r + 1, c) if shown["piece"] == "V" else (r, c + 1)]
+    def cells(key: Hashable) -> list[Cell]:
+        return [tuple(u) for u in squares(puzzle, key) or ()]  # type: ignore[misc]
 
     board = {u for x in m.projection for u in cells(m.key(x))}
-    if not board or not all(isinstance(v, int) for u in board for v in u):
-        return None  # a Pips board given as a graph
-    return board, cells
+    return (board, cells) if board else None
 
 
-def numbered_board(puzzle: Any, family, steps: list[Step]) -> str:
+def numbered_board(puzzle: Any, family: Family[Any, Any], steps: list[Step]) -> str:
     """The board as rows of step numbers: each square shows the step that covered it, ``.``
     a square no step covered yet (squares are those the puzzle's placements can cover)."""
     found = _squares(puzzle, family)
@@ -524,11 +474,9 @@ def numbered_board(puzzle: Any, family, steps: list[Step]) -> str:
                      for r in range(rows))
 
 
-def numbered_svg(puzzle: Any, family, steps: list[Step], title: str) -> str:
+def numbered_svg(puzzle: Any, family: Family[Any, Any], steps: list[Step], title: str) -> str:
     """The board as SVG: each placed piece outlined (a block walled off) with its step
     number in its squares; squares not covered yet are blank. Empty for a graph board."""
-    from ..render import svg
-
     found = _squares(puzzle, family)
     if found is None:
         return ""

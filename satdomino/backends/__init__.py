@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import re
 
+from pysat.solvers import SolverNames
+
 from ..errors import UnknownNameError, UsageError
-from .base import Backend, Result, Status
+from .base import Backend, Result, Session, Status
 from .by_size import PREFIX as BY_SIZE
 from .by_size import BySizeBackend
 from .by_size import parse as parse_by_size
@@ -18,8 +20,8 @@ from .pysat_backend import PysatBackend, solver_names
 from .sls import SlsBackend, sls_built
 from .z3_backend import Z3Backend
 
-__all__ = ["DEFAULT_BACKEND", "Backend", "Result", "Status", "available_backends", "get_backend",
-           "resolves"]
+__all__ = ["DEFAULT_BACKEND", "Backend", "Result", "Session", "Status", "available_backends",
+           "get_backend", "resolves"]
 
 # not a backend: solve() and count() settle it per puzzle (satdomino.auto)
 DEFAULT_BACKEND = "auto"
@@ -85,8 +87,6 @@ def get_backend(name: str) -> Backend:
         return SlsBackend(_sls_seed(name[len("sls:"):] if ":" in name else ""))
     if name in ("z3", "z3-smt"):
         return Z3Backend(smt=name == "z3-smt")
-    from pysat.solvers import SolverNames
-
     canonical = next((key for key, aliases in vars(SolverNames).items()
                       if not key.startswith("_") and name in aliases), None)
     if canonical is None:

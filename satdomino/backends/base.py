@@ -1,27 +1,22 @@
-"""The backend protocol: a formula in, a status and a model out, within a time limit."""
+"""The backend protocol: a formula in, a status and a model out, by a deadline; and one
+incremental session (``session``) for everything that asks a solver more than once."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
+from ..clock import NEVER, Deadline
 from ..encode import CNF, Encodings, lower
 from ..errors import BackendError
 from ..model import Model
+from ..process.run import ForkedRun, Run, finish_within
+from ..result import Result, Status
+from .session import Session
 
-if TYPE_CHECKING:
-    from .run import Run
-
-Status = Literal["sat", "unsat", "unknown"]
-
-
-@dataclass
-class Result:
-    status: Status
-    true_vars: frozenset[int] = frozenset()  # positive ids that are true (model variables at least)
-    seconds: float = 0.0
-    note: str = ""  # why unknown, for example
+__all__ = ["Backend", "Formula", "Forms", "Group", "Result", "Session", "Status"]
 
 
 @dataclass
@@ -76,10 +71,15 @@ class Backend:
     takes_phases: bool = False  # honours the ``phases`` hint of ``solve``
 
     def solve(self, formula: Formula, assumptions: Sequence[int] = (),
-              time_limit: float | None = None, phases: Sequence[int] = ()) -> Result:
+              deadline: Deadline = NEVER, phases: Sequence[int] = ()) -> Result:
         """``phases``: literals the search should prefer (a hint, such as a known solution to
         search near); a backend without ``takes_phases`` ignores it."""
         raise NotImplementedError
+
+    def session(self, formula: Formula) -> Session:
+        """One solver kept across calls on ``formula`` (``Session``). By default each solve
+        starts again from the formula and the clauses added since."""
+        return RestartSession(self, formula)
 
     def prepare(self) -> None:
         """Called before a puzzle is built, while this process is small: a backend that will
@@ -87,11 +87,9 @@ class Backend:
 
     def start(self, formula: Formula, assumptions: Sequence[int] = (),
               phases: Sequence[int] = ()) -> Run:
-        """A solve another thread can stop (see ``run``). This default forks a child now, to
-        be killed; backends that can stop in-process return a lighter Run."""
-        from .run import ForkedRun
-
-        return ForkedRun(self.solve, (formula, assumptions, None, phases))
+        """A solve another thread can stop (see ``process.run``). This default forks a child
+        now, to be killed; backends that can stop in-process return a lighter Run."""
+        return ForkedRun(self.solve, (formula, assumptions, NEVER, phases))
 
     def check(self, encodings: Encodings) -> None:
         """Refuse encodings this backend cannot take (native cardinality without support)."""
@@ -141,6 +139,39 @@ def leaves(backend: Backend) -> list[Backend]:
     if isinstance(backend, Group):
         return [leaf for part in backend.parts for leaf in leaves(part)]
     return [backend]
+
+
+class RestartSession(Session):
+    """A session over a backend that keeps nothing between solves (a portfolio, an outside
+    binary, HiGHS, ``sls``): each solve starts again from the formula, which the session owns
+    and adds its clauses to; ``interrupt`` stops the run under way."""
+
+    def __init__(self, backend: Backend, formula: Formula) -> None:
+        self.backend, self.formula = backend, formula
+        self.name, self.takes_phases = backend.name, backend.takes_phases
+        self._lock = threading.Lock()
+        self._run: Run | None = None
+
+    def add(self, clauses: Iterable[Sequence[int]]) -> None:
+        for clause in clauses:
+            add_clause(self.formula, list(clause))
+
+    def solve(self, assumptions: Sequence[int] = (), *, deadline: Deadline = NEVER,
+              conflicts: int | None = None, phases: Sequence[int] = ()) -> Result:
+        run = self.backend.start(self.formula, assumptions, phases)
+        with self._lock:
+            self._run = run
+        try:
+            return finish_within(run, deadline)
+        finally:
+            with self._lock:
+                self._run = None
+            run.close()
+
+    def interrupt(self) -> None:
+        with self._lock:
+            if self._run is not None:
+                self._run.stop()
 
 
 def add_clause(formula: Formula, clause: list[int]) -> None:

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import re
 
+from collections.abc import Sequence
+
+from ..clock import NEVER, Deadline
 from ..errors import UsageError
+from ..process.run import Run
 from .base import Backend, Formula, Group, Result, form_for, size
-from .run import Run
 
 PREFIX = "by-size:"
 
@@ -40,10 +43,12 @@ class BySizeBackend(Group):
     def pick(self, formula: Formula) -> Backend:
         return self.small if size(formula)[0] < self.limit else self.large
 
-    def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
+    def solve(self, formula: Formula, assumptions: Sequence[int] = (),
+              deadline: Deadline = NEVER, phases: Sequence[int] = ()) -> Result:
         engine = self.pick(formula)
-        return engine.solve(form_for(formula, engine), assumptions, time_limit, phases)
+        return engine.solve(form_for(formula, engine), assumptions, deadline, phases)
 
-    def start(self, formula, assumptions=(), phases=()) -> Run:
+    def start(self, formula: Formula, assumptions: Sequence[int] = (),
+              phases: Sequence[int] = ()) -> Run:
         engine = self.pick(formula)
         return engine.start(form_for(formula, engine), assumptions, phases)

@@ -13,16 +13,17 @@ import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext, suppress
 from pathlib import Path
 
+from ..clock import NEVER, Deadline
 from ..encode import CNF
 from ..errors import BackendError
 from ..export.dimacs import dimacs_lines
-from .base import Backend, Result
-from .child import descendants, die_with_parent, peak_rss_mb
-from .run import Run
+from ..process.child import descendants, die_with_parent, peak_rss_mb
+from ..process.run import Run
+from .base import Backend, Formula, Result
 
 # util-linux's setpriv sets PR_SET_PDEATHSIG in the child before it runs the solver, so a solver
 # dies with the process that started it; unlike a preexec_fn, it is safe to start from a thread
@@ -108,14 +109,18 @@ class ExternalBackend(Backend):
         self.measure_peak = False
         super().__init__(name=f"external:{command}", takes="cnf", summary=f"binary {path}")
 
-    def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
-        return self._solve(formula, assumptions, time_limit, None)
+    def solve(self, formula: Formula, assumptions: Sequence[int] = (),
+              deadline: Deadline = NEVER, phases: Sequence[int] = ()) -> Result:
+        return self._solve(formula, assumptions, deadline, None)
 
-    def start(self, formula, assumptions=(), phases=()) -> Run:
-        return Run(lambda run: self._solve(formula, assumptions, None, run))
+    def start(self, formula: Formula, assumptions: Sequence[int] = (),
+              phases: Sequence[int] = ()) -> Run:
+        return Run(lambda run: self._solve(formula, assumptions, NEVER, run))
 
-    def _solve(self, formula, assumptions, time_limit: float | None, run: Run | None) -> Result:
-        assert isinstance(formula, CNF)
+    def _solve(self, formula: Formula, assumptions: Sequence[int], deadline: Deadline,
+               run: Run | None) -> Result:
+        if not isinstance(formula, CNF):
+            raise BackendError(f"backend {self.name} reads a CNF")
         units = [[x] for x in assumptions]  # DIMACS has no assumptions: add them as units
         fd, path = tempfile.mkstemp(prefix="satdomino-", suffix=".cnf")
         t0 = time.perf_counter()
@@ -149,7 +154,7 @@ class ExternalBackend(Backend):
                                         stdout=out_file, stderr=err_file, text=True,
                                         start_new_session=self.new_session,
                                         preexec_fn=None if _DIE_WITH_PARENT else die_with_parent)
-                if not self._wait(proc, time_limit, run, peak_path):
+                if not self._wait(proc, deadline, run, peak_path):
                     return Result("unknown", seconds=time.perf_counter() - t0, note="time limit")
                 out_file.seek(0)
                 err_file.seek(0)
@@ -161,7 +166,7 @@ class ExternalBackend(Backend):
             return run.stopped_result(time.perf_counter() - t0)
         return self._parse(out, err, code, time.perf_counter() - t0, formula.num_vars)
 
-    def _wait(self, proc: subprocess.Popen, time_limit: float | None, run: Run | None,
+    def _wait(self, proc: subprocess.Popen, deadline: Deadline, run: Run | None,
               peak_path: str | None = None) -> bool:
         """Wait for the solver to end (True), or kill it: at the time limit (False), on a stop
         of ``run``, on Ctrl-C (which a solver in its own session would not see). Killed under
@@ -200,7 +205,7 @@ class ExternalBackend(Backend):
                     proc.wait()
                 ended = True
             else:
-                ended = _ended_within(proc, time_limit)
+                ended = _ended_within(proc, deadline.left())
         finally:
             if not ended:  # the time limit, or an exception (Ctrl-C): kill it and reap it
                 kill()

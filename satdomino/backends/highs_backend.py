@@ -26,13 +26,14 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, NamedTuple, NoReturn
 
+from ..clock import NEVER, Deadline
 from ..errors import BackendError, UsageError
 from ..model import Model
-from . import forkserver
-from .base import Backend, Result
-from .child import answer_now
+from ..process import forkserver
+from ..process.child import answer_now
+from ..process.run import ForkedRun, Run, ServedRun, finish_within
+from .base import Backend, Formula, Result
 from .program import program_rows
-from .run import ForkedRun, Run, ServedRun, finish_within
 
 OWN_OPTIONS = ("jump_only",)
 MAX_THREADS = 256
@@ -72,7 +73,7 @@ def _highs(options: dict):
     """A fresh, silent Highs object with ``options`` (and the HiGHS options of ours left out)."""
     import highspy  # imported on demand: most runs do not need it
 
-    with _no_stdout():
+    with no_stdout():
         h = highspy.Highs()
     h.setOptionValue("output_flag", False)
     for key, value in options.items():
@@ -84,7 +85,7 @@ def _highs(options: dict):
 
 
 @contextmanager
-def _no_stdout() -> Iterator[None]:
+def no_stdout() -> Iterator[None]:
     """Standard output, at the file-descriptor level, goes nowhere inside: HiGHS 1.16 prints
     its banner from C++ as a Highs object is made, before any option can turn its log off,
     and that would land in the middle of ``--json`` output."""
@@ -134,14 +135,19 @@ class HighsBackend(Backend):
         if forkserver.available():
             forkserver.server()
 
-    def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
+    def solve(self, formula: Formula, assumptions: Sequence[int] = (),
+              deadline: Deadline = NEVER, phases: Sequence[int] = ()) -> Result:
         run = self.start(formula, assumptions, phases)
         try:
-            return run.result() if time_limit is None else finish_within(run, time_limit)
+            return finish_within(run, deadline)
         finally:
             run.close()
 
-    def start(self, formula, assumptions=(), phases=()) -> Run:
+    def start(self, formula: Formula, assumptions: Sequence[int] = (),
+              phases: Sequence[int] = ()) -> Run:
+        if not isinstance(formula, Model):
+            raise BackendError(f"backend {self.name} reads the model")
+
         def make_args() -> tuple:
             return _program(formula, assumptions), formula.num_vars, self.options
 

@@ -41,9 +41,12 @@ import queue
 import threading
 import time
 
+from collections.abc import Sequence
+
+from ..clock import NEVER, Deadline
 from ..errors import BackendError
-from .base import Backend, Group, Result, form_for
-from .run import Run
+from ..process.run import Run
+from .base import Backend, Formula, Group, Result, form_for
 
 
 class PortfolioBackend(Group):
@@ -62,137 +65,193 @@ class PortfolioBackend(Group):
         super().__init__(members, name="portfolio:" + "+".join(names),
                          summary="first answer of " + ", ".join(names))
 
-    def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
-        t0 = time.perf_counter()
-        deadline = None if time_limit is None else t0 + time_limit
+    def solve(self, formula: Formula, assumptions: Sequence[int] = (),
+              deadline: Deadline = NEVER, phases: Sequence[int] = ()) -> Result:
+        return self._race(formula, assumptions, deadline, phases, None)
+
+    def start(self, formula: Formula, assumptions: Sequence[int] = (),
+              phases: Sequence[int] = ()) -> Run:
+        return Run(lambda run: self._race(formula, assumptions, NEVER, phases, run))
+
+    def _race(self, formula: Formula, assumptions: Sequence[int], limit: Deadline,
+              phases: Sequence[int], outer: Run | None) -> Result:
+        race = _Race(self, formula, assumptions, phases, limit)
+        try:
+            race.start_due()
+            if outer is None:
+                return race.run()
+            with outer.stoppable(race.stop):
+                return race.run()
+        finally:
+            race.close()
+
+
+Event = tuple[str, int, "Result | None", str]  # (kind, member's position, result, error)
+
+
+class _Race:
+    """One race of a portfolio's members (the module docstring says how it goes)."""
+
+    def __init__(self, portfolio: PortfolioBackend, formula: Formula,
+                 assumptions: Sequence[int], phases: Sequence[int], limit: Deadline) -> None:
+        self.p, self.formula, self.assumptions, self.phases = portfolio, formula, assumptions, phases
+        self.t0 = time.perf_counter()
+        left = limit.left()
+        self.deadline = None if left is None else self.t0 + left
         # a member searching from given phases (near a known answer: --unique's second solve)
         # is the one expected to answer, and does not yield: pausing MiniSat at 80 ms, still
         # loading at Dominosa N = 100, left the uniqueness check to the local searches
-        yields = [None if phases and m.takes_phases else y
-                  for m, y in zip(self.members, self.yields, strict=True)]
+        self.yields = [None if phases and m.takes_phases else y
+                       for m, y in zip(portfolio.members, portfolio.yields, strict=True)]
         # the members in the order they start: those with no delay at once (every fork among
         # them before any thread), the others at their time or on a freed core
-        waiting = sorted(range(len(self.members)), key=lambda i: self.delays[i])
-        runs: list[tuple[int, Run]] = []  # (member, its run) in the order they started
-        errors: list[str] = []
+        self.waiting = sorted(range(len(portfolio.members)), key=lambda i: portfolio.delays[i])
+        self.runs: list[tuple[int, Run]] = []  # (member, its run) in the order they started
+        self.threads: list[threading.Thread] = []
+        self.events: queue.SimpleQueue[Event] = queue.SimpleQueue()
+        self.errors: list[str] = []
+        self.unknown: list[str] = []
+        self.ended: set[int] = set()  # positions in runs
+        self.paused: list[int] = []  # positions in runs, in the order they yielded
+        self.yielded: set[int] = set()  # a member yields once
+        self.freed = 0  # cores no member has taken up
 
-        def start_next() -> bool:
-            """Start the first waiting member; False if it cannot start."""
-            i = waiting.pop(0)
-            m = self.members[i]
-            try:
-                runs.append((i, m.start(form_for(formula, m), assumptions, phases)))
-                return True
-            except Exception as e:  # this one cannot start; the others race on
-                errors.append(f"{m.name}: {_why(e)}")
-                return False
+    def start_due(self) -> None:
+        """Start the members with no delay (every fork before any thread)."""
+        while self.waiting and self.p.delays[self.waiting[0]] == 0:
+            self.start_next()
+        self.freed = len(self.errors)
 
+    def start_next(self) -> bool:
+        """Start the first waiting member; False if it cannot start."""
+        i = self.waiting.pop(0)
+        m = self.p.members[i]
         try:
-            while waiting and self.delays[waiting[0]] == 0:
-                start_next()
-        except BaseException:
-            for _, run in runs:
-                run.close()
-            raise
-        events: queue.SimpleQueue = queue.SimpleQueue()
+            self.runs.append((i, m.start(form_for(self.formula, m), self.assumptions,
+                                         self.phases)))
+            return True
+        except Exception as e:  # this one cannot start; the others race on
+            self.errors.append(f"{m.name}: {_why(e)}")
+            return False
 
-        def race(pos: int, run: Run) -> None:
-            try:
-                events.put(("done", pos, run.result(), ""))
-            except BaseException as e:  # report every failure; the other members race on
-                events.put(("done", pos, None, _why(e)))
-
-        # Members set up one after another, in the order they start, and search together:
-        # set-up holds the GIL, so overlapping two would only delay both.
-        threads: list[threading.Thread] = []
-
-        def launch_next() -> None:
-            while len(threads) < len(runs):
-                pos = len(threads)
-                run = runs[pos][1]
-                run.on_searching = lambda: events.put(("searching", -1, None, ""))
-                threads.append(threading.Thread(target=race, args=(pos, run), daemon=True))
-                threads[-1].start()
-                if not run.searching:
-                    return
-
-        unknown: list[str] = []
-        ended: set[int] = set()  # positions in runs
-        paused: list[int] = []  # positions in runs, in the order they yielded
-        yielded: set[int] = set()  # a member yields once
+    def _member(self, pos: int, run: Run) -> None:
         try:
-            launch_next()
-            freed = len(errors)  # cores no member has taken up
-            while len(ended) < len(runs) or waiting:
-                now = time.perf_counter()
-                if deadline is not None and now >= deadline and events.empty():
-                    return Result("unknown", seconds=now - t0, note="time limit")
-                running = len(runs) - len(ended) - len(paused)
-                due = t0 + self.delays[waiting[0]] if waiting else None
-                # a waiting member starts at its time, on a freed core, or when no member is
-                # left running; never before the news already in (an answer, say) is read
-                if (due is not None and (freed or now >= due or running == 0)
-                        and events.empty()):
-                    if start_next() and freed:
-                        freed -= 1
-                    launch_next()
-                    continue
-                # a paused member goes on on a freed core once no member waits for one
-                if paused and not waiting and (freed or running == 0) and events.empty():
-                    runs[paused.pop(0)][1].resume()
-                    freed = max(0, freed - 1)
-                    continue
-                # a member yields its core at its time to a waiting member (one core for each;
-                # none while news is in: it may free a core or end the race)
-                yield_due = None
-                for pos, (i, run) in enumerate(runs):
-                    y = yields[i]
-                    if (y is None or pos in ended or pos in yielded or freed >= len(waiting)
-                            or not events.empty()):
-                        continue
-                    if now < t0 + y:
-                        yield_due = min(yield_due or math.inf, t0 + y)
-                    elif run.searching:  # not while loading: then when it starts searching
-                        yielded.add(pos)  # once: a member searching that cannot pause, never
-                        if run.pause():
-                            paused.append(pos)
-                            freed += 1
-                if freed and waiting and events.empty():
-                    continue  # the core just given up goes to a waiting member
-                wake = min((t for t in (deadline, due, yield_due) if t is not None),
-                           default=None)
-                try:
-                    kind, pos, result, error = events.get(
-                        timeout=None if wake is None else max(0.0, wake - time.perf_counter()))
-                except queue.Empty:
-                    continue  # the time limit, or a member's time to start or yield, has come
-                if kind == "done":
-                    m = self.members[runs[pos][0]]
-                    ended.add(pos)
-                    if error:
-                        errors.append(f"{m.name}: {error}")
-                    elif result.status == "unknown":
-                        unknown.append(f"{m.name}: {result.note or 'no answer'}")
-                    else:
-                        return Result(result.status, result.true_vars,
-                                      time.perf_counter() - t0, note=f"answered by {m.name}")
-                    if pos in paused:  # it gave its core away already
-                        paused.remove(pos)
-                    else:
-                        freed += 1
-                launch_next()  # the last one started is searching, or has ended
-        finally:
-            for _, run in runs:
-                run.stop()
-            for t in threads:  # every member has stopped when we return (a killed child is
-                # reaped in the background: see ForkedRun)
-                t.join()
-            for _, run in runs[len(threads):]:  # never launched (a forked one is killed)
-                run.close()
-        if errors and not unknown:
-            raise BackendError("every portfolio member failed: " + "; ".join(errors))
-        return Result("unknown", seconds=time.perf_counter() - t0,
-                      note="; ".join(unknown + errors))
+            self.events.put(("done", pos, run.result(), ""))
+        except BaseException as e:  # report every failure; the other members race on
+            self.events.put(("done", pos, None, _why(e)))
+
+    def launch_next(self) -> None:
+        """Members set up one after another, in the order they start, and search together:
+        set-up holds the GIL, so overlapping two would only delay both."""
+        while len(self.threads) < len(self.runs):
+            pos = len(self.threads)
+            run = self.runs[pos][1]
+            run.on_searching = lambda: self.events.put(("searching", -1, None, ""))
+            self.threads.append(threading.Thread(target=self._member, args=(pos, run),
+                                                 daemon=True))
+            self.threads[-1].start()
+            if not run.searching:
+                return
+
+    def stop(self) -> None:
+        """From another thread: the race ends with "unknown" (a stopped run's answer)."""
+        self.events.put(("stop", -1, None, ""))
+
+    def run(self) -> Result:
+        self.launch_next()
+        while len(self.ended) < len(self.runs) or self.waiting:
+            now = time.perf_counter()
+            if self.deadline is not None and now >= self.deadline and self.events.empty():
+                return Result("unknown", seconds=now - self.t0, note="time limit")
+            due = self.t0 + self.p.delays[self.waiting[0]] if self.waiting else None
+            if self._start_or_resume(now, due):
+                continue
+            yield_due = self._yield_cores(now)
+            if self.freed and self.waiting and self.events.empty():
+                continue  # the core just given up goes to a waiting member
+            wake = min((t for t in (self.deadline, due, yield_due) if t is not None),
+                       default=None)
+            try:
+                event = self.events.get(
+                    timeout=None if wake is None else max(0.0, wake - time.perf_counter()))
+            except queue.Empty:
+                continue  # the time limit, or a member's time to start or yield, has come
+            answer = self._take(event)
+            if answer is not None:
+                return answer
+            self.launch_next()  # the last one started is searching, or has ended
+        if self.errors and not self.unknown:
+            raise BackendError("every portfolio member failed: " + "; ".join(self.errors))
+        return Result("unknown", seconds=time.perf_counter() - self.t0,
+                      note="; ".join(self.unknown + self.errors))
+
+    def _start_or_resume(self, now: float, due: float | None) -> bool:
+        """A waiting member starts at its time, on a freed core, or when no member is left
+        running; a paused member goes on on a freed core once no member waits for one;
+        never before the news already in (an answer, say) is read."""
+        running = len(self.runs) - len(self.ended) - len(self.paused)
+        if due is not None and (self.freed or now >= due or running == 0) \
+                and self.events.empty():
+            if self.start_next() and self.freed:
+                self.freed -= 1
+            self.launch_next()
+            return True
+        if self.paused and not self.waiting and (self.freed or running == 0) \
+                and self.events.empty():
+            self.runs[self.paused.pop(0)][1].resume()
+            self.freed = max(0, self.freed - 1)
+            return True
+        return False
+
+    def _yield_cores(self, now: float) -> float | None:
+        """A member yields its core at its time to a waiting member (one core for each; none
+        while news is in: it may free a core or end the race); the next time one is due."""
+        yield_due = None
+        for pos, (i, run) in enumerate(self.runs):
+            y = self.yields[i]
+            if (y is None or pos in self.ended or pos in self.yielded
+                    or self.freed >= len(self.waiting) or not self.events.empty()):
+                continue
+            if now < self.t0 + y:
+                yield_due = min(yield_due or math.inf, self.t0 + y)
+            elif run.searching:  # not while loading: then when it starts searching
+                self.yielded.add(pos)  # once: a member searching that cannot pause, never
+                if run.pause():
+                    self.paused.append(pos)
+                    self.freed += 1
+        return yield_due
+
+    def _take(self, event: Event) -> Result | None:
+        """The race's answer, if this event ends it."""
+        kind, pos, result, error = event
+        if kind == "stop":
+            return Result("unknown", seconds=time.perf_counter() - self.t0, note="stopped")
+        if kind != "done":
+            return None
+        m = self.p.members[self.runs[pos][0]]
+        self.ended.add(pos)
+        if error or result is None:
+            self.errors.append(f"{m.name}: {error}")
+        elif result.status == "unknown":
+            self.unknown.append(f"{m.name}: {result.note or 'no answer'}")
+        else:
+            return Result(result.status, result.true_vars, time.perf_counter() - self.t0,
+                          note=f"answered by {m.name}")
+        if pos in self.paused:  # it gave its core away already
+            self.paused.remove(pos)
+        else:
+            self.freed += 1
+        return None
+
+    def close(self) -> None:
+        """Every member has stopped when the race returns (a killed child is reaped in the
+        background: see ForkedRun)."""
+        for _, run in self.runs:
+            run.stop()
+        for t in self.threads:
+            t.join()
+        for _, run in self.runs[len(self.threads):]:  # never launched (a forked one is killed)
+            run.close()
 
 
 def timing(delay: float, yield_at: float | None) -> str:

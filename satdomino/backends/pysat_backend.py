@@ -6,19 +6,21 @@ from __future__ import annotations
 
 import inspect
 import re
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from itertools import repeat
 
 import pysolvers
 from pysat.solvers import Solver, SolverNames
 
+from ..clock import NEVER, Deadline
 from ..encode import CNF
 from ..errors import BackendError
-from .base import Backend, Result
-from .child import run_in_child, run_limited
-from .run import Run, finish_within
+from ..process.run import ForkedRun, Run, finish_within, run_in_child, run_limited
+from .base import Backend, Formula, Result
+from .session import Ended, Session, blocking_clause
 
 # solvers whose python-sat wrapper has no user phases (set_phases raises)
 NO_PHASES = {"cadical103", "kissat404", "cryptosat"}
@@ -146,31 +148,187 @@ class PysatBackend(Backend):
         # Kissat takes no clause after a solve that searched (it aborts the process: "calling
         # 'kissat_add': incremental solving not supported"): a new solver for every solve
         self.incremental = not name.startswith("kissat")
+        self.interruptible = name in INTERRUPTIBLE
 
-    def _checked(self, formula) -> CNF:
-        assert isinstance(formula, CNF)
+    def _checked(self, formula: Formula) -> CNF:
+        if not isinstance(formula, CNF):
+            raise BackendError(f"backend {self.name} reads a CNF")
         if formula.atmosts and not self.native_card:
             raise BackendError(f"backend {self.name} has no native cardinality constraints; "
                                "use minicard, gluecard3, gluecard4 or z3, or a clausal encoding")
         return formula
 
-    def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
-        if time_limit is not None and self.name in INTERRUPTIBLE:
-            return finish_within(self.start(formula, assumptions, phases), time_limit)
-        formula = self._checked(formula)
+    def solve(self, formula: Formula, assumptions: Sequence[int] = (),
+              deadline: Deadline = NEVER, phases: Sequence[int] = ()) -> Result:
+        if deadline.at is not None and self.interruptible:
+            return finish_within(self.start(formula, assumptions, phases), deadline)
+        cnf = self._checked(formula)
         t0 = time.perf_counter()
         phases = phases if self.takes_phases else ()
-        if time_limit is None:
-            status, true = _run(self.name, formula, assumptions, phases)
+        if deadline.at is None:
+            status, true = _run(self.name, cnf, assumptions, phases)
             return Result(status, frozenset(true), time.perf_counter() - t0)
-        return run_limited(self.name, _run, (self.name, formula, assumptions, phases), time_limit)
+        return run_limited(self.name, _run, (self.name, cnf, assumptions, phases), deadline)
 
-    def start(self, formula, assumptions=(), phases=()) -> Run:
-        if self.name not in INTERRUPTIBLE:
+    def start(self, formula: Formula, assumptions: Sequence[int] = (),
+              phases: Sequence[int] = ()) -> Run:
+        if not self.interruptible:
             return super().start(formula, assumptions, phases)
-        formula = self._checked(formula)
+        cnf = self._checked(formula)
         phases = phases if self.takes_phases else ()
-        return Run(lambda run: _interruptible(self.name, formula, assumptions, phases, run))
+        return Run(lambda run: _interruptible(self.name, cnf, assumptions, phases, run))
+
+    def session(self, formula: Formula) -> Session:
+        return PysatSession(self, self._checked(formula))
+
+
+class PysatSession(Session):
+    """One python-sat solver in this process. A solver that stops on ``interrupt`` solves
+    here under a deadline too; one that does not (CaDiCaL, Kissat, Lingeling) solves here
+    with no deadline, and under one in a forked child (a copy of the solver, killed at the
+    deadline: what the child learns is lost, the answer and its core are not)."""
+
+    def __init__(self, backend: PysatBackend, cnf: CNF) -> None:
+        self.name, self.takes_phases = backend.name, backend.takes_phases
+        self.incremental, self.interruptible = backend.incremental, backend.interruptible
+        self._cnf = cnf
+        self._added: list[list[int]] = []  # for a solver made again for each solve (Kissat)
+        self._solver = open_solver(self.name, cnf)
+        self._add = clause_adder(self._solver)
+        self._core: list[int] = []
+        self._lock = threading.Lock()
+        self._child: ForkedRun | None = None
+        self._solved = False
+        self._timer: threading.Timer | None = None
+        self._armed: float | None = None  # the deadline the watchdog is set for
+
+    def add(self, clauses: Iterable[Sequence[int]]) -> None:
+        batch = [list(c) for c in clauses]
+        if not self.incremental:
+            self._added += batch
+            if self._solved:  # added to the solver made for the next solve
+                return
+        self._add(batch)
+
+    def solve(self, assumptions: Sequence[int] = (), *, deadline: Deadline = NEVER,
+              conflicts: int | None = None, phases: Sequence[int] = ()) -> Result:
+        t0 = time.perf_counter()
+        if not self.incremental and self._solved:  # a fresh solver for each solve
+            self._solver.delete()
+            self._solver = open_solver(self.name, self._cnf)
+            self._add = clause_adder(self._solver)
+            self._add(self._added)
+        self._solved = True
+        s = self._solver
+        if phases and self.takes_phases:
+            s.set_phases(list(phases))
+        if deadline.at is not None and not self.interruptible:
+            answer, true, self._core = self._in_child(list(assumptions), conflicts, deadline)
+        else:
+            answer = self._here(s, list(assumptions), conflicts, deadline)
+            true = [x for x in s.get_model() or [] if x > 0] if answer else []
+            self._core = list(s.get_core() or []) if answer is False else []
+        if answer is None:
+            return Result("unknown", seconds=time.perf_counter() - t0,
+                          note="time limit" if deadline.passed() else "stopped")
+        return Result("sat" if answer else "unsat", frozenset(true), time.perf_counter() - t0)
+
+    def _here(self, s: Solver, assumptions: list[int], conflicts: int | None,
+              deadline: Deadline) -> bool | None:
+        if conflicts is not None:
+            s.conf_budget(conflicts)
+        elif self.interruptible:
+            s.conf_budget(-1)
+        if not self.interruptible:
+            return s.solve_limited(assumptions=assumptions) if conflicts is not None \
+                else s.solve(assumptions=assumptions)
+        self._arm(deadline)
+        s.clear_interrupt()
+        if deadline.passed():  # its interrupt may have come before the clear
+            return None
+        return s.solve_limited(assumptions=assumptions, expect_interrupt=True)
+
+    def _arm(self, deadline: Deadline) -> None:
+        """One watchdog a session, interrupting the solver at the deadline: a solve costs
+        microseconds here, a thread a hundred."""
+        if deadline.at == self._armed:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer.join()  # an interrupt under way ends before the solver is used again
+            self._timer = None
+        self._armed = deadline.at
+        left = deadline.left()
+        if left is not None:
+            self._timer = threading.Timer(left, self._solver.interrupt)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _in_child(self, assumptions: list[int], conflicts: int | None,
+                  deadline: Deadline) -> tuple[bool | None, list[int], list[int]]:
+        run = ForkedRun(_solve_copy, (self._solver, assumptions, conflicts))
+        with self._lock:
+            self._child = run
+        try:
+            done = run.ready(deadline.left())
+            return run.result() if done else (None, [], [])
+        finally:
+            with self._lock:
+                self._child = None
+            run.close()
+
+    def core(self) -> list[int]:
+        return self._core
+
+    def propagate(self, assumptions: Sequence[int]) -> tuple[bool, list[int]]:
+        ok, lits = self._solver.propagate(assumptions=list(assumptions))
+        return bool(ok), list(lits or [])
+
+    def interrupt(self) -> None:
+        with self._lock:
+            if self._child is not None:
+                self._child.stop()
+        if self.interruptible:
+            self._solver.interrupt()
+
+    def enumerate(self, projection: Sequence[int], on_solution: Callable[[frozenset[int]], None],
+                  *, deadline: Deadline = NEVER, limit: int | None = None) -> tuple[int, Ended]:
+        if not self.incremental or (deadline.at is not None and not self.interruptible):
+            return super().enumerate(projection, on_solution, deadline=deadline, limit=limit)
+        s, found = self._solver, 0
+        if self.interruptible:
+            self._arm(deadline)
+            s.clear_interrupt()
+            s.conf_budget(-1)
+        while limit is None or found < limit:
+            if deadline.passed():
+                return found, "stopped"
+            answer = s.solve_limited(expect_interrupt=True) if self.interruptible \
+                else s.solve()
+            if not answer:
+                return found, "all" if answer is False else "stopped"
+            true = frozenset(x for x in s.get_model() if x > 0)
+            found += 1
+            on_solution(true)
+            self._add([blocking_clause(projection, true)])
+        return found, "limit"
+
+    def close(self) -> None:
+        self._arm(NEVER)
+        self._solver.delete()
+
+
+def _solve_copy(s: Solver, assumptions: list[int],
+                conflicts: int | None) -> tuple[bool | None, list[int], list[int]]:
+    """In a forked child: the answer of its copy of the solver, the true variables and the
+    core."""
+    if conflicts is not None:
+        s.conf_budget(conflicts)
+        answer = s.solve_limited(assumptions=assumptions)
+    else:
+        answer = s.solve(assumptions=assumptions)
+    true = [x for x in s.get_model() or [] if x > 0] if answer else []
+    return answer, true, list(s.get_core() or []) if answer is False else []
 
 
 # python-sat solvers that can log a DRAT proof (the others raise NotImplementedError)
@@ -185,10 +343,10 @@ def _prove(name: str, clauses: list[list[int]]) -> tuple[str, list[str]]:
         return "unsat", list(s.get_proof() or [])
 
 
-def prove(name: str, clauses: list[list[int]], time_limit: float) -> tuple[str, list[str]]:
+def prove(name: str, clauses: list[list[int]], deadline: Deadline) -> tuple[str, list[str]]:
     """(status, DRAT proof lines when unsat) from a proof-logging python-sat solver, in a
-    forked child killed after ``time_limit``."""
+    forked child killed at the deadline."""
     if name not in PROOF_SOLVERS:
         raise BackendError(f"{name!r} cannot log proofs; choose from {', '.join(PROOF_SOLVERS)}")
-    done, payload = run_in_child(name, _prove, (name, clauses), time_limit)
+    done, payload = run_in_child(name, _prove, (name, clauses), deadline)
     return payload if done else ("unknown", [])

@@ -19,11 +19,12 @@ import time
 from array import array
 from collections.abc import Sequence
 
+from ..clock import NEVER, Deadline
 from ..errors import BackendError
 from ..model import Model
-from .base import Backend, Result
+from ..process.run import Run, finish_within
+from .base import Backend, Formula, Result
 from .program import program_rows
-from .run import Run, finish_within
 
 try:
     from . import _sls
@@ -49,12 +50,14 @@ class SlsBackend(Backend):
                          summary="our local search on the 0-1 program (answers sat, or runs "
                                  "until stopped)")
 
-    def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
-        run = self.start(formula, assumptions, phases)
-        return run.result() if time_limit is None else finish_within(run, time_limit)
+    def solve(self, formula: Formula, assumptions: Sequence[int] = (),
+              deadline: Deadline = NEVER, phases: Sequence[int] = ()) -> Result:
+        return finish_within(self.start(formula, assumptions, phases), deadline)
 
-    def start(self, formula, assumptions=(), phases=()) -> Run:
-        assert isinstance(formula, Model)
+    def start(self, formula: Formula, assumptions: Sequence[int] = (),
+              phases: Sequence[int] = ()) -> Run:
+        if not isinstance(formula, Model):
+            raise BackendError(f"backend {self.name} reads the model")
         return Run(lambda run: _search(formula, assumptions, phases, self.seed, run))
 
 

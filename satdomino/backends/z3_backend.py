@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Iterable, Sequence
+from typing import Any
 
+from ..clock import NEVER, Deadline
 from ..encode import CNF
+from ..errors import BackendError
 from ..model import (
     PB,
     AtMostOne,
@@ -17,8 +22,9 @@ from ..model import (
     Model,
     compare,
 )
-from .base import Backend, Result
-from .child import run_limited
+from ..process.run import run_limited
+from .base import Backend, Formula, Result
+from .session import Session
 
 
 def _z3():
@@ -83,14 +89,67 @@ class Z3Backend(Backend):
                          native_card=True,
                          summary="Z3 on native formulas" if smt else "Z3 on the CNF")
 
-    def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
+    def solve(self, formula: Formula, assumptions: Sequence[int] = (),
+              deadline: Deadline = NEVER, phases: Sequence[int] = ()) -> Result:
         t0 = time.perf_counter()
-        if time_limit is None:
-            status, true, note = _check(formula, assumptions, None)
+        if deadline.at is None:
+            status, true, note = _check(self._form(formula), assumptions, None)
             return Result(status, frozenset(true), time.perf_counter() - t0, note)
         # building the formulas in Python can itself take long: the whole call runs in a
-        # forked child that is killed at the limit (Z3's own timeout is set too)
-        return run_limited(self.name, _check, (formula, assumptions, time_limit), time_limit)
+        # forked child that is killed at the deadline (Z3's own timeout is set too)
+        return run_limited(self.name, _check, (self._form(formula), assumptions, deadline.left()),
+                           deadline)
+
+    def _form(self, formula: Formula) -> CNF | Model:
+        if not isinstance(formula, CNF | Model):
+            raise BackendError(f"backend {self.name} reads one form of the formula")
+        return formula
+
+    def session(self, formula: Formula) -> Session:
+        return Z3Session(self.name, self._form(formula))
+
+
+class Z3Session(Session):
+    """One Z3 solver in this process; a deadline is Z3's own timeout, and ``interrupt`` its
+    context's."""
+
+    interruptible = True
+
+    def __init__(self, name: str, formula: CNF | Model) -> None:
+        self.name = name
+        self._solver, self._xs = z3_solver(formula)
+        self._lock = threading.Lock()
+        self._core: list[int] = []
+
+    def add(self, clauses: Iterable[Sequence[int]]) -> None:
+        for clause in clauses:
+            self._solver.add(z3_clause(self._xs, clause))
+
+    def solve(self, assumptions: Sequence[int] = (), *, deadline: Deadline = NEVER,
+              conflicts: int | None = None, phases: Sequence[int] = ()) -> Result:
+        z3 = _z3()
+        t0 = time.perf_counter()
+        left = deadline.left()
+        self._solver.set("timeout", 2**32 - 1 if left is None else max(1, int(left * 1000)))
+        exprs = [_lit(z3, self._xs, a) for a in assumptions]
+        by_id = {e.get_id(): a for e, a in zip(exprs, assumptions, strict=True)}
+        answer = self._solver.check(exprs)
+        seconds = time.perf_counter() - t0
+        if answer == z3.sat:
+            return Result("sat", frozenset(true_ids(self._solver, self._xs)), seconds)
+        if answer == z3.unsat:
+            self._core = [by_id[c.get_id()] for c in self._solver.unsat_core()
+                          if c.get_id() in by_id]
+            return Result("unsat", seconds=seconds)
+        why = self._solver.reason_unknown()
+        return Result("unknown", seconds=seconds,
+                      note="time limit" if why in ("timeout", "canceled") else why)
+
+    def core(self) -> list[int]:
+        return self._core
+
+    def interrupt(self) -> None:
+        self._solver.ctx.interrupt()
 
 
 def z3_solver(formula: CNF | Model):
@@ -109,6 +168,10 @@ def z3_solver(formula: CNF | Model):
         s.add([z3.Or([lit(x) for x in c]) for c in formula.clauses])
         s.add([z3.AtMost(*[lit(x) for x in ls], k) for ls, k in formula.atmosts])
     return s, xs
+
+
+def _lit(z3: Any, xs: list, v: int) -> Any:
+    return xs[v] if v > 0 else z3.Not(xs[-v])
 
 
 def true_ids(s, xs) -> list[int]:

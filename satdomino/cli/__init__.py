@@ -11,7 +11,7 @@ import signal
 import sys
 import threading
 
-from .. import __version__
+from ..version import __version__
 from ..errors import OutOfTimeError, SatDominoError, VerificationError
 from . import check_proof, compare, decode, encodings, explain, export, generate, hint, solve
 from .common import OUT_OF_MEMORY, Parser, say

@@ -8,6 +8,8 @@ import json
 import time
 from pathlib import Path
 
+from ..analysis.drat import check_drat_files, drat_trim
+from ..clock import Deadline
 from ..errors import SatDominoError
 from .common import check_timeout, say
 
@@ -26,8 +28,6 @@ def add_parser(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Verify a DRAT proof with the built-in checker, and with drat-trim when it is here."""
-    from ..analysis.drat import check_drat_files, drat_trim
-
     check_timeout(args.timeout)
     if not Path(args.proof).is_file():
         raise SatDominoError(f"{args.proof}: " + ("not a file" if Path(args.proof).exists()
@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     try:
         built_in = check_drat_files(args.cnf, args.proof,
-                                    deadline=time.monotonic() + args.timeout)
+                                    deadline=Deadline.after(args.timeout))
     except SatDominoError as e:
         if "ran out of time" not in str(e):
             raise

@@ -4,13 +4,19 @@ options of every command that writes a solver instance."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from pathlib import Path
 
+from typing import Any
+
 from ..encode import KINDS, Encodings
 from ..errors import UsageError
+from ..family import Family, Reading
 from ..fileio import atomic_text
+from ..inputs import Item
+from ..puzzles import FAMILIES
 from ..solve import MAX_TIMEOUT
 
 KIND_HELP = {"amo": "at-most-one / exactly-one", "card": "cardinality", "pb": "pseudo-Boolean",
@@ -51,6 +57,12 @@ def check_timeout(seconds: float | None) -> None:
                          f"{MAX_TIMEOUT:.0f}")
 
 
+def kind_option(p: argparse.ArgumentParser) -> None:
+    """--kind, one of the registered families."""
+    p.add_argument("--kind", choices=list(FAMILIES),
+                   help="the family, when detection from the content is not wanted")
+
+
 def apart(inputs: list[str], outputs: dict[str, str | None]) -> None:
     """Refuse an output (flag -> path) that is one of the input files or another output:
     it would be overwritten."""
@@ -85,18 +97,47 @@ def encoding_options(p: argparse.ArgumentParser, what: str = "solve") -> None:
             f"{KIND_HELP[kind]} encoding (default {plain})"))
 
 
-def rule_options(p: argparse.ArgumentParser, kind: str | None = None) -> None:
-    """The readings of the rules that some families have (only ``kind``'s when given)."""
-    p.set_defaults(no_cover=False, rotate=False, reflect=False)
-    if kind in (None, "dominofit"):
-        p.add_argument("--no-cover", action="store_true",
-                       help=("" if kind else "dominofit: ") + "squares may stay empty (only "
-                       "overlaps are forbidden: the published model's reading)")
-    if kind in (None, "doodlefit"):
-        p.add_argument("--rotate", action="store_true",
-                       help=("" if kind else "doodlefit: ") + "blocks may be rotated")
-        p.add_argument("--reflect", action="store_true",
-                       help=("" if kind else "doodlefit: ") + "blocks may be mirrored")
+def all_readings() -> dict[str, tuple[Reading, list[str]]]:
+    """Every family's readings of the rules by flag: (the reading, the kinds that have it)."""
+    out: dict[str, tuple[Reading, list[str]]] = {}
+    for fam in FAMILIES.values():
+        for r in fam.readings:
+            out.setdefault(r.flag, (r, []))[1].append(fam.kind)
+    return out
+
+
+def rule_options(p: argparse.ArgumentParser, family: Family[Any, Any] | None = None) -> None:
+    """The readings of the rules that some families have (only ``family``'s when given):
+    ``--no-cover`` sets ``args.readings["cover"] = False``."""
+    p.set_defaults(readings={})
+    shown = ({r.flag: (r, [family.kind]) for r in family.readings} if family is not None
+             else all_readings())
+    for flag, (r, kinds) in shown.items():
+        p.add_argument(flag, action=_SetReading, nargs=0, field=r.field, value=r.value,
+                       help=("" if family else ", ".join(kinds) + ": ") + r.help)
+
+
+def apply_readings(items: list[Item], args: argparse.Namespace) -> None:
+    """The readings of the rules asked on the command line (``args.readings``), for the
+    puzzles whose family has them."""
+    for item in items:
+        if item.error is None and item.family is not None:
+            fields = {r.field for r in item.family.readings}
+            wanted = {k: v for k, v in args.readings.items() if k in fields}
+            if wanted:
+                item.puzzle = dataclasses.replace(item.puzzle, **wanted)
+
+
+class _SetReading(argparse.Action):
+    """A reading's flag: ``args.readings[field] = value``."""
+
+    def __init__(self, *args: Any, field: str, value: bool, **kwargs: Any) -> None:
+        self.field, self.value = field, value
+        super().__init__(*args, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        namespace.readings = {**namespace.readings, self.field: self.value}
 
 
 def named_encodings(args: argparse.Namespace) -> dict[str, str]:

@@ -8,11 +8,13 @@ import os
 from pathlib import Path
 
 from ..auto import AUTO
+from ..compare import summary
 from ..compare.runner import KEY
+from ..compare.sweep import Progress, puzzles, read_rows, sweep, tasks
 from ..encode import KINDS, Encodings
 from ..errors import UsageError
 from ..fileio import output_path
-from .common import KIND_HELP, check_timeout
+from .common import KIND_HELP, check_timeout, rule_options
 
 MAX_JOBS = 1024  # runs at once here: each is a process
 MAX_SEEDS = 10_000  # runs per configuration and puzzle
@@ -33,9 +35,7 @@ def add_parser(sub) -> None:
                        f"backends, {getattr(defaults, kind)})")
     c.add_argument("--backend", default=AUTO, metavar="B,B",
                    help="backends (default auto: each puzzle's pick, named in the rows)")
-    c.add_argument("--no-cover", action="store_true", help="dominofit: squares may stay empty")
-    c.add_argument("--rotate", action="store_true", help="doodlefit: blocks may be rotated")
-    c.add_argument("--reflect", action="store_true", help="doodlefit: blocks may be mirrored")
+    rule_options(c)
     c.add_argument("--seeds", type=int, default=1, metavar="K",
                    help="runs per configuration: seed 0 is the CNF as built, seeds 1..K-1 "
                    "rename variables and shuffle clauses and literals")
@@ -59,9 +59,6 @@ def add_parser(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """A resumable sweep; the summary covers everything in the results file."""
-    from ..compare import summary
-    from ..compare.sweep import Progress, puzzles, read_rows, sweep, tasks
-
     check_timeout(args.timeout)
     if not 1 <= args.jobs <= MAX_JOBS or not 1 <= args.seeds <= MAX_SEEDS:
         raise UsageError(f"--jobs must be 1 to {MAX_JOBS} and --seeds 1 to {MAX_SEEDS}")
@@ -78,8 +75,7 @@ def run(args: argparse.Namespace) -> int:
              else [x for x in getattr(args, kind).split(",") if x] for kind in KINDS}
     models: list[str | None] = [m for m in args.model.split(",") if m] or [None]
     backends = [b for b in args.backend.split(",") if b]
-    items = puzzles(args.puzzles, {"cover": not args.no_cover, "rotate": args.rotate,
-                                   "reflect": args.reflect})
+    items = puzzles(args.puzzles, args.readings)
     todo = tasks(items, models, lists, backends, args.seeds, args.timeout, args.memory)
     configs = {(t.kind, t.model, *t.encodings.values(), t.backend) for t in todo}
     if args.scatter and len(configs) < 2:

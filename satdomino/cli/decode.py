@@ -11,9 +11,9 @@ from typing import Any
 from ..backends.external import competition_answer
 from ..errors import SatDominoError
 from ..export.dimacs import gbd_hash, read_dimacs
+from ..family import Family, Skipped
 from ..inputs import Item, read_text
-from ..puzzles import Family, family
-from ..puzzles.common import Skipped
+from ..puzzles import family
 from ..solve import Outcome
 from .common import say
 
@@ -39,7 +39,7 @@ MAP_FIELDS = {"kind": str, "source": str, "model": str, "model_variables": int, 
               "input": str}
 
 
-def read_map(instance: str) -> tuple[Family, str | None, Any, dict]:
+def read_map(instance: str) -> tuple[Family[Any, Any], str | None, Any, dict]:
     """The puzzle an exported instance was written from, rebuilt from ``INSTANCE.map.json``:
     (family, part name, puzzle, the map)."""
     where = f"{instance}.map.json"
@@ -68,7 +68,7 @@ def read_map(instance: str) -> tuple[Family, str | None, Any, dict]:
     name, puzzle = parts[0]
     readings = mapping.get("readings") or {}
     if readings:
-        allowed = {f.name for f in dataclasses.fields(puzzle)} & {"cover", "rotate", "reflect"}
+        allowed = {r.field for r in fam.readings}
         if not set(readings) <= allowed or not all(isinstance(v, bool)
                                                     for v in readings.values()):
             raise SatDominoError(f"{where} is not a satdomino map; {needs}")

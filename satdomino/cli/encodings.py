@@ -6,9 +6,10 @@ import argparse
 import json
 from typing import Any
 
-from ..auto import AUTO
+from ..auto import AUTO, describe
 from ..backends import PRESETS, available_backends
 from ..encode import KINDS, REGISTRY, Encodings
+from ..puzzles import FAMILIES
 
 
 def add_parser(sub) -> None:
@@ -18,10 +19,8 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..auto import describe
-
     backends = [AUTO, *available_backends()]
-    rules = describe()
+    rules = describe(FAMILIES.values())
     if args.json:
         data: dict[str, Any] = {kind: list(REGISTRY[kind]) for kind in KINDS}
         data["backends"] = backends

@@ -5,12 +5,25 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
+from ..analysis.explain import PROPAGATION, explain, numbered_board, numbered_svg, step_json
 from ..errors import SatDominoError, VerificationError
+from ..family import Family
 from ..fileio import output_path
 from ..inputs import load
-from .common import apart, check_timeout, notice, numbered, rule_options, say, write_atomic
-from .solve import apply_readings, error_record
+from .common import (
+    apart,
+    apply_readings,
+    check_timeout,
+    kind_option,
+    notice,
+    numbered,
+    rule_options,
+    say,
+    write_atomic,
+)
+from .solve import error_record
 
 
 def add_parser(sub) -> None:
@@ -23,8 +36,7 @@ def add_parser(sub) -> None:
                        "passed the rule checker.")
     e.add_argument("files", nargs="+", metavar="FILE", help="puzzle files, folders, - or a "
                    "puzzle written out")
-    e.add_argument("--kind", choices=["dominosa", "pips", "dominofit", "doodlefit"],
-                   help="the family, when detection from the content is not wanted")
+    kind_option(e)
     e.add_argument("--puzzle", metavar="NAME", help="only this part of a multi-puzzle file")
     rule_options(e)
     e.add_argument("--timeout", type=float, metavar="S", help="seconds for each puzzle (the "
@@ -37,8 +49,6 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..analysis.explain import explain, numbered_board, numbered_svg, step_json
-
     check_timeout(args.timeout)
     if args.svg is not None:
         output_path(args.svg, "--svg")
@@ -74,9 +84,9 @@ def run(args: argparse.Namespace) -> int:
             verdict = "explained" if out.complete else f"stopped: {out.reason}"
             lines = [f"== {where}: {verdict}, {len(steps)} steps, grade {out.grade}"]
             for n, (s, shown) in enumerate(zip(out.steps, steps, strict=True), start=1):
-                piece = ", ".join(placement_text(p) for p in shown["placements"])
+                piece = ", ".join(map(item.family.placement_text, shown["placements"]))
                 lines.append(f"{n:4}. {piece}: {s.rule} [level {s.level}]")
-                lines += step_details(shown, "      ")
+                lines += step_details(item.family, shown, "      ")
             board_text = numbered_board(item.puzzle, item.family, out.steps)
             if board_text:
                 lines += ["steps on the board:", board_text]
@@ -96,34 +106,13 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
-def step_details(shown: dict, indent: str) -> list[str]:
+def step_details(family: Family[Any, Any], shown: dict, indent: str) -> list[str]:
     """The lines under a step (``step_json``'s shape): the eliminations it rests on, one line
     per reason, and the constraints of a chain of rules or of the solver's reason."""
-    from ..analysis.explain import PROPAGATION
-
     by_rule: dict[str, list[str]] = {}
     for r in shown["ruled_out"]:
-        by_rule.setdefault(r["rule"], []).append(placement_text(r["placement"]))
+        by_rule.setdefault(r["rule"], []).append(family.placement_text(r["placement"]))
     lines = [f"{indent}ruled out ({why}): {', '.join(pieces)}" for why, pieces in by_rule.items()]
     if shown["level"] >= PROPAGATION:
         lines.append(f"{indent}uses " + "; ".join(shown["uses"]))
     return lines
-
-
-def placement_text(p: dict) -> str:
-    """A placement of ``step_json`` in words: '3-5 at (2,4)-(2,5)', 'V at (0,0)'."""
-    if "pips" in p:
-        u, v = p["cells"]
-        return f"{p['pips'][0]}-{p['pips'][1]} at {_cell(u)}-{_cell(v)}"
-    if "piece" in p:
-        return f"{p['piece']} at {_cell(p['at'])}"
-    if "group" in p:
-        return f"block group {p['group']} on " + " ".join(map(_cell, p["cells"]))
-    return json.dumps(p)
-
-
-def _cell(u) -> str:
-    """A square as (row,col); a Pips board given as a graph names its cells its own way."""
-    if isinstance(u, (list, tuple)):
-        return "(" + ",".join(map(str, u)) + ")"
-    return str(u)

@@ -10,28 +10,40 @@ import sys
 from typing import Any
 
 from ..auto import AUTO
+from ..backends.pysat_backend import prove
+from ..clock import Deadline
 from ..encode import KINDS, Encodings
 from ..errors import SatDominoError, UsageError
-from ..export.instance import FORMATS, SAT, UNSAT, Origin, export_instance, format_of
+from ..export.dimacs import read_dimacs
+from ..family import Family
 from ..fileio import atomic_text, output_path
 from ..inputs import load
-from ..puzzles import FAMILIES, Family
-from .common import apart, check_timeout, encoding_options, notice, rule_options, say
-from .solve import apply_readings
+from ..instance import FORMATS, SAT, UNSAT, Origin, export_instance, format_of
+from ..puzzles import FAMILIES
+from .common import (
+    apart,
+    apply_readings,
+    check_timeout,
+    encoding_options,
+    kind_option,
+    notice,
+    rule_options,
+    say,
+)
 
 
-def instance_options(p: argparse.ArgumentParser, kind: str | None = None) -> None:
-    """What `export` and `generate -o X.cnf` share: how to write the instance (``kind``: for
-    one family's generator)."""
-    if kind is None:
+def instance_options(p: argparse.ArgumentParser, family: Family[Any, Any] | None = None) -> None:
+    """What `export` and `generate -o X.cnf` share: how to write the instance (``family``:
+    for one family's generator)."""
+    if family is None:
         p.add_argument("--format", choices=list(FORMATS),
                        help="instance format (default: from the output's suffix)")
         models = "; ".join(f"{k}: {', '.join(f.models)}" for k, f in FAMILIES.items())
     else:
-        models = ", ".join(FAMILIES[kind].models)
+        models = ", ".join(family.models)
     p.add_argument("--model", help=f"model written (default: the first; {models})")
     encoding_options(p, what="export")
-    rule_options(p, kind)
+    rule_options(p, family)
     p.add_argument("--uniqueness", action="store_true",
                    help="the uniqueness instance: the puzzle plus 'differs from its solution "
                    "somewhere', UNSATISFIABLE exactly when the solution is unique")
@@ -43,7 +55,7 @@ def instance_options(p: argparse.ArgumentParser, kind: str | None = None) -> Non
                    "fastest of those that log proofs)")
     p.add_argument("--timeout", type=float, default=60.0, metavar="S",
                    help="seconds for finding the status (smt2, --uniqueness) and the proof"
-                   + (", and for --unique" if kind else "") + " (default 60)")
+                   + (", and for --unique" if family else "") + " (default 60)")
     p.add_argument("--json", action="store_true",
                    help='print {"file", "format", "variables", "clauses", "hash", ...}')
 
@@ -56,7 +68,7 @@ def add_parser(sub) -> None:
     x.add_argument("-o", "--output", required=True, metavar="OUT",
                    help="output file; .cnf (.xz, .gz, .bz2) DIMACS, .lp LP, .mod MathProg, "
                    ".opb OPB, .smt2 SMT-LIB 2")
-    x.add_argument("--kind", choices=sorted(FAMILIES), help="puzzle kind (default: detected)")
+    kind_option(x)
     x.add_argument("--puzzle", metavar="NAME", help="the part of a multi-puzzle file")
     instance_options(x)
 
@@ -78,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     return write(item.family, item.puzzle, Origin(item.file, text, item.name), args)
 
 
-def write(fam: Family, puzzle: Any, origin: Origin, args: argparse.Namespace) -> int:
+def write(fam: Family[Any, Any], puzzle: Any, origin: Origin, args: argparse.Namespace) -> int:
     """Write the instance (and its proof when asked); say what was written."""
     fmt = format_of(args.output, args.format if args.format in FORMATS else None)
     if args.proof and fmt != "dimacs":
@@ -118,13 +130,10 @@ def write(fam: Family, puzzle: Any, origin: Origin, args: argparse.Namespace) ->
 def write_proof(cnf_path: str, proof_path: str, backend: str,
                 timeout: float) -> tuple[int, dict | None]:
     """Solve the written instance again with a proof-logging solver; keep its DRAT proof."""
-    from ..backends.pysat_backend import prove
-    from ..export.dimacs import read_dimacs
-
     if backend == AUTO:  # CaDiCaL: the fastest of the python-sat solvers that log proofs
         backend = "cadical195"
     _, clauses = read_dimacs(cnf_path)  # the file as written: the proof is about exactly it
-    status, lines = prove(backend, clauses, timeout)
+    status, lines = prove(backend, clauses, Deadline.after(timeout))
     if status == "sat":
         print("satdomino: the instance is satisfiable, so it has no proof of UNSAT; "
               "none written", file=sys.stderr)

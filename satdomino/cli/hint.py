@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
+from typing import Any
 
+from ..analysis.explain import hint, step_json
 from ..errors import PuzzleFormatError, SatDominoError, UsageError, VerificationError
+from ..family import Family
 from ..inputs import load, read_text
-from .common import check_timeout, notice, rule_options, say
-from .explain import placement_text, step_details
-from .solve import apply_readings
+from .common import apply_readings, check_timeout, kind_option, notice, rule_options, say
+from .explain import step_details
 
 
 def add_parser(sub) -> None:
@@ -21,8 +24,7 @@ def add_parser(sub) -> None:
                    "list of placements as 'explain --json' shows them (or an object with "
                    "\"placements\"), or for Dominosa a layout of L R T B letters with . for "
                    "squares not yet covered")
-    h.add_argument("--kind", choices=["dominosa", "pips", "dominofit", "doodlefit"],
-                   help="the family, when detection from the content is not wanted")
+    kind_option(h)
     h.add_argument("--puzzle", metavar="NAME", help="the part of a multi-puzzle file")
     rule_options(h)
     h.add_argument("--timeout", type=float, metavar="S", help="seconds to find the step")
@@ -31,8 +33,6 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..analysis.explain import hint, step_json
-
     check_timeout(args.timeout)
     items = load([args.file], args.kind, args.puzzle, notice=notice, timeout=args.timeout)
     apply_readings(items, args)
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     if item.error is not None:
         raise SatDominoError(item.error)
     assert item.family is not None
-    given = _read_given(args.given, item.family.kind, item.puzzle) if args.given else []
+    given = _read_given(args.given, item.family, item.puzzle) if args.given else []
     try:
         out = hint(item.puzzle, item.family, given, timeout=args.timeout)
     except VerificationError as e:
@@ -57,15 +57,15 @@ def run(args: argparse.Namespace) -> int:
                           "step": step, "solved": solved, "reason": reason}))
     elif step:
         s = out.steps[0]
-        piece = ", ".join(placement_text(p) for p in step["placements"])
+        piece = ", ".join(map(item.family.placement_text, step["placements"]))
         print("\n".join([f"next: {piece}: {s.rule} [level {s.level}]",
-                         *step_details(step, "  ")]))
+                         *step_details(item.family, step, "  ")]))
     else:
         print("solved: every piece is placed" if solved else f"no hint: {reason}")
     return 0 if step or solved else (3 if reason == "time limit" else 1)
 
 
-def _read_given(source: str, kind: str, puzzle) -> list[dict]:
+def _read_given(source: str, family: Family[Any, Any], puzzle: Any) -> list[dict]:
     text = read_text(source) if source == "-" or _is_file(source) else source  # or inline
     stripped = text.strip()
     if stripped.startswith(("[", "{")):
@@ -79,40 +79,13 @@ def _read_given(source: str, kind: str, puzzle) -> list[dict]:
             raise PuzzleFormatError("--given: a JSON list of placements, or an object with "
                                     "\"placements\"")
         return data
-    if kind != "dominosa":
-        raise PuzzleFormatError("--given: a layout of letters is for Dominosa; give JSON")
-    return _dominosa_layout(stripped, puzzle)
+    if family.given_text is None:
+        raise PuzzleFormatError(f"--given: {family.title} placements are given as JSON")
+    return family.given_text(puzzle, stripped)
 
 
 def _is_file(source: str) -> bool:
-    from pathlib import Path
-
     try:
         return Path(source).is_file()
     except (OSError, ValueError):
         return False
-
-
-def _dominosa_layout(text: str, puzzle) -> list[dict]:
-    """Placements from rows of L R T B (Tatham's letters, as ``solve`` prints) and . or ? for
-    squares not covered yet."""
-    from ..puzzles.dominosa import placement_json
-
-    rows = [line.strip() for line in text.splitlines() if line.strip()]
-    if len(rows) != puzzle.rows or any(len(r) != puzzle.cols for r in rows):
-        raise PuzzleFormatError(f"--given: a layout of {puzzle.rows} rows of {puzzle.cols} "
-                                "letters (L R T B, . for open squares)")
-    out = []
-    for r, row in enumerate(rows):
-        for c, ch in enumerate(row):
-            if ch in ".?":
-                continue
-            if ch == "L" and c + 1 < puzzle.cols and row[c + 1] == "R":
-                out.append(placement_json(puzzle, ("place", None, ((r, c), (r, c + 1)))))
-            elif ch == "T" and r + 1 < puzzle.rows and rows[r + 1][c] == "B":
-                out.append(placement_json(puzzle, ("place", None, ((r, c), (r + 1, c)))))
-            elif not ((ch == "R" and c > 0 and row[c - 1] == "L")
-                      or (ch == "B" and r > 0 and rows[r - 1][c] == "T")):
-                raise PuzzleFormatError(f"--given: row {r + 1}, column {c + 1}: {ch!r} is not "
-                                        "half of a domino (L R T B or .)")
-    return out

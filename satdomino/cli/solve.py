@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
-import time
 
 from ..analysis.count import count, terminal_progress
 from ..auto import AUTO
 from ..backends import Backend, get_backend
+from ..clock import Deadline
 from ..encode import Encodings
 from ..errors import SatDominoError, UsageError, VerificationError
 from ..fileio import output_path
@@ -20,8 +19,10 @@ from ..solve import Outcome, solve
 from .common import (
     OUT_OF_MEMORY,
     apart,
+    apply_readings,
     check_timeout,
     encoding_options,
+    kind_option,
     named_encodings,
     notice,
     numbered,
@@ -40,7 +41,7 @@ def add_parser(sub) -> None:
     s.add_argument("files", nargs="+", metavar="FILE",
                    help="puzzle files (compressed by suffix), folders, - for standard input, "
                    "or a puzzle written out such as the game id 2:221200101201")
-    s.add_argument("--kind", choices=sorted(FAMILIES), help="puzzle kind (default: detected)")
+    kind_option(s)
     s.add_argument("--model", help="model of the puzzle family (" + "; ".join(
         f"{kind}: {', '.join(fam.models)}" for kind, fam in FAMILIES.items()) + ")")
     s.add_argument("--puzzle", metavar="NAME",
@@ -63,9 +64,12 @@ def add_parser(sub) -> None:
                    help="with --count approx: the tolerance (default 0.8)")
     s.add_argument("--delta", type=float, metavar="D",
                    help="with --count approx: the chance of missing it (default 0.2)")
-    s.add_argument("--count-by", choices=["placement", "grid", "tiling"], default="placement",
+    views = ["placement", *sorted({v for fam in FAMILIES.values() for v in fam.count_views})]
+    s.add_argument("--count-by", choices=views, default="placement",
                    help="what makes two solutions different: which domino lies where and which "
-                   "way round (default), the pip grid, or the domino outlines (pips)")
+                   "way round (default), or another view a family counts by (" + "; ".join(
+                       f"{kind}: {', '.join(fam.count_views)}"
+                       for kind, fam in FAMILIES.items() if fam.count_views) + ")")
     s.add_argument("--limit", type=int, metavar="N",
                    help="with --count: stop enumerating at N (exact counters ignore it)")
     s.add_argument("--json", action="store_true", help="one JSON object per puzzle per line "
@@ -84,19 +88,6 @@ def bare_count(argv: list[str]) -> list[str]:
         if token == "--count" and out[i + 1] not in COUNT_KINDS:
             out[i] = "--count=exact"
     return out
-
-
-def apply_readings(items: list[Item], args: argparse.Namespace) -> None:
-    """The readings of the rules asked on the command line (Domino Fit's cover, Doodle Fit's
-    rotations and reflections), for the puzzles whose family has them."""
-    from ..generate import readings
-
-    for item in items:
-        if item.error is None and item.family is not None:
-            wanted = readings(item.family.kind, cover=not args.no_cover, rotate=args.rotate,
-                              reflect=args.reflect)
-            if wanted:
-                item.puzzle = dataclasses.replace(item.puzzle, **wanted)
 
 
 def error_record(item: Item) -> dict:
@@ -179,18 +170,16 @@ def run(args: argparse.Namespace) -> int:
         if item.error is None:
             assert item.family is not None
             try:
-                t0 = time.perf_counter()
+                limit = Deadline.after(args.timeout)  # one budget per puzzle
                 out = solve(item.puzzle, item.family, model=args.model, backend=engine,
-                            encodings=encodings, timeout=args.timeout, unique=args.unique)
+                            encodings=encodings, deadline=limit, unique=args.unique)
                 out.source, out.name = item.file, item.name
                 if args.count and out.status != "unknown":
-                    left = None if args.timeout is None else max(
-                        0.0, args.timeout - (time.perf_counter() - t0))  # one budget per puzzle
                     where = item.file + (f" [{item.name}]" if item.name else "")
                     progress = terminal_progress(where)
                     out.count = count(item.puzzle, item.family, model=args.model,
                                       backend=engine, encodings=encodings, limit=args.limit,
-                                      timeout=left, by=args.count_by, known=out,
+                                      deadline=limit, by=args.count_by, known=out,
                                       approx=args.count == "approx", epsilon=args.epsilon,
                                       delta=args.delta, progress=progress)
                     if progress is not None:

@@ -31,9 +31,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..backends import forkserver
-from ..backends.child import die_with_parent, group_peaks, peak_rss_mb
+from ..backends import get_backend
+from ..backends.base import leaves, size, sized
 from ..backends.external import ExternalBackend, gnu_time, solver_peak_mb
+from ..encode import CNF, Encodings
+from ..export.dimacs import gbd_hash
+from ..process import forkserver
+from ..process.child import die_with_parent, group_peaks, peak_rss_mb
+from ..puzzles import family
 
 ALARM_GRACE = 5.0  # the child's own alarm fires this long after the parent should have killed it
 # a run's limit counts from its first message; until then from its fork, with this much more for
@@ -94,11 +99,9 @@ def failed_row(task: Task, status: str, note: str) -> dict[str, Any]:
     return row
 
 
-def shuffled(cnf, seed: int):
+def shuffled(cnf: CNF, seed: int) -> tuple[CNF, dict[int, int]]:
     """A copy of ``cnf`` with variables renamed and clauses and literals reordered by ``seed``,
     and the renaming (new id -> old id), so answers can be mapped back."""
-    from ..encode import CNF
-
     rng = random.Random(seed)
     ids = list(range(1, cnf.num_vars + 1))
     rng.shuffle(ids)
@@ -121,12 +124,6 @@ def execute(task: Task, report: Callable[[dict[str, Any]], None] = lambda row: N
     """The run itself (in the child): a row without the parent's fields (wall, memory).
     ``report`` gets the sizes as soon as the formula is built, so a run killed while solving
     still has them."""
-    from ..backends import get_backend
-    from ..backends.base import leaves, size, sized
-    from ..encode import CNF, Encodings
-    from ..export.dimacs import gbd_hash
-    from ..puzzles import family
-
     row: dict[str, Any] = {"variables": "", "clauses": "", "instance_hash": "",
                            "encode_seconds": "", "solve_seconds": "", "verified": "", "note": ""}
     fam = family(task.kind)
@@ -347,9 +344,6 @@ def _fresh_main(task: Task) -> None:
         fd, path = int(sys.argv[1]), Path(sys.argv[2])
         path.unlink()
         # what a forked run inherits loaded, loaded here before the limit too
-        from ..backends import get_backend
-        from ..puzzles import family
-
         family(task.kind)
         with contextlib.suppress(Exception):  # if it fails, it fails again in the run, recorded
             get_backend(engine_name(task))

@@ -8,6 +8,7 @@ Executors: local children watched by one thread (``--jobs``), or a Dask distribu
 from __future__ import annotations
 
 import csv
+import dataclasses
 import itertools
 import os
 import re
@@ -18,11 +19,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..auto import AUTO, setup
+from ..backends import get_backend
 from ..encode import KINDS, REGISTRY, Encodings
 from ..errors import SatDominoError, UsageError
+from ..generators import check, made, planted
+from ..inputs import load
+from ..puzzles import FAMILIES, family
 from .runner import COLUMNS, KEY, Child, Task, failed_row, held_stops, run_isolated, watch
 
-SPEC = re.compile(r"^(dominosa|pips|dominofit|doodlefit):(.*)$")
 MAX_VALUES = 10_000  # values of one parameter, and puzzles of one spec
 
 
@@ -51,15 +56,18 @@ def _values(key: str, text: str) -> list[int]:
     return list(dict.fromkeys(out))  # each value once
 
 
-def generated(spec: str, flags: dict[str, bool] | None = None) -> list[PuzzleItem]:
+def spec_kind(arg: str) -> str | None:
+    """The family a generator spec such as ``dominosa:n=40`` names, or None."""
+    kind = arg.partition(":")[0]
+    return kind if kind in FAMILIES and ":" in arg else None
+
+
+def generated(spec: str, readings: dict[str, bool] | None = None) -> list[PuzzleItem]:
     """The puzzles of a generator spec such as ``dominosa:n=40..60:seeds=5`` (seeds 1..5;
     ``seeds=3..7`` for others; ``unique=yes`` for puzzles with one solution under the
-    readings of the rules ``flags``: cover, rotate, reflect)."""
-    from .. import generate as gen
-
-    m = SPEC.match(spec)
-    assert m is not None
-    kind, rest = m[1], m[2]
+    ``readings`` of the rules, ``{"cover": False}``, where the family has them)."""
+    kind, _, rest = spec.partition(":")
+    fam = family(kind)
     pairs = [part.split("=", 1) if "=" in part else (part, "")
              for part in rest.split(":") if part]
     fields = dict(pairs)
@@ -76,25 +84,27 @@ def generated(spec: str, flags: dict[str, bool] | None = None) -> list[PuzzleIte
         if not 1 <= seeds[0] <= MAX_VALUES:
             raise UsageError(f"{spec}: seeds=K needs 1 <= K <= {MAX_VALUES}")
         seeds = list(range(1, seeds[0] + 1))
-    unknown = set(fields) - set(gen.PARAMETERS[kind])
+    takes = [p.name for p in fam.generator.params]
+    unknown = set(fields) - set(takes)
     if unknown:
         raise UsageError(f"{spec}: unknown parameter {sorted(unknown)[0]!r} for {kind}; "
-                         f"it takes {', '.join(gen.PARAMETERS[kind])}, seeds, unique")
+                         f"it takes {', '.join(takes)}, seeds, unique")
     names = list(fields)
     for combo in itertools.product(*(_values(k, fields[k])[:1] for k in names)):
-        gen.check(kind, dict(zip(names, combo, strict=True)), spec)  # the spec's own words
+        check(fam, dict(zip(names, combo, strict=True)), spec=spec)  # the spec's own words
     size = len(seeds)
     for k in names:
         size *= len(_values(k, fields[k]))
     if size > MAX_VALUES:
         raise UsageError(f"{spec}: {size} puzzles; at most {MAX_VALUES} per spec")
     items = []
+    rules = {r.field: v for r in fam.readings
+             for k, v in (readings or {}).items() if k == r.field}
     for combo in itertools.product(*(_values(k, fields[k]) for k in names)):
         params = dict(zip(names, combo, strict=True))
-        rules = gen.readings(kind, **(flags or {}))
         for seed in seeds:
-            puzzle = (gen.unique(kind, params, seed, tries=200, rules=rules)[0] if unique
-                      else gen.planted(kind, params, seed))
+            puzzle = (made(fam, params, seed, unique=True, rules=rules, grade=False).puzzle
+                      if unique else planted(fam, params, seed))
             label = ":".join([kind, *(f"{k}={v}" for k, v in params.items()), f"seed={seed}",
                               *(["unique"] if unique else [])])
             items.append(PuzzleItem(label, kind, puzzle, {**params, "seed": seed,
@@ -102,19 +112,13 @@ def generated(spec: str, flags: dict[str, bool] | None = None) -> list[PuzzleIte
     return items
 
 
-def puzzles(args: Iterable[str], flags: dict[str, bool] | None = None) -> list[PuzzleItem]:
-    """Files, folders and generator specs, in order, read under the readings of the rules
-    ``flags`` (cover, rotate, reflect) where a family has them; bad input is one clear
-    error."""
-    import dataclasses
-
-    from .. import generate as gen
-    from ..inputs import load
-
+def puzzles(args: Iterable[str], readings: dict[str, bool] | None = None) -> list[PuzzleItem]:
+    """Files, folders and generator specs, in order, read under the ``readings`` of the rules
+    (``{"cover": False}``) where a family has them; bad input is one clear error."""
     items: list[PuzzleItem] = []
     for arg in args:
-        if SPEC.match(arg) and not Path(arg).exists():
-            items += generated(arg, flags)
+        if spec_kind(arg) and not Path(arg).exists():
+            items += generated(arg, readings)
             continue
         for it in load([arg], None):
             if it.error is not None:
@@ -126,7 +130,8 @@ def puzzles(args: Iterable[str], flags: dict[str, bool] | None = None) -> list[P
     if not items:
         raise UsageError("no puzzles to compare")
     for item in items:
-        rules = gen.readings(item.kind, **(flags or {}))
+        fields = {r.field for r in family(item.kind).readings}
+        rules = {k: v for k, v in (readings or {}).items() if k in fields}
         if rules:  # part of the puzzle's identity, so a resumed sweep keeps them apart
             item.instance = dataclasses.replace(item.instance, **rules)
             item.label += " (" + ", ".join(k if v else f"no-{k}" for k, v in rules.items()) + ")"
@@ -140,10 +145,6 @@ def tasks(items: list[PuzzleItem], models: list[str | None],
     that family (so one sweep can hold several families). An encoding kind given as [None] is
     not named: ``auto`` picks it (or, with a named backend, the default). ``auto`` is settled
     here, per puzzle: a task names what it runs, and its backend reads ``auto: NAME``."""
-    from ..auto import AUTO, setup
-    from ..backends import get_backend
-    from ..puzzles import family
-
     for kind in KINDS:
         if not encodings[kind]:
             raise UsageError(f"--{kind} needs at least one encoding name")
@@ -171,7 +172,7 @@ def tasks(items: list[PuzzleItem], models: list[str | None],
                 continue
             used_models.add(model)
             for enc, backend, seed in itertools.product(combos, backends, range(seeds)):
-                chosen = setup(item.instance, item.kind, model, backend, enc)
+                chosen = setup(item.instance, fam, model, backend, enc)
                 name = chosen.backend if isinstance(chosen.backend, str) else chosen.backend.name
                 out.append(Task(item.label, item.kind, item.instance, item.parameters,
                                 item.planted, chosen.model or fam.default_model,

@@ -1,19 +1,13 @@
-"""What every puzzle family's parser shares."""
+"""What the families share: parsing helpers, and dominoes shown as placements."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import PuzzleFormatError
-
-
-@dataclass(frozen=True)
-class Skipped:
-    """A part of a file that is deliberately not a puzzle (a withdrawn NYT placeholder)."""
-
-    reason: str
+from ..family import Parts
 
 
 def whole_number(value: object, what: str, lo: int = -10**6, hi: int = 10**6) -> int:
@@ -33,21 +27,32 @@ def load_json(text: str) -> Any:
         raise PuzzleFormatError(f"invalid JSON ({msg})") from None
 
 
-def strict(parts: list[tuple[str | None, Any]]) -> list[tuple[str | None, Any]]:
-    """The puzzles among ``parts`` (skipped parts left out); raises the first bad part's
-    error, naming the part."""
-    out = []
-    for name, part in parts:
-        if isinstance(part, PuzzleFormatError):
-            raise PuzzleFormatError(f"{name}: {part}" if name else str(part))
-        if not isinstance(part, Skipped):
-            out.append((name, part))
-    return out
-
-
-def single(make, text: str) -> list[tuple[str | None, Any]]:
+def single(make: Callable[[Any], Any], text: Any) -> Parts:
     """The parts of a one-puzzle format: ``make(text)``, or its error as the only part."""
     try:
         return [(None, make(text))]
     except PuzzleFormatError as e:
         return [(None, e)]
+
+
+def domino_json(pips: tuple[int, int], u: object, v: object) -> dict[str, Any]:
+    """A domino placed, as JSON: its pips, and its cells in their order (a graph board's
+    nodes by their names)."""
+    return {"pips": list(pips), "cells": [_node(u), _node(v)]}
+
+
+def _node(u: object) -> object:
+    return list(u) if isinstance(u, tuple) else u
+
+
+def domino_text(shown: dict[str, Any]) -> str:
+    """A domino as ``domino_json`` shows it, in words: '3-5 at (2,4)-(2,5)'."""
+    u, v = shown["cells"]
+    return f"{shown['pips'][0]}-{shown['pips'][1]} at {cell_text(u)}-{cell_text(v)}"
+
+
+def cell_text(u: object) -> str:
+    """A square as (row,col); a node of a graph board by its name."""
+    if isinstance(u, (list, tuple)):
+        return "(" + ",".join(map(str, u)) + ")"
+    return str(u)

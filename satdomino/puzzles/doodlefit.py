@@ -11,12 +11,21 @@ from __future__ import annotations
 
 import random
 import string
+import sys
+from array import array
 from dataclasses import dataclass
 
-from ..errors import PuzzleFormatError
+from ..analysis.repair import other_solution
+from ..errors import PuzzleFormatError, SatDominoError
+from ..family import Ask, AutoRule, Built, Family, Generator, Param, Parts, Reading, strict
 from ..model import Model
 from ..render import svg
-from .common import single, strict
+from .common import cell_text, single
+
+try:
+    from ..kernels import _xcount
+except ImportError:  # built without a C compiler: the same sweep in Python
+    _xcount = None  # type: ignore[assignment]
 
 Cell = tuple[int, int]
 Shape = tuple[Cell, ...]  # sorted, normalised so the smallest row and column are 0
@@ -114,7 +123,7 @@ def parse_text(text: str) -> DoodleFit:
     return DoodleFit(frozenset(shape), tuple(blocks))
 
 
-def parse_parts(text: str) -> list[tuple[str | None, DoodleFit | PuzzleFormatError]]:
+def parse_parts(text: str) -> Parts:
     """The puzzle in ``text``, or its error."""
     return single(parse_text, text)
 
@@ -157,16 +166,13 @@ def build_placement(p: DoodleFit) -> Model:
             for u in cells:
                 by_cell[u].append(x)
         if len(group) == 1:
-            m.exactly_one(xs, choice=True)  # the block is placed once
+            m.exactly_one(xs, f"group {k}", choice=True)  # the block is placed once
         else:
-            m.card(xs, "==", len(group))
+            m.card(xs, "==", len(group), f"group {k}")
     m.projection = list(range(1, m.num_vars + 1))
-    for xs in by_cell.values():
-        m.exactly_one(xs)
+    for u, xs in by_cell.items():
+        m.exactly_one(xs, f"cell {u}")
     return m
-
-
-MODELS = {"placement": build_placement}
 
 
 @dataclass(frozen=True)
@@ -277,12 +283,8 @@ def planted(cells: int, blocks: int, seed: int) -> tuple[DoodleFit, DoodleFitSol
 def _count_in_c(p: DoodleFit, order: list[Cell], index: dict[Cell, int],
                 groups: list[list[int]]) -> int | None:
     """The count by the C sweep, or None where it is not built."""
-    try:
-        from ..analysis import _xcount
-    except ImportError:
+    if _xcount is None:
         return None
-    from array import array
-
     options = sorted((sorted(index[u] for u in cells), g) for g, group in enumerate(groups)
                      for cells in p.placements(group[0]))
     starts, flat = [0], []
@@ -300,10 +302,8 @@ def count_placements(p: DoodleFit) -> int:
     cells), without SAT: cells are swept along the shape's longer side, the first free cell
     must be the first cell of the placement that covers it, and the count of what is left is
     remembered by state (the free cells from there on, how many blocks of each group are used).
-    In C (``analysis/_xcount.c``) when it is built, else the same search in Python: the 12
+    In C (``kernels/_xcount.c``) when it is built, else the same search in Python: the 12
     pentominoes in 6x10 (9,356 packings) take about 3 s in C, 25 s in Python."""
-    import sys
-
     cells = list(p.shape)
     rows = 1 + max(r for r, _ in cells) - min(r for r, _ in cells)
     cols = 1 + max(c for _, c in cells) - min(c for _, c in cells)
@@ -345,8 +345,105 @@ def count_placements(p: DoodleFit) -> int:
         sys.setrecursionlimit(depth)
 
 
-def placement_json(p: DoodleFit, key) -> dict:
+def placement_json(p: DoodleFit, key: tuple) -> dict:
     """A placement variable for ``explain``: the block's group and the cells it covers."""
     _, group, cells = key
     return {"group": group, "cells": [list(u) for u in cells]}
 
+
+def placement_text(shown: dict) -> str:
+    """A placement as ``placement_json`` shows it, in words."""
+    return f"block group {shown['group']} on " + " ".join(map(cell_text, shown["cells"]))
+
+
+def squares(p: DoodleFit, key: tuple) -> list[Cell]:
+    """The cells a placement variable covers."""
+    return list(key[2])
+
+
+def unique_puzzle(cells: int, blocks: int, seed: int, ask: Ask
+                  ) -> tuple[DoodleFit, DoodleFitSolution, int]:
+    """(a puzzle with exactly one solution, its planted solution, repairs made). Planted,
+    then repaired: while the solver finds another packing, one square passes from a block the
+    other packing puts elsewhere to a neighbouring block (both stay connected), so both blocks
+    change shape and the planted packing still holds. ``ask.readings``: ``rotate``,
+    ``reflect``."""
+    if blocks > cells:
+        raise SatDominoError("a Doodle Fit puzzle needs at least one cell per block")
+    rng = random.Random(f"doodlefit-unique:{cells}:{blocks}:{seed}")
+    p, sol = planted(cells, blocks, seed)
+    p = DoodleFit(p.shape, p.blocks, **ask.readings)
+    parts = [list(part) for part in sol.cells]
+    repairs = stuck = 0
+    while True:
+        if ask.progress:
+            ask.progress(f"repair {repairs}")
+        mine = {frozenset(x) for x in parts}
+        other = other_solution(p, FAMILY, mine,
+                               lambda sol: {frozenset(x) for x in sol.cells}, ask.deadline,
+                               f"Doodle Fit puzzle of {cells} cells and {blocks} blocks")
+        if other is None:
+            return p, DoodleFitSolution(tuple(tuple(sorted(x)) for x in parts)), repairs
+        theirs = {frozenset(x) for x in other.cells}
+        moved = [i for i, x in enumerate(parts) if frozenset(x) not in theirs]
+        owner = {u: i for i, x in enumerate(parts) for u in x}
+        moves = [(u, i, owner[v]) for i in moved for u in parts[i] if len(parts[i]) > 1
+                 for v in _around(u) if owner.get(v, i) != i
+                 and _connected_without(parts[i], u)]
+        if not moves or stuck > 20 + 5 * blocks:  # going round in circles: another shape
+            seed += 1_000_003
+            p, sol = planted(cells, blocks, seed)
+            p = DoodleFit(p.shape, p.blocks, **ask.readings)
+            parts, stuck = [list(part) for part in sol.cells], 0
+            continue
+        u, i, j = rng.choice(moves)
+        parts[i].remove(u)
+        parts[j].append(u)
+        p = DoodleFit(p.shape, tuple(normalise(x) for x in parts), **ask.readings)
+        repairs += 1
+        stuck += 1
+
+
+def _around(u: Cell) -> list[Cell]:
+    r, c = u
+    return [(r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)]
+
+
+def _connected_without(part: list[Cell], u: Cell) -> bool:
+    rest = set(part) - {u}
+    start = next(iter(rest))
+    seen, todo = {start}, [start]
+    while todo:
+        for v in _around(todo.pop()):
+            if v in rest and v not in seen:
+                seen.add(v)
+                todo.append(v)
+    return len(seen) == len(rest)
+
+
+def _unique(params: dict[str, int], seed: int, ask: Ask) -> Built[DoodleFit, DoodleFitSolution]:
+    return Built(*unique_puzzle(params["cells"], params["blocks"], seed, ask))
+
+
+GENERATOR: Generator[DoodleFit, DoodleFitSolution] = Generator(
+    what="a Doodle Fit puzzle (the published text form)",
+    params=(Param("cells", "cells in the shape", 1, 2000),
+            Param("blocks", "number of blocks (1 to cells)", 1, 2000)),
+    planted=lambda params, seed: planted(params["cells"], params["blocks"], seed),
+    named=lambda params: (f"Doodle Fit puzzle of {params['cells']} cells and "
+                          f"{params['blocks']} blocks"),
+    build=_unique, how_unique="blocks recut until SAT proves it unique",
+    check=lambda params, choices: ("needs --blocks at most --cells"
+                                   if params["blocks"] > params["cells"] else None))
+
+FAMILY: Family[DoodleFit, DoodleFitSolution] = Family(
+    kind="doodlefit", title="Doodle Fit", suffixes=(".txt", ".doodle"), sniff=sniff,
+    parse=parse_parts, formats={"text": format_text}, models={"placement": build_placement},
+    decode=decode, verify=verify, solution_json=solution_json, render_text=render_text,
+    render_svg=render_svg, placement_json=placement_json, placement_text=placement_text,
+    squares=squares, size=("cells", lambda p: len(p.shape)),
+    auto=(AutoRule(0, "placement", {}, ("cadical195",),
+                   "planted boards and the pentominoes within milliseconds"),),
+    generator=GENERATOR, exact_count=count_placements,
+    readings=(Reading("rotate", "--rotate", True, "blocks may be rotated"),
+              Reading("reflect", "--reflect", True, "blocks may be mirrored")))

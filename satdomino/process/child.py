@@ -1,23 +1,23 @@
-"""Run work in a forked child so a time limit can really stop it (kill the child); what /proc
-says of processes (their peak memory, their descendants, a process group)."""
+"""The forked child's side of the process layer (send back what the work returned, close
+what it inherited), and what /proc says of processes (their peak memory, their descendants,
+a process group)."""
 
 from __future__ import annotations
 
 import ctypes
 import os
 import signal
-import time
+import sys
 from collections.abc import Callable
+from contextlib import suppress
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ..errors import BackendError
-from .base import Result
-
-_reply = None  # in a forked child: its connection to the parent
+_reply: Connection | None = None  # in a forked child: its connection to the parent
 
 
-def in_child(conn, fn: Callable[..., Any], args: tuple) -> None:
+def in_child(conn: Connection, fn: Callable[..., Any], args: tuple) -> None:
     """The forked child's side: send back ("ok", fn(*args)) or ("error", what went wrong)."""
     global _reply
     die_with_parent()  # killing the parent kills the child, and any outside solver with it
@@ -38,39 +38,6 @@ def answer_now(payload: Any) -> NoReturn:
     _reply.send(("ok", payload))
     _reply.close()
     os._exit(0)
-
-
-def run_in_child(name: str, fn: Callable[..., Any], args: tuple,
-                 time_limit: float) -> tuple[bool, Any]:
-    """(True, fn(*args)) computed in a forked child, or (False, None) when ``time_limit``
-    passed first (the child is killed). A failure in the child raises BackendError."""
-    from .run import ForkedRun  # run.py builds on this module
-
-    run = ForkedRun(fn, args)
-    try:
-        ready = run.ready(time_limit)
-    except BaseException:  # a Ctrl-C, say: the child must not run on
-        run.close()
-        raise
-    if not ready:
-        run.close()
-        return False, None
-    try:
-        return True, run.result()
-    except BackendError as e:
-        raise BackendError(f"{name} failed: {e}") from None
-
-
-def run_limited(name: str, fn: Callable[..., tuple[str, list[int]]], args: tuple,
-                time_limit: float) -> Result:
-    """``fn(*args) -> (status, true_vars[, note])`` in a forked child, killed after
-    ``time_limit``."""
-    t0 = time.perf_counter()
-    done, payload = run_in_child(name, fn, args, time_limit)
-    if not done:
-        return Result("unknown", seconds=time.perf_counter() - t0, note="time limit")
-    status, true, *note = payload
-    return Result(status, frozenset(true), time.perf_counter() - t0, *note)
 
 
 def die_with_parent() -> None:
@@ -124,3 +91,37 @@ def group_peaks(pgid: int) -> dict[int, tuple[str, float]]:
         if peak is not None:
             out[int(proc.name)] = (exe, peak)
     return out
+
+
+def child_main(write: int, fn: Callable[..., Any], args: tuple) -> NoReturn:
+    """The forked child: close every file but the standard ones and ``write``, send
+    ``fn(*args)`` through ``write``, end."""
+    code = 1
+    try:
+        close_files_but(write)
+        in_child(Connection(write, readable=False), fn, args)
+        code = 0
+    finally:
+        os._exit(code)
+
+
+def close_files_but(keep: int) -> None:
+    """Close every open file of this process but 0, 1, 2 and ``keep``: those /proc lists, or
+    else every number up to the limit on open files."""
+    try:
+        fds = [int(x) for x in os.listdir("/proc/self/fd")]
+    except OSError:
+        limit = os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else -1
+        os.closerange(3, keep)
+        os.closerange(max(keep + 1, 3), min(limit if limit > 0 else 4096, 2**31 - 1))
+        return
+    for fd in fds:  # the one listdir used is closed already: EBADF
+        if fd > 2 and fd != keep:
+            with suppress(OSError):
+                os.close(fd)
+
+
+def flush_std_streams() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        with suppress(AttributeError, ValueError, OSError):
+            stream.flush()

@@ -34,6 +34,7 @@ from contextlib import suppress
 from typing import Any, NoReturn
 
 from ..errors import BackendError
+from .child import child_main, close_files_but, flush_std_streams
 
 _HEADER = struct.Struct("<q")  # the length of a pickled job, a worker's pid, or a peak
 _QUERY = -1  # in place of a job's length: the workers' peak memory
@@ -45,11 +46,9 @@ class ForkServer:
     at exit or on death, and its workers die with it."""
 
     def __init__(self) -> None:
-        from .run import _flush_std_streams
-
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         ours = _out_of_the_way(ours)
-        _flush_std_streams()  # else the server's workers could write this process's buffers
+        flush_std_streams()  # else the server's workers could write this process's buffers
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the server's side (its own process)
             try:
@@ -215,9 +214,7 @@ def _serve(sock: socket.socket) -> NoReturn:
     query, the largest peak memory of the workers reaped since the last one."""
     code = 1
     try:
-        from .run import _close_files_but
-
-        _close_files_but(sock.fileno())
+        close_files_but(sock.fileno())
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is the parent's to handle
         # a worker is reaped as it ends (while the server waits in recv, which Python resumes)
         signal.signal(signal.SIGCHLD, lambda *_: _reap_workers())
@@ -261,13 +258,11 @@ def _serve(sock: socket.socket) -> NoReturn:
 
 
 def _run_job(write: int, job: bytes) -> NoReturn:
-    from .run import _child
-
     try:
         fn, args = pickle.loads(job)
     except BaseException as e:  # report it through the worker's own pipe
         fn, args = _fail, (f"{type(e).__name__}: {e}",)
-    _child(write, fn, args)
+    child_main(write, fn, args)
 
 
 def _fail(message: str) -> NoReturn:

@@ -22,14 +22,18 @@ interchangeable. "by grid": no other pips grid (two layouts with the same pips c
 from __future__ import annotations
 
 import random
-import threading
-import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from ..errors import OutOfTimeError, SatDominoError
-from .pips import Pips, PipsSolution, Region, from_nyt
+from ...analysis.explain import LEVELS, difficulty, explain
+from ...backends import get_backend
+from ...clock import NEVER, Deadline
+from ...encode import lower
+from ...errors import OutOfTimeError, SatDominoError
+from ...family import Family
+from .board import Pips, PipsSolution, Region, build_placement, from_nyt
 
 # the NYT corpus (64 days): dominoes per puzzle (easy 3-7, medium 4-12, hard 6-16) and the
 # share of each region type (sum .45, empty .23, equals .18, less .06, greater .06,
@@ -38,6 +42,7 @@ PRESETS = {"easy": (3, 6), "medium": (5, 9), "hard": (9, 13)}
 MIX = {"sum": 0.45, "empty": 0.22, "equals": 0.18, "less": 0.06, "greater": 0.06,
        "unequal": 0.03}
 MAX_ROUNDS = 400  # repairs before a board is given up for the next attempt
+SOLVER = "glucose4"  # stops on an interrupt, so a deadline stops a repair round at once
 UNIQUE_BY = ("placement", "grid")
 
 
@@ -66,13 +71,13 @@ class Made:
     steps: int = 0
 
 
-def make(dominoes: int, seed: int, *, difficulty: str | None = None,
-         unique_by: str = "placement", max_pip: int = 6, deadline: float | None = None,
-         progress: Callable[[str], None] | None = None, unique: bool = True,
-         grade: bool = True) -> Made:
+def make(family: Family[Pips, PipsSolution], dominoes: int, seed: int, *,
+         difficulty: str | None = None, unique_by: str = "placement", max_pip: int = 6,
+         deadline: Deadline = NEVER, progress: Callable[[str], None] | None = None,
+         unique: bool = True, grade: bool = True) -> Made:
     """A unique puzzle of ``dominoes`` dominoes (within ``difficulty``'s band when given; a
-    planted one without ``unique``), graded unless ``grade`` is off and no band asks;
-    ``deadline`` (time.monotonic) raises OutOfTimeError; ``progress`` hears how it goes."""
+    planted one without ``unique``), graded by ``explain`` on ``family`` unless ``grade`` is
+    off and no band asks; past the deadline OutOfTimeError; ``progress`` hears how it goes."""
     if unique_by not in UNIQUE_BY:
         raise SatDominoError(f"unique by {unique_by!r}: one of {', '.join(UNIQUE_BY)}")
     rng = random.Random(f"pips:{dominoes}:{seed}:{difficulty}:{max_pip}")
@@ -80,21 +85,21 @@ def make(dominoes: int, seed: int, *, difficulty: str | None = None,
     # cannot be kept (the preset's size and mix still are)
     band = BANDS.get(difficulty or "") if unique_by == "placement" else None
     try:
-        return _make(dominoes, unique, unique_by, max_pip, band, rng, deadline, progress,
-                     grade)
+        return _make(family, dominoes, unique, unique_by, max_pip, band, rng, deadline,
+                     progress, grade)
     except OutOfTimeError:
         raise OutOfTimeError(f"no unique Pips puzzle of {dominoes} dominoes"
                              + (f" in the {difficulty} band" if band else "")
                              + " within the time limit") from None
 
 
-def _make(dominoes: int, unique: bool, unique_by: str, max_pip: int, band: Band | None,
-          rng: random.Random, deadline: float | None, progress, grade: bool) -> Made:
+def _make(family: Family[Pips, PipsSolution], dominoes: int, unique: bool, unique_by: str,
+          max_pip: int, band: Band | None, rng: random.Random, deadline: Deadline,
+          progress: Callable[[str], None] | None, grade: bool) -> Made:
     attempts = 0
     while True:
         attempts += 1
-        if deadline is not None and time.monotonic() > deadline:
-            raise OutOfTimeError("time limit")
+        deadline.check()
         board, solution = _plant(dominoes, max_pip, rng)
         rounds = 0
         while unique:
@@ -116,14 +121,12 @@ def _make(dominoes: int, unique: bool, unique_by: str, max_pip: int, band: Band 
                     attempts, rounds)
         if band is None and not grade or not unique:
             return made
-        _grade(made, deadline)
+        _grade(family, made, deadline)
         if band is None or _within(made, band):
             return made
 
 
 def _within(made: Made, band: Band) -> bool:
-    from ..analysis.explain import LEVELS
-
     if "search" in made.grade:  # not explained to the end
         return False
     level = next(k for k, name in LEVELS.items() if made.grade.startswith(name))
@@ -131,12 +134,8 @@ def _within(made: Made, band: Band) -> bool:
             and band.min_hard_steps <= made.hard_steps <= band.max_hard_steps)
 
 
-def _grade(made: Made, deadline: float | None) -> None:
-    from ..analysis.explain import difficulty, explain
-    from . import family
-
-    left = None if deadline is None else max(0.1, deadline - time.monotonic())
-    out = explain(made.puzzle, family("pips"), timeout=left, minimal=False)
+def _grade(family: Family[Pips, PipsSolution], made: Made, deadline: Deadline) -> None:
+    out = explain(made.puzzle, family, deadline=deadline.sooner(None), minimal=False)
     if out.reason == "time limit":
         raise OutOfTimeError("the time limit came while grading the puzzle")
     made.grade, made.hard_steps = difficulty(out)
@@ -267,16 +266,11 @@ def _region(rule: str, cells, value: dict, slack: int = 1) -> dict:
 
 # repairing ---------------------------------------------------------------------------------------
 
-def _other(board: dict, solution: dict, unique_by: str, deadline: float | None) -> dict | None:
+def _other(board: dict, solution: dict, unique_by: str, deadline: Deadline) -> dict | None:
     """The pips of another solution (``None`` when the planted one is the only one): another
     layout, or with ``unique_by="grid"`` another pips grid."""
-    from pysat.solvers import Solver
-
-    from ..encode import lower
-    from . import family
-
     puzzle = from_nyt(board)
-    m = family("pips").model(None)(puzzle)
+    m = build_placement(puzzle)
     cnf = lower(m)
     value = solution["value"]
     extra = []
@@ -290,27 +284,15 @@ def _other(board: dict, solution: dict, unique_by: str, deadline: float | None) 
     else:
         mine = {frozenset(((u, value[u]), (v, value[v]))) for u, v in solution["pairs"]}
         block = [-x for x in m.projection if _placed(m.key(x)) in mine]
-    with Solver(name="glucose4", bootstrap_with=cnf.clauses + extra) as s:
-        s.add_clause(block)
-        timer = None
-        if deadline is not None:  # a solve under way stops at the deadline
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise OutOfTimeError("time limit")
-            timer = threading.Timer(left, s.interrupt)
-            timer.start()
-        try:
-            answer = s.solve_limited(expect_interrupt=True)
-        finally:
-            if timer is not None:
-                timer.cancel()
-        if answer is None:
-            raise OutOfTimeError("time limit")
-        if not answer:
-            return None
-        true = {x for x in s.get_model() if x > 0}
-    pairs = [m.key(x) for x in m.projection if x in true]
-    other = {}
+    with get_backend(SOLVER).session(cnf) as s:
+        s.add([*extra, block])
+        answer = s.solve(deadline=deadline)
+    if answer.status == "unknown":
+        raise OutOfTimeError("time limit")
+    if answer.status == "unsat":
+        return None
+    pairs = [m.key(x) for x in m.projection if x in answer.true_vars]
+    other: dict[Any, Any] = {}
     for _, (a, b), u, v in pairs:
         other[u], other[v] = a, b
     return {"value": other, "pairs": {frozenset((u, v)) for _, _, u, v in pairs}}
@@ -360,7 +342,7 @@ def _off_mix(counts: Counter, quota: dict[str, int]) -> float:
 
 
 def _weaken(board: dict, solution: dict, unique_by: str, rng: random.Random,
-            deadline: float | None) -> None:
+            deadline: Deadline) -> None:
     """Fewer clues, while the puzzle stays unique: a one-cell rule dropped, two neighbouring
     sums joined (or a sum and an empty cell), a sum said as "all equal" or "all different", a
     "less" or "greater" loosened; tried in the order that keeps the mix of

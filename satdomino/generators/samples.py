@@ -1,5 +1,5 @@
 """cnf_samples/: small exported instances across families, models, encodings and status, with a
-manifest; rebuilt by ``python -m satdomino.export.samples [FOLDER]``. Each is exactly what
+manifest; rebuilt by ``python -m satdomino.generators.samples [FOLDER]``. Each is exactly what
 ``satdomino generate KIND ... -o NAME.cnf.xz`` writes, its ``c p show`` line naming the
 projection, so each is also a projected model counting instance: the manifest's ``count`` is
 its number of projected models (distinct solutions; for a uniqueness instance, one fewer). A
@@ -8,14 +8,17 @@ code."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..analysis.count import count
 from ..encode import Encodings
+from ..instance import export_instance
 from ..puzzles import family
-from .instance import export_instance
+from .make import origin, planted
 
 FOLDER = Path(__file__).resolve().parents[2] / "cnf_samples"
 
@@ -58,29 +61,26 @@ SAMPLES = [
 
 
 def write_all(folder: Path = FOLDER) -> list[dict]:
-    import dataclasses
-
-    from .. import generate as gen
-    from ..analysis.count import count
-
+    """Every sample written to ``folder``, with its manifest (returned too)."""
     folder.mkdir(parents=True, exist_ok=True)
     manifest = []
     counts: dict[str, int] = {}
     for s in SAMPLES:
-        puzzle = gen.planted(s.kind, s.params, s.seed)
+        fam = family(s.kind)
+        puzzle = planted(fam, s.params, s.seed)
         if s.readings:
             puzzle = dataclasses.replace(puzzle, **s.readings)
-        origin = gen.origin(s.kind, s.params, s.seed, False, puzzle, s.readings)
+        made = origin(fam, s.params, s.seed, False, puzzle, s.readings)
         file = f"{s.name}.cnf.xz"
-        info = export_instance(family(s.kind), puzzle, origin, str(folder / file), "dimacs",
+        info = export_instance(fam, puzzle, made, str(folder / file), "dimacs",
                                model=s.model, encodings=s.encodings, uniqueness=s.uniqueness,
                                timeout=300)
-        key = json.dumps([s.kind, origin.parameters, s.readings], sort_keys=True)
+        key = json.dumps([s.kind, made.parameters, s.readings], sort_keys=True)
         if key not in counts:  # the same puzzle under another model: the same count
-            solutions = count(puzzle, family(s.kind), model=s.model, timeout=300)
+            solutions = count(puzzle, fam, model=s.model, timeout=300)
             assert solutions.complete, f"{file}: {solutions.reason}"
             counts[key] = solutions.value
-        manifest.append({"file": file, "family": s.kind, "parameters": origin.parameters,
+        manifest.append({"file": file, "family": s.kind, "parameters": made.parameters,
                          "readings": s.readings, "uniqueness": s.uniqueness, "model": s.model,
                          "encodings": s.encodings.as_dict(), "variables": info.variables,
                          "clauses": info.clauses, "status": info.status,

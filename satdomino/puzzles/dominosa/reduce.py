@@ -27,7 +27,8 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 
-from ..model import Model
+from ...model import Model
+from .board import Dominosa, domino_of, dominoes, place_key
 
 Cell = tuple[int, int]
 Pair = tuple[Cell, Cell]
@@ -49,9 +50,7 @@ class _State:
     """Placements as edge ids with alive flags, counts per cell and per domino, and a trail for
     undoing what a probe removed."""
 
-    def __init__(self, p) -> None:
-        from .dominosa import domino_of, dominoes
-
+    def __init__(self, p: Dominosa) -> None:
         self.cols = p.cols
         self.ncells = p.rows * p.cols
         self.edges: list[Pair] = p.edges()
@@ -316,7 +315,7 @@ def _scc(succ: list[list[int]]) -> list[int]:
     return comp
 
 
-def reduce_board(p, *, matching: bool = True, probing: bool = True) -> Reduction:
+def reduce_board(p: Dominosa, *, matching: bool = True, probing: bool = True) -> Reduction:
     """Prune the board's placements to a fixpoint of the rules in the module docstring."""
     st = _State(p)
     stats = {"placements": len(st.edges), "rounds": 0, "matching_removed": 0,
@@ -345,33 +344,32 @@ def reduce_board(p, *, matching: bool = True, probing: bool = True) -> Reduction
     return Reduction(st.edges, st.alive, stats=stats)
 
 
-def build_reduced(p, *, matching: bool = True, probing: bool = True) -> Model:
+def build_reduced(p: Dominosa, *, matching: bool = True, probing: bool = True) -> Model:
     """The ``placement`` model over the placements that survive ``reduce_board``: removed ones
     are set false and forced ones true by unit clauses; all placement variables stay in the
     projection."""
-    from .dominosa import domino_of, dominoes, place_key
-
     red = reduce_board(p, matching=matching, probing=probing)
     m = Model("reduced")
     xs = [m.var(place_key(p, e)) for e in red.edges]
     m.projection = list(xs)
     m.stats = red.stats  # type: ignore[attr-defined]
     if red.unsat:
-        m.add_clause([xs[0]])
-        m.add_clause([-xs[0]])
+        m.add_clause([xs[0]], "no solution (found by deduction)")
+        m.add_clause([-xs[0]], "no solution (found by deduction)")
         return m
     by_cell: dict[Cell, list[int]] = {c: [] for c in p.cells()}
     by_domino: dict[tuple[int, int], list[int]] = {d: [] for d in dominoes(p.n)}
     for e, x, ok in zip(red.edges, xs, red.alive, strict=True):
         if not ok:
-            m.add_clause([-x])
+            m.add_clause([-x], "ruled out by deduction")
             continue
         by_cell[e[0]].append(x)
         by_cell[e[1]].append(x)
         by_domino[domino_of(p, e)].append(x)
-    for lits in [*by_cell.values(), *by_domino.values()]:
+    named = [*(f"cell {c}" for c in by_cell), *(f"domino {a}-{b}" for a, b in by_domino)]
+    for lits, label in zip([*by_cell.values(), *by_domino.values()], named, strict=True):
         if len(lits) == 1:
-            m.add_clause(lits)
+            m.add_clause(lits, label)
         else:
-            m.exactly_one(lits)
+            m.exactly_one(lits, label)
     return m

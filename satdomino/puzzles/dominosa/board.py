@@ -15,10 +15,12 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from ..errors import PuzzleFormatError
-from ..model import Model
-from ..render import svg, text
-from .common import strict
+from ...errors import PuzzleFormatError
+from ...family import Parts, strict
+from ...kernels.cover_count import count_exact_covers
+from ...model import Model
+from ...render import svg, text
+from ..common import domino_json
 
 Cell = tuple[int, int]
 Pair = tuple[Cell, Cell]
@@ -119,7 +121,7 @@ def _validate(grid: tuple[tuple[int, ...], ...]) -> None:
 
 MAX_N = 999  # far beyond any board a solver can take; bounds the numbers we read
 
-Parsed = list[tuple[str | None, "Dominosa | PuzzleFormatError"]]
+Parsed = Parts
 
 
 def _number(token: str) -> int:
@@ -339,8 +341,10 @@ def build_placement(p: Dominosa) -> Model:
                 by_domino[d].append(x)
     m = Model("placement")
     m.projection = list(m.new_vars(keys))
-    m.exactly_ones(by_cell)
-    m.exactly_ones(by_domino.values(), choice=True)  # each domino lies somewhere once
+    m.exactly_ones(by_cell, labels=lambda i: f"cell {cells[i]}")
+    named = list(by_domino)
+    m.exactly_ones(by_domino.values(), labels=lambda k: f"domino {named[k][0]}-{named[k][1]}",
+                   choice=True)  # each domino lies somewhere once
     return m
 
 
@@ -351,47 +355,31 @@ def build_counted(p: Dominosa) -> Model:
     m = build_placement(p)
     m.name = "counted"
     edge_vars = [(e, m.var(place_key(p, e))) for e in p.edges()]
-    m.card([x for _, x in edge_vars], "==", len(dominoes(p.n)))
+    m.card([x for _, x in edge_vars], "==", len(dominoes(p.n)), "the number of dominoes")
     for v in range(p.n + 1):
         terms = [((p.at(e[0]) == v) + (p.at(e[1]) == v), x) for e, x in edge_vars]
-        m.pb([(w, x) for w, x in terms if w], "==", p.n + 2)
+        m.pb([(w, x) for w, x in terms if w], "==", p.n + 2, f"the halves showing {v}")
     return m
 
 
-def build_reduced(p: Dominosa) -> Model:
-    """``placement`` after root-level deduction (see ``dominosa_reduce``)."""
-    from .dominosa_reduce import build_reduced as _build
-
-    return _build(p)
-
-
-def describe_constraint(p: Dominosa, m: Model, c) -> str:
-    """A constraint of the placement model as ``explain`` names it: "cell (r, c)" (covered
-    once) or "domino a-b" (placed once)."""
-    keys = [m.key(abs(x)) for x in c.lits]
-    shared = set.intersection(*(set(k[2]) for k in keys)) if keys else set()
-    for cell in sorted(shared):
-        if len(keys) == sum(cell in e for e in p.edges()):
-            return f"cell {cell}"
-    a, b = keys[0][1]
-    return f"domino {a}-{b}"
-
-
-def placement_json(p: Dominosa, key) -> dict:
+def placement_json(p: Dominosa, key: tuple) -> dict:
     """A placement variable as ``solve --json`` shows a domino: its pips and cells."""
     _, _, (u, v) = key
     if p.at(u) > p.at(v):
         u, v = v, u
-    return {"pips": [p.at(u), p.at(v)], "cells": [list(u), list(v)]}
+    return domino_json((p.at(u), p.at(v)), u, v)
+
+
+def squares(p: Dominosa, key: tuple) -> list[Cell]:
+    """The two squares a placement variable covers."""
+    return list(key[2])
 
 
 def count_placements(p: Dominosa) -> int:
     """The exact number of solutions, without SAT: an exact cover of the cells and the
     dominoes by the adjacent pairs, counted by propagation and independent parts
-    (``analysis.cover_count``). Planted boards of N = 40 (counts up to 5e7) take well under a
+    (``kernels.cover_count``). Planted boards of N = 40 (counts up to 5e7) take well under a
     second; boards that do not fall apart are left to the other counting methods."""
-    from ..analysis.cover_count import count_exact_covers
-
     cols, first_domino = p.cols, p.rows * p.cols
     domino_id = {d: first_domino + k for k, d in enumerate(dominoes(p.n))}
     options = [(a[0] * cols + a[1], b[0] * cols + b[1], domino_id[domino_of(p, (a, b))])
@@ -399,9 +387,6 @@ def count_placements(p: Dominosa) -> int:
     return count_exact_covers(first_domino + len(domino_id), options)
 
 
-MODELS = {"placement": build_placement, "counted": build_counted, "reduced": build_reduced}
-# --count-by tiling: the numbers are given, so a tiling is a placement (and there is one grid)
-COUNT_VIEWS = {"tiling": build_placement}
 
 
 # solutions ---------------------------------------------------------------------------------------

@@ -19,9 +19,10 @@ from contextlib import contextmanager, suppress
 from multiprocessing.connection import Connection, wait
 from typing import Any, NoReturn
 
+from ..clock import Deadline
 from ..errors import BackendError
-from .base import Result
-from .child import in_child
+from ..result import Result
+from .child import child_main, flush_std_streams
 
 
 class Run:
@@ -129,10 +130,13 @@ class Run:
         return Result("unknown", seconds=seconds, note="stopped")
 
 
-def finish_within(run: Run, time_limit: float) -> Result:
-    """``run.result()``, stopped after ``time_limit`` seconds (then "unknown", "time limit").
-    The work runs in a thread so that this one stays free to take a KeyboardInterrupt, which
-    stops the run too."""
+def finish_within(run: Run, deadline: Deadline) -> Result:
+    """``run.result()``, stopped at the deadline (then "unknown", "time limit"). The work runs
+    in a thread so that this one stays free to take a KeyboardInterrupt, which stops the run
+    too; with no deadline it runs here."""
+    left = deadline.left()
+    if left is None:
+        return run.result()
     box: list = []
 
     def work() -> None:
@@ -145,7 +149,7 @@ def finish_within(run: Run, time_limit: float) -> Result:
     t0 = time.perf_counter()
     thread.start()
     try:
-        thread.join(max(time_limit, 0.0))
+        thread.join(left)
         timed_out = thread.is_alive()
     finally:
         run.stop()  # nothing to stop if the work has ended
@@ -176,10 +180,10 @@ class ForkedRun(Run):
         try:
             read, write = os.pipe()
             self._recv = Connection(read, writable=False)
-            _flush_std_streams()  # else the child could write what this process has buffered
+            flush_std_streams()  # else the child could write what this process has buffered
             self._pid = os.fork()  # not multiprocessing: a third of the parent's cost
             if self._pid == 0:
-                _child(write, fn, args)
+                child_main(write, fn, args)
             os.close(write)
             write = -1
         except BaseException:
@@ -224,10 +228,11 @@ class ForkedRun(Run):
         assert self._recv is not None
         return self._recv
 
-    def ready(self, timeout: float) -> bool:
-        """The child has answered or died within ``timeout`` seconds (``result()`` will not
-        wait)."""
-        return self._recv.poll(max(timeout, 0.0))
+    def ready(self, timeout: float | None) -> bool:
+        """The child has answered or died within ``timeout`` seconds (None: waits for it;
+        ``result()`` will not wait)."""
+        assert self._recv is not None
+        return self._recv.poll(timeout)
 
     def _signal(self, sig: int) -> None:
         with suppress(ProcessLookupError):
@@ -352,40 +357,6 @@ class ServedRun(ForkedRun):
         return "a worker of the fork server, killed or crashed"
 
 
-def _child(write: int, fn: Callable[..., Any], args: tuple) -> NoReturn:
-    """The forked child: close every file but the standard ones and ``write``, send
-    ``fn(*args)`` through ``write``, end."""
-    code = 1
-    try:
-        _close_files_but(write)
-        in_child(Connection(write, readable=False), fn, args)
-        code = 0
-    finally:
-        os._exit(code)
-
-
-def _close_files_but(keep: int) -> None:
-    """Close every open file of this process but 0, 1, 2 and ``keep``: those /proc lists, or
-    else every number up to the limit on open files."""
-    try:
-        fds = [int(x) for x in os.listdir("/proc/self/fd")]
-    except OSError:
-        limit = os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else -1
-        os.closerange(3, keep)
-        os.closerange(max(keep + 1, 3), min(limit if limit > 0 else 4096, 2**31 - 1))
-        return
-    for fd in fds:  # the one listdir used is closed already: EBADF
-        if fd > 2 and fd != keep:
-            with suppress(OSError):
-                os.close(fd)
-
-
-def _flush_std_streams() -> None:
-    for stream in (sys.stdout, sys.stderr):
-        with suppress(AttributeError, ValueError, OSError):
-            stream.flush()
-
-
 def _sigkill(pid: int) -> None:
     with suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
@@ -403,3 +374,34 @@ def _exit_status(status: int) -> str:
     if os.WIFSIGNALED(status):
         return f"killed by signal {os.WTERMSIG(status)}"
     return f"exit {os.waitstatus_to_exitcode(status)}"
+
+
+def run_in_child(name: str, fn: Callable[..., Any], args: tuple,
+                 deadline: Deadline) -> tuple[bool, Any]:
+    """(True, fn(*args)) computed in a forked child, or (False, None) when the deadline
+    passed first (the child is killed). A failure in the child raises BackendError."""
+    run = ForkedRun(fn, args)
+    try:
+        ready = run.ready(deadline.left())
+    except BaseException:  # a Ctrl-C, say: the child must not run on
+        run.close()
+        raise
+    if not ready:
+        run.close()
+        return False, None
+    try:
+        return True, run.result()
+    except BackendError as e:
+        raise BackendError(f"{name} failed: {e}") from None
+
+
+def run_limited(name: str, fn: Callable[..., tuple[str, list[int]]], args: tuple,
+                deadline: Deadline) -> Result:
+    """``fn(*args) -> (status, true_vars[, note])`` in a forked child, killed at the
+    deadline."""
+    t0 = time.perf_counter()
+    done, payload = run_in_child(name, fn, args, deadline)
+    if not done:
+        return Result("unknown", seconds=time.perf_counter() - t0, note="time limit")
+    status, true, *note = payload
+    return Result(status, frozenset(true), time.perf_counter() - t0, *note)

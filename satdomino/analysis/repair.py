@@ -1,31 +1,30 @@
-"""What the repair loops of the generators share (``dominofit_unique``, ``doodlefit_unique``):
-the solver's other solution, if there is one, within the time left."""
+"""What the generators' repair loops share: the solver's other solution, if there is one, by
+the deadline."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
+from ..clock import Deadline
 from ..errors import OutOfTimeError
+from ..family import Family
 from ..solve import solve
-from . import family
 
 # one solver, not auto's race (which one answers first depends on timing): the same seed
 # gives the same puzzle
 BACKEND = "cadical195"
 
 
-def other_solution(puzzle: Any, kind: str, planted: Any, key: Callable[[Any], Any],
-                   deadline: float | None, what: str) -> Any:
+def other_solution(puzzle: Any, family: Family[Any, Any], planted: Any,
+                   key: Callable[[Any], Any], deadline: Deadline, what: str) -> Any:
     """A solution of ``puzzle`` other than ``planted`` (the same by ``key``), or None when
     the solver proves ``planted`` the only one; OutOfTimeError naming ``what`` at the
     deadline."""
-    left = None if deadline is None else deadline - time.monotonic()
     late = OutOfTimeError(f"no unique {what} within the time limit")
-    if left is not None and left <= 0:
+    if deadline.passed():
         raise late
-    out = solve(puzzle, family(kind), unique=True, timeout=left, backend=BACKEND)
+    out = solve(puzzle, family, unique=True, deadline=deadline, backend=BACKEND)
     if out.unique is None:
         raise late
     if out.unique:

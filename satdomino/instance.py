@@ -13,15 +13,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
-from ..analysis import blocking_clause
-from ..encode import Encodings, lower
-from ..errors import OutOfTimeError, SatDominoError, UsageError
-from ..fileio import atomic_text, output_path, without_compression
-from ..model import Model
-from ..puzzles import Family
-from .dimacs import gbd_hash, write_dimacs
-from .linear import opb_hash, rows, to_lp, to_mathprog, to_opb, to_smt2
+from .backends.session import blocking_clause
+from .clock import NEVER, Deadline
+from .encode import Encodings, lower
+from .errors import OutOfTimeError, SatDominoError, UsageError
+from .export.dimacs import gbd_hash, write_dimacs
+from .export.linear import opb_hash, rows, to_lp, to_mathprog, to_opb, to_smt2
+from .family import Family
+from .fileio import atomic_text, output_path, without_compression
+from .model import Model
+from .solve import solve
+from .version import __version__
 
 FORMATS = ("dimacs", "opb", "smt2", "lp", "mathprog")
 _SUFFIXES = {".cnf": "dimacs", ".dimacs": "dimacs", ".lp": "lp", ".mod": "mathprog",
@@ -73,14 +75,12 @@ class Exported:
 INSTANCE_SOLVER = "cadical195"
 
 
-def uniqueness_clause(family: Family, puzzle: Any, m: Model,
-                      timeout: float | None) -> tuple[list[int], str | None]:
+def uniqueness_clause(family: Family[Any, Any], puzzle: Any, m: Model,
+                      deadline: Deadline) -> tuple[list[int], str | None]:
     """(the clause "differs from this solution somewhere" over the projection of ``m``, the
     status of the puzzle plus that clause when decided in time)."""
-    from ..solve import solve
-
     # one fixed solver, not auto's race: the same puzzle always gives the same instance
-    out = solve(puzzle, family, model=m.name, unique=True, timeout=timeout,
+    out = solve(puzzle, family, model=m.name, unique=True, deadline=deadline,
                 backend=INSTANCE_SOLVER)
     if out.status == "unsat":
         raise SatDominoError("the puzzle has no solution, so there is no uniqueness instance")
@@ -91,9 +91,10 @@ def uniqueness_clause(family: Family, puzzle: Any, m: Model,
     return blocking_clause(m.projection, out.assignment), status
 
 
-def export_instance(family: Family, puzzle: Any, origin: Origin, out: str, fmt: str, *,
-                    model: str | None = None, encodings: Encodings = Encodings(),
-                    uniqueness: bool = False, timeout: float | None = None) -> Exported:
+def export_instance(family: Family[Any, Any], puzzle: Any, origin: Origin, out: str,
+                    fmt: str, *, model: str | None = None, encodings: Encodings = Encodings(),
+                    uniqueness: bool = False, timeout: float | None = None,
+                    deadline: Deadline = NEVER) -> Exported:
     """Write the instance to ``out`` (atomically; compressed by suffix; DIMACS with its map
     ``out.map.json``) and describe it."""
     if fmt not in FORMATS:
@@ -104,6 +105,7 @@ def export_instance(family: Family, puzzle: Any, origin: Origin, out: str, fmt: 
         if origin.text is None:
             raise UsageError("export of DIMACS needs a file, not standard input "
                              "(its map must be able to rebuild the puzzle)")
+    deadline = deadline.sooner(timeout)
     m = family.model(model)(puzzle)
     status = origin.status
     head = [f"generator: satdomino {__version__}", f"family: {family.kind}"]
@@ -112,14 +114,12 @@ def export_instance(family: Family, puzzle: Any, origin: Origin, out: str, fmt: 
     head.append(f"source: {origin.source}" + (f" [{origin.name}]" if origin.name else ""))
     head.append(f"model: {m.name}")
     if uniqueness:
-        block, status = uniqueness_clause(family, puzzle, m, timeout)
-        m.add_clause(block)
+        block, status = uniqueness_clause(family, puzzle, m, deadline)
+        m.add_clause(block, "not the known solution")
         head.append("instance: uniqueness (the puzzle plus a clause excluding one solution: "
                     "UNSATISFIABLE exactly when that solution is the only one)")
     elif status is None and fmt == "smt2":  # the SMT-LIB header wants it: find it
-        from ..solve import solve
-
-        found = solve(puzzle, family, model=model, timeout=timeout).status
+        found = solve(puzzle, family, model=model, deadline=deadline).status
         status = {"sat": SAT, "unsat": UNSAT}.get(found)
     if fmt == "dimacs":
         head.append(f"encodings: {json.dumps(encodings.as_dict())}")
@@ -158,11 +158,11 @@ def _comment_safe(text: str) -> str:
     return "".join(c if c.isprintable() else " " for c in text).replace("*/", "* /")
 
 
-def _write_map(family: Family, puzzle: Any, origin: Origin, m, encodings: Encodings,
-               variables: int, uniqueness: bool, result: Exported) -> None:
+def _write_map(family: Family[Any, Any], puzzle: Any, origin: Origin, m: Model,
+               encodings: Encodings, variables: int, uniqueness: bool,
+               result: Exported) -> None:
     """Everything `decode` needs to rebuild the same model and read an outside answer."""
-    readings = {k: getattr(puzzle, k) for k in ("cover", "rotate", "reflect")
-                if hasattr(puzzle, k)}
+    readings = {r.field: getattr(puzzle, r.field) for r in family.readings}
     mapping = {"generator": f"satdomino {__version__}", "kind": family.kind,
                "source": origin.source, "puzzle": origin.name, "parameters": origin.parameters,
                "readings": readings, "model": m.name, "encodings": encodings.as_dict(),

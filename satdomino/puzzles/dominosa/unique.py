@@ -11,8 +11,9 @@
    turn one planted domino end for end so that the alternative would use some domino twice
    (or, if no domino on the cycle allows that, swap it with a planted domino elsewhere). Repeat
    until there is no other solution; a tiling that will not settle is replaced by a new one.
-4. Prove: the board is checked by the framework's own ``solve(..., unique=True)``, independent
-   of the repair loop, and the planted layout by ``verify``.
+4. Prove: the framework's own placement model, with the planted layout forbidden, is
+   unsatisfiable (independent of the repair loop's clauses), and ``verify`` accepts the planted
+   layout.
 """
 
 from __future__ import annotations
@@ -22,11 +23,21 @@ import time
 from dataclasses import dataclass
 from itertools import combinations
 
-from pysat.solvers import Solver
-
-from ..backends.child import run_in_child
-from ..errors import OutOfTimeError, SatDominoError, VerificationError
-from .dominosa import Dominosa, DominosaSolution, dominoes, random_tiling, verify
+from ...backends import Session, get_backend
+from ...backends.session import blocking_clause
+from ...clock import NEVER, Deadline
+from ...encode import CNF, lower
+from ...errors import OutOfTimeError, SatDominoError, VerificationError
+from ...process.run import run_in_child
+from .board import (
+    Dominosa,
+    DominosaSolution,
+    build_placement,
+    dominoes,
+    place_key,
+    random_tiling,
+    verify,
+)
 
 SOLVER = "cadical195"
 SHARPEN_STEPS_PER_TILE = 2  # measured: 0.5 already sharpens most boards, 2 leaves a margin
@@ -140,16 +151,17 @@ class _Repairer:
 
     def __init__(self, board: _Board, rng: random.Random) -> None:
         self.board, self.rng = board, rng
-        s = self.solver = Solver(name=SOLVER)
         # placement variable k + 1 for edge k; every cell covered exactly once
+        clauses = []
         for inc in board.incident:
             lits = [k + 1 for k in inc]
-            s.add_clause(lits)
-            for x, y in combinations(lits, 2):
-                s.add_clause([-x, -y])
+            clauses.append(lits)
+            clauses += [[-x, -y] for x, y in combinations(lits, 2)]
         # not the planted layout (fixed, as the tiling is)
         planted = {*board.tiles}
-        s.add_clause([-(k + 1) for k, e in enumerate(board.edges) if e in planted])
+        clauses.append([-(k + 1) for k, e in enumerate(board.edges) if e in planted])
+        edges = len(board.edges)
+        self.solver: Session = get_backend(SOLVER).session(CNF(edges, edges, clauses))
         # "each domino exactly once" depends on the numbering: each domino's clauses hang on
         # an activation literal, retired for good and replaced when a repair moves the domino
         self.top = len(board.edges)
@@ -161,24 +173,22 @@ class _Repairer:
             self._post(d)
 
     def close(self) -> None:
-        self.solver.delete()
+        self.solver.close()
 
     def _post(self, d: int) -> None:
-        if d in self.active:
-            self.solver.add_clause([-self.active[d]])
+        retired = [[-self.active[d]]] if d in self.active else []
         self.top += 1
         act = self.active[d] = self.top
         lits = [k + 1 for k in sorted(self.showing.get(d, ()))]
-        self.solver.add_clause([-act, *lits])
-        for x, y in combinations(lits, 2):
-            self.solver.add_clause([-act, -x, -y])
+        self.solver.add([*retired, [-act, *lits],
+                         *([-act, -x, -y] for x, y in combinations(lits, 2))])
 
     def other(self) -> list[int] | None:
         """The edges of a solution other than the planted one, or None if there is none."""
-        if not self.solver.solve(assumptions=[self.active[d] for d in sorted(self.active)]):
+        answer = self.solver.solve([self.active[d] for d in sorted(self.active)])
+        if answer.status != "sat":
             return None
-        model = self.solver.get_model() or []
-        return [k for k in range(len(self.board.edges)) if model[k] > 0]
+        return [k for k in range(len(self.board.edges)) if k + 1 in answer.true_vars]
 
     def cycles(self, other: list[int]) -> list[list[int]]:
         """Where ``other`` differs from the planted layout: alternating cycles of cells
@@ -287,35 +297,23 @@ def _late(n: int, seed: int) -> SatDominoError:
                           "time limit")
 
 
-def generate(n: int, seed: int, deadline: float | None = None, *,
+def generate(n: int, seed: int, deadline: Deadline = NEVER, *,
              sharpen: float = SHARPEN_STEPS_PER_TILE
              ) -> tuple[Dominosa, DominosaSolution, Stats]:
     """``unique_board`` with statistics on how the board was made; ``sharpen`` is the
     local-search moves per tile (0 turns the step off, for comparison)."""
-    # imported here: the puzzle registry and the pipeline import this package
-    from ..solve import solve
-    from . import family
-
     if n < 0:
         raise SatDominoError("N must be at least 0")
     t0 = time.monotonic()
-
-    def left() -> float | None:
-        if deadline is None:
-            return None
-        rest = deadline - time.monotonic()
-        if rest <= 0:
-            raise _late(n, seed)
-        return rest
-
-    limit = left()
-    if limit is None:
+    if deadline.passed():
+        raise _late(n, seed)
+    if deadline.at is None:
         grid, pairs, tilings, rounds = _search(n, seed, sharpen)
     else:
         # python-sat cannot interrupt CaDiCaL: under a deadline the search runs in a forked
         # child that is killed when the deadline passes
         done, found = run_in_child("unique Dominosa search", _search, (n, seed, sharpen),
-                                   limit)
+                                   deadline)
         if not done:
             raise _late(n, seed)
         grid, pairs, tilings, rounds = found
@@ -324,20 +322,30 @@ def generate(n: int, seed: int, deadline: float | None = None, *,
     if problems:
         raise VerificationError(f"planted Dominosa layout broken: {'; '.join(problems[:3])}")
     t1 = time.monotonic()
-    # the repair loop's verdict, checked by the framework's own model and uniqueness test
-    out = solve(board, family("dominosa"), unique=True, timeout=left())
-    if out.unique is None:
+    # the repair loop's verdict, checked on the framework's own placement model
+    proved = only_solution(board, sol, deadline)
+    if proved is None:
         raise _late(n, seed)
-    if not out.unique:
+    if not proved:
         raise VerificationError(f"double-{n} board (seed {seed}) has a second solution")
     t2 = time.monotonic()
     return board, sol, Stats(tilings, rounds, t2 - t0, t2 - t1)
 
 
-def unique_board(n: int, seed: int, deadline: float | None = None
+def only_solution(board: Dominosa, sol: DominosaSolution, deadline: Deadline) -> bool | None:
+    """Is ``sol`` the board's only solution, by the placement model with ``sol`` forbidden
+    (None: not decided by the deadline)?"""
+    m = build_placement(board)
+    planted = frozenset(m.var(place_key(board, e)) for e in sol.pairs)
+    with get_backend(SOLVER).session(lower(m)) as s:
+        s.add([blocking_clause(m.projection, planted)])
+        answer = s.solve(deadline=deadline)
+    return None if answer.status == "unknown" else answer.status == "unsat"
+
+
+def unique_board(n: int, seed: int, deadline: Deadline = NEVER
                  ) -> tuple[Dominosa, DominosaSolution]:
     """A double-``n`` Dominosa board with exactly one solution, and that solution; the same
-    board for the same (n, seed). ``deadline`` is a ``time.monotonic()`` value; once it has
-    passed, SatDominoError."""
+    board for the same (n, seed). Past the deadline, OutOfTimeError."""
     board, sol, _ = generate(n, seed, deadline)
     return board, sol

@@ -22,21 +22,20 @@ branch costs what it changes.
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Iterable, Sequence
 
-from ..errors import SatDominoError
-
-
-class TimeUp(SatDominoError):
-    """The count ran past its deadline."""
+from ..backends import get_backend
+from ..clock import NEVER, Deadline
+from ..encode import CNF, Encodings, lower
+from ..errors import OutOfTimeError
+from ..model import Model
 
 
 def count_exact_covers(num_items: int, options: Sequence[Sequence[int]],
-                       deadline: float | None = None) -> int:
+                       deadline: Deadline = NEVER) -> int:
     """The number of ways to pick options (each a sequence of item numbers below
-    ``num_items``) covering every item exactly once. ``deadline``: a ``time.perf_counter``
-    value past which it raises TimeUp. Options are non-empty and name an item once."""
+    ``num_items``) covering every item exactly once; OutOfTimeError past the deadline.
+    Options are non-empty and name an item once."""
     if any(not o or len(set(o)) != len(o) for o in options):
         raise ValueError("each option must name one or more items, each once")
     return _Counter(num_items, in_some_cover(num_items, options), deadline).total()
@@ -45,55 +44,49 @@ def count_exact_covers(num_items: int, options: Sequence[Sequence[int]],
 def in_some_cover(num_items: int, options: Sequence[Sequence[int]]) -> list[Sequence[int]]:
     """The options that lie in at least one exact cover, in their order (none when there is
     no cover)."""
-    from pysat.card import CardEnc, EncType
-    from pysat.formula import IDPool
-
+    m = Model("exact cover")
+    m.new_vars(range(len(options)))
     of_item: list[list[int]] = [[] for _ in range(num_items)]
     for k, o in enumerate(options):
         for i in o:
             of_item[i].append(k + 1)
-    pool = IDPool(start_from=len(options) + 1)
-    clauses: list[list[int]] = []
-    for lits in of_item:
-        clauses.append(lits)
-        if len(lits) > 1:
-            kind = EncType.pairwise if len(lits) <= 6 else EncType.seqcounter
-            clauses += CardEnc.atmost(lits, 1, vpool=pool, encoding=kind).clauses
-    dead = never_true(clauses, range(1, len(options) + 1), solver="minisat22")
+    m.exactly_ones(of_item, labels=lambda i: f"item {i}")
+    dead = never_true(lower(m, Encodings(amo="commander")), range(1, len(options) + 1),
+                      solver="minisat22")
     if dead is None:
         return []
     gone = set(dead)
     return [o for k, o in enumerate(options) if k + 1 not in gone]
 
 
-def never_true(clauses: list[list[int]], projection: Iterable[int],
+def never_true(cnf: CNF, projection: Iterable[int],
                solver: str = "cadical195") -> list[int] | None:
     """The projection's variables that are false in every model (None: no model at all), by
     a SAT call for each one no model found so far has made true. Told as units, they cut a
     counter's search: Ganak counts planted 20x20 Domino Fit boards that it cannot in minutes
     in seconds once the quarter of placements that fit no solution are gone; dropped as
     options, they let a planted Dominosa board fall apart (``in_some_cover``)."""
-    from pysat.solvers import Solver
-
     never: list[int] = []
-    with Solver(name=solver, bootstrap_with=clauses) as s:
-        if not s.solve():
+    with get_backend(solver).session(cnf) as s:
+        answer = s.solve()
+        if answer.status != "sat":
             return None
-        seen = {x for x in s.get_model() if x > 0}
+        seen = set(answer.true_vars)
         for x in projection:
             if x in seen:
                 continue
-            if s.solve(assumptions=[x]):
-                seen.update(y for y in s.get_model() if y > 0)
+            answer = s.solve([x])
+            if answer.status == "sat":
+                seen.update(answer.true_vars)
             else:
                 never.append(x)
-                s.add_clause([-x])
+                s.add([[-x]])
     return never
 
 
 class _Counter:
     def __init__(self, num_items: int, options: Sequence[Sequence[int]],
-                 deadline: float | None) -> None:
+                 deadline: Deadline) -> None:
         self.options = [tuple(o) for o in options]
         self.of_item: list[list[int]] = [[] for _ in range(num_items)]
         for k, o in enumerate(self.options):
@@ -199,9 +192,8 @@ class _Counter:
         if known is not None:
             return known
         self.steps += 1
-        if self.deadline is not None and self.steps % 256 == 0 \
-                and time.perf_counter() > self.deadline:
-            raise TimeUp("the exact cover count ran out of time")
+        if self.steps % 256 == 0 and self.deadline.passed():
+            raise OutOfTimeError("the exact cover count ran out of time")
         split = min(items, key=self.live_count.__getitem__)
         total = 0
         for k in [k for k in self.of_item[split] if self.live[k]]:

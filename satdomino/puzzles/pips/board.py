@@ -13,14 +13,15 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
-from ..errors import PuzzleFormatError
-from ..model import Model
-from ..render import svg, text
-from .common import Skipped, load_json, strict
-from .common import whole_number as _int
+from ...errors import PuzzleFormatError
+from ...family import Cell, Parts, Skipped, strict
+from ...model import Model, Op
+from ...render import svg, text
+from ..common import domino_json, load_json
+from ..common import whole_number as _int
 
 Node = Hashable  # (row, col) on grids, a name in the graph form
 RULES = ("empty", "sum", "less", "greater", "equals", "unequal")
@@ -222,7 +223,7 @@ def _one(obj: object) -> Pips | Skipped:
 GRAPH_KEYS = {"dominoes", "links", "constraints", "name", "id"}
 
 
-def parse_parts(text: str) -> list[tuple[str | None, Pips | Skipped | PuzzleFormatError]]:
+def parse_parts(text: str) -> Parts:
     """Every puzzle in ``text`` (an NYT day file's easy / medium / hard, one puzzle, or the graph
     form), each part, its error, or Skipped for a withdrawn one."""
     data = load_json(text)
@@ -310,41 +311,56 @@ def build_placement(p: Pips) -> Model:
         by_type[t].append(x)
     m.projection = list(range(1, m.num_vars + 1))
     for u in p.nodes:
-        m.exactly_one([x for x, _ in touching[u]])
+        m.exactly_one([x for x, _ in touching[u]], f"cell {u}")
     for t, count in domino_types(p).items():
+        label = f"domino {t[0]}-{t[1]}"
         if count == 1:
-            m.exactly_one(by_type[t], choice=True)  # the domino lies somewhere once
+            m.exactly_one(by_type[t], label, choice=True)  # the domino lies somewhere once
         else:
-            m.card(by_type[t], "==", count)
+            m.card(by_type[t], "==", count, label)
 
     def value(u: Node, k: int) -> int:
         """The variable "cell u shows k", defined once on first use."""
         key = ("value", u, k)
         if not m.has(key):
             y = m.var(key)
-            m.define_or(y, [x for x, pip in touching[u] if pip == k])
+            m.define_or(y, [x for x, pip in touching[u] if pip == k], f"cell {u}")
         return m.var(key)
 
     values = sorted({k for d in p.dominoes for k in d})
-    for r in p.regions:
+    for r, label in zip(p.regions, region_labels(p), strict=True):
         if r.rule in TARGETED:
             weight: Counter[int] = Counter()
             for u in r.nodes:
                 for x, pip in touching[u]:
                     weight[x] += pip
             terms = [(w, x) for x, w in weight.items() if w]
-            op, bound = {"sum": ("==", r.target), "less": ("<=", r.target - 1),
-                         "greater": (">=", r.target + 1)}[r.rule]
-            m.pb(terms, op, bound)
+            m.pb(terms, *_bound(r), label)
         elif r.rule == "equals":
             first, rest = r.nodes[0], r.nodes[1:]
             for k in values:
                 for u in rest:
-                    m.add_clause([-value(first, k), value(u, k)])
+                    m.add_clause([-value(first, k), value(u, k)], label)
         elif r.rule == "unequal":
             for k in values:
-                m.at_most_one([value(u, k) for u in r.nodes])
+                m.at_most_one([value(u, k) for u in r.nodes], label)
     return m
+
+
+def _bound(r: Region) -> tuple[Op, int]:
+    """A targeted region's rule as (op, bound) on its sum."""
+    t = r.target or 0
+    return {"sum": ("==", t), "less": ("<=", t - 1), "greater": (">=", t + 1)}[r.rule]
+
+
+def region_labels(p: Pips) -> list[str]:
+    """Each region as explanations name it: its letter in the drawings, its rule and
+    target ("region B (sum 9)")."""
+    return [f"region {n} ({r.rule}{'' if r.target is None else f' {r.target}'})"
+            for n, r in zip(region_names(p), p.regions, strict=True)]
+
+
+
 
 
 def build_link_value(p: Pips) -> Model:
@@ -358,7 +374,7 @@ def build_link_value(p: Pips) -> Model:
     domains = cell_domains(p)
     cell = {u: m.int_var(("value", u), domains[u] or values) for u in p.nodes}
     if any(not d for d in domains.values()):
-        m.add_clause([])  # some cell can show nothing: no solution
+        m.add_clause([], "a cell no domino's pips fit")  # no solution
     eq = {(u, k): m.int_eq(cell[u], k) for u in p.nodes for k in values}
     m.projection = [*links.values(), *eq.values()]  # a layout is its links and values
 
@@ -367,11 +383,11 @@ def build_link_value(p: Pips) -> Model:
         incident[u].append(x)
         incident[v].append(x)
     for u in p.nodes:
-        m.exactly_one(incident[u])
+        m.exactly_one(incident[u], f"cell {u}")
 
     halves = Counter(k for d in p.dominoes for k in d)
     for k in values:
-        m.card([eq[(u, k)] for u in p.nodes], "==", halves[k])
+        m.card([eq[(u, k)] for u in p.nodes], "==", halves[k], f"the halves showing {k}")
 
     types = domino_types(p)
     carries: dict[tuple[int, int], list[int]] = {t: [] for t in types}
@@ -380,38 +396,34 @@ def build_link_value(p: Pips) -> Model:
         for t in types:
             both = {(t[0], t[1]), (t[1], t[0])}
             ways = []
+            link = f"link {u}-{v}"
             for a, b in sorted(both):
                 w = m.var(("shows", u, a, v, b))
-                m.define_and(w, [eq[(u, a)], eq[(v, b)]])
+                m.define_and(w, [eq[(u, a)], eq[(v, b)]], link)
                 ways.append(w)
             d = m.var(("carries", u, v, t))
-            m.add_clause([-d, x])  # a link carries a domino only if it is a link
-            m.add_clause([-d, *ways])  # ... and its cells show that domino
+            m.add_clause([-d, x], link)  # a link carries a domino only if it is a link
+            m.add_clause([-d, *ways], link)  # ... and its cells show that domino
             options.append(d)
             carries[t].append(d)
-        m.add_clause([-x, *options])  # every link carries one domino of the set
+        m.add_clause([-x, *options], link)  # every link carries one domino of the set
     for t, count in types.items():
-        m.card(carries[t], "==", count)
+        m.card(carries[t], "==", count, f"domino {t[0]}-{t[1]}")
 
-    for r in p.regions:
+    for r, label in zip(p.regions, region_labels(p), strict=True):
         if r.rule in TARGETED:
-            op, bound = {"sum": ("==", r.target), "less": ("<=", r.target - 1),
-                         "greater": (">=", r.target + 1)}[r.rule]
-            m.int_linear([(1, cell[u]) for u in r.nodes], op, bound)
+            m.int_linear([(1, cell[u]) for u in r.nodes], *_bound(r), label=label)
         elif r.rule == "equals":
             for u in r.nodes[1:]:
                 for k in values:
-                    m.add_clause([-eq[(r.nodes[0], k)], eq[(u, k)]])
+                    m.add_clause([-eq[(r.nodes[0], k)], eq[(u, k)]], label)
         elif r.rule == "unequal":
             for k in values:
-                m.at_most_one([eq[(u, k)] for u in r.nodes])
+                m.at_most_one([eq[(u, k)] for u in r.nodes], label)
     return m
 
 
-MODELS = {"placement": build_placement, "link-value": build_link_value}
-
-
-def _projected(keep: str):
+def _projected(keep: str) -> Callable[[Pips], Model]:
     def build(p: Pips) -> Model:
         m = build_link_value(p)
         m.projection = [x for x in m.projection if m.key(x)[0] == keep]
@@ -421,7 +433,8 @@ def _projected(keep: str):
 
 
 # --count-by: distinct pip grids (the values alone), distinct tilings (the links alone)
-COUNT_VIEWS = {"grid": _projected("int"), "tiling": _projected("link")}
+COUNT_VIEWS: dict[str, Callable[[Pips], Model]] = {"grid": _projected("int"),
+                                                    "tiling": _projected("link")}
 
 
 # solutions ---------------------------------------------------------------------------------------
@@ -602,7 +615,7 @@ def _random_regions(cells, value, rng: random.Random) -> list[Region]:
 
 # drawing -----------------------------------------------------------------------------------------
 
-def _region_names(p: Pips) -> list[str]:
+def region_names(p: Pips) -> list[str]:
     letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
     return [letters[i] if i < len(letters) else f"R{i}" for i in range(len(p.regions))]
 
@@ -616,7 +629,7 @@ def _rule_text(r: Region) -> str:
 def render_text(p: Pips, sol: PipsSolution | None) -> str:
     """The board with its regions lettered and their rules listed, and the solution's pips when
     ``sol`` is given."""
-    names = _region_names(p)
+    names = region_names(p)
     legend = "regions:\n" + "".join(
         f"  {n}: {_rule_text(r)} ({len(r.nodes)} cell{'s' if len(r.nodes) > 1 else ''})\n"
         for n, r in zip(names, p.regions, strict=True))
@@ -775,32 +788,12 @@ def count_placements(p: Pips) -> int:
 DEAD = object()
 
 
-def placement_json(p: Pips, key) -> dict:
+def placement_json(p: Pips, key: tuple) -> dict:
     """A placement variable for ``explain``: the domino's pips, each on its cell."""
     _, t, u, v = key
-    return {"pips": list(t), "cells": [list(u), list(v)]}
+    return domino_json(t, u, v)
 
 
-def describe_constraint(p: Pips, m: Model, c) -> str:
-    """A constraint of the placement model as ``explain`` names it: "cell (r, c)" (covered
-    once), "domino a-b" (its number of copies), or a region and its rule (lettered as the
-    drawing letters them)."""
-    lits = getattr(c, "lits", None) or [x for _, x in getattr(c, "terms", ())]
-    keys = [m.key(abs(x)) for x in lits]
-    cells: set = set()
-    if keys and all(k[0] == "place" for k in keys):
-        shared = set.intersection(*({k[2], k[3]} for k in keys))
-        if shared and not hasattr(c, "terms"):
-            return f"cell {min(shared)}"
-        if all(k[1] == keys[0][1] for k in keys) and not hasattr(c, "terms"):
-            return f"domino {keys[0][1][0]}-{keys[0][1][1]}"
-        cells = {u for k in keys for u in (k[2], k[3])}
-    elif keys and all(k[0] == "value" for k in keys):  # a rule on the cells' pips
-        cells = {k[1] for k in keys}
-    k = max(range(len(p.regions)), key=lambda i: len(cells & set(p.regions[i].nodes)),
-            default=None)
-    if cells and k is not None:
-        region = p.regions[k]
-        target = "" if region.target is None else f" {region.target}"
-        return f"region {chr(ord('A') + k % 26)} ({region.rule}{target})"
-    return f"a rule over {len(keys)} placements"
+def squares(p: Pips, key: tuple) -> list[Cell] | None:
+    """The two squares a placement covers (None on a board given as a graph)."""
+    return [key[2], key[3]] if p.grid else None

@@ -1,0 +1,112 @@
+"""One clock for every time limit: a ``Deadline`` is a point on ``time.monotonic()`` (or
+never), made once where a limit is given and handed down through every layer.
+
+How work is stopped at its deadline depends only on what runs it: a solver in this process is
+interrupted (``process.run``), a child process is killed, and Python work (parsing, building a
+model, lowering it) gets ``TimeUp`` raised into its thread by ``Deadline.interrupting``, from any
+thread, the main one or a worker's.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from .errors import OutOfTimeError
+
+
+class TimeUp(Exception):
+    """The deadline of an ``interrupting`` block passed (raised into the block's thread)."""
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A time limit as a point on the monotonic clock; ``at`` None: no limit."""
+
+    at: float | None = None
+
+    @staticmethod
+    def after(seconds: float | None) -> Deadline:
+        """The deadline ``seconds`` from now (None: never)."""
+        return Deadline(None if seconds is None else time.monotonic() + max(seconds, 0.0))
+
+    def left(self) -> float | None:
+        """Seconds until the deadline, at least 0 (None: no limit)."""
+        return None if self.at is None else max(0.0, self.at - time.monotonic())
+
+    def passed(self) -> bool:
+        return self.at is not None and time.monotonic() >= self.at
+
+    def check(self, what: str = "time limit") -> None:
+        """OutOfTimeError(``what``) once the deadline has passed."""
+        if self.passed():
+            raise OutOfTimeError(what)
+
+    def sooner(self, seconds: float | None) -> Deadline:
+        """This deadline, or ``seconds`` from now if that comes first."""
+        other = Deadline.after(seconds)
+        if self.at is None or other.at is None:
+            return self if other.at is None else other
+        return self if self.at <= other.at else other
+
+    @contextmanager
+    def interrupting(self) -> Iterator[None]:
+        """Raise TimeUp in this thread, inside the block, once the deadline passes: building
+        and lowering a model are Python loops that look at no clock. A C call that runs long
+        finishes first. An enclosing block of this thread whose deadline comes no later
+        already covers this one."""
+        stack = _armed.__dict__.setdefault("stack", [])
+        if self.at is None or (stack and stack[-1] <= self.at):
+            yield
+            return
+        alarm = _Alarm(threading.get_ident())
+        timer = threading.Timer(max(0.0, self.at - time.monotonic()), alarm.ring)
+        timer.daemon = True
+        stack.append(self.at)
+        timer.start()
+        try:
+            yield
+        finally:
+            while True:  # a TimeUp delivered here, as the block ends, is this alarm's own
+                try:
+                    alarm.disarm()
+                    break
+                except TimeUp:
+                    pass
+            timer.cancel()
+            stack.pop()
+
+
+NEVER = Deadline()
+_armed = threading.local()  # each thread's enclosing ``interrupting`` deadlines
+
+
+class _Alarm:
+    """Raises TimeUp in one thread when rung, unless disarmed first (under one lock, so a
+    ring that comes as the block ends leaves no exception pending after it)."""
+
+    def __init__(self, thread_id: int) -> None:
+        self.thread_id = thread_id
+        self.lock = threading.Lock()
+        self.armed, self.rang = True, False
+
+    def ring(self) -> None:
+        with self.lock:
+            if self.armed:
+                self.rang = True
+                _async_raise(self.thread_id, TimeUp)
+
+    def disarm(self) -> None:
+        with self.lock:
+            self.armed = False
+            if self.rang:  # delivered already (we are unwinding it), or still pending: cleared
+                _async_raise(self.thread_id, None)
+
+
+def _async_raise(thread_id: int, exc: type[BaseException] | None) -> None:
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id),
+                                               ctypes.py_object(exc) if exc else None)

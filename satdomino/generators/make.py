@@ -1,0 +1,183 @@
+"""Making puzzles of any family from its ``Generator``: the parameters checked against their
+bounds, a planted puzzle or one built unique (by the family's builder, or planted seed after
+seed until the solver proves one unique), graded by ``explain``, and how to say which command
+remakes it (recorded in the first lines of every exported instance)."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ..analysis.explain import difficulty, explain
+from ..clock import NEVER, Deadline, TimeUp
+from ..errors import OutOfTimeError, UsageError
+from ..family import Ask, Built, Family
+from ..instance import SAT, Origin
+from ..solve import solve
+
+# explain's share of the time when grading a generated puzzle (a double-30 Dominosa board or
+# a 20x20 Domino Fit board takes 1.2-1.5 s)
+GRADE_SECONDS = 2.0
+# planted puzzles tried for a unique one, by a family without a builder of its own
+UNIQUE_TRIES = 200
+BACKEND = "cadical195"  # one solver, not auto's race: the same seed gives the same puzzle
+
+
+def check(family: Family[Any, Any], params: dict[str, Any],
+          choices: dict[str, str] | None = None, spec: str | None = None) -> None:
+    """A one-line UsageError for parameters the generator cannot take, naming them as the
+    command line does (``--max-pip``) or, for a compare ``spec``, as the spec does
+    (``max_pip=``)."""
+    gen = family.generator
+
+    def name(key: str) -> str:
+        return f"{key}=" if spec else "--" + key.replace("_", "-")
+
+    where = f"{spec}:" if spec else f"generate {family.kind}"
+    for p in gen.params:
+        value = params.get(p.name, p.default)
+        if value is None and (p.required or spec):
+            raise UsageError(f"{where} needs {name(p.name)} between {p.lo} and {p.hi}")
+        if value is not None and not (isinstance(value, int) and p.lo <= value <= p.hi):
+            raise UsageError(f"{where} {name(p.name)} must be between {p.lo} and {p.hi}")
+    problem = gen.check({p.name: params.get(p.name, p.default) for p in gen.params},
+                        choices or {})
+    if problem:
+        raise UsageError(f"{where} {problem}")
+
+
+def readings(family: Family[Any, Any], flags: dict[str, bool]) -> dict[str, bool]:
+    """The readings of the rules that differ from the puzzle's default, from command-line
+    flags by field (``{"cover": False, "rotate": True}``), for the fields the family has."""
+    return {r.field: r.value for r in family.readings if flags.get(r.field) == r.value}
+
+
+@dataclass
+class Made:
+    """A generated puzzle and how it came out."""
+    puzzle: Any
+    seed: int
+    unique: bool
+    unique_by: str = "placement"
+    solution: Any = None  # the planted layout (every rule holds for it)
+    grade: str | None = None  # explain's level ("elimination", "solver", ...), when measured
+    hard_steps: int | None = None  # explain's steps beyond the named rules
+    repairs: int = 0
+    seconds: float = 0.0
+
+    def summary(self) -> str:
+        """One line for stderr: what was made and how hard it is."""
+        what = ("a planted solution" if not self.unique else "exactly one pips grid"
+                if self.unique_by == "grid" else "exactly one solution")
+        line = f"seed {self.seed} gives a puzzle with {what}"
+        if self.grade is None and self.unique:
+            line += "; difficulty not measured" + (
+                " (explain needs a unique layout)" if self.unique_by == "grid" else
+                " (explain did not finish in the time given)")
+        if self.grade:
+            line += f"; difficulty {self.grade}"
+            if self.hard_steps:
+                line += (f", {self.hard_steps} step{'s' if self.hard_steps > 1 else ''} "
+                         "beyond the named rules")
+        return line + f" ({self.seconds:.2f} s)"
+
+
+def made(family: Family[Any, Any], params: dict[str, Any], seed: int, *, unique: bool = False,
+         timeout: float | None = None, deadline: Deadline = NEVER,
+         rules: dict[str, bool] | None = None, choices: dict[str, str] | None = None,
+         progress: Any = None, grade: bool = True) -> Made:
+    """One generated puzzle: planted, or built unique (``unique``) under the readings
+    ``rules``, with the generator's ``choices`` (Pips's ``difficulty``). A unique puzzle is
+    graded by ``explain`` (with ``grade``)."""
+    started = time.monotonic()
+    limit = deadline.sooner(timeout)
+    choices = {k: v for k, v in (choices or {}).items() if v is not None}
+    check(family, params, choices)
+    ask = Ask(unique, limit, dict(rules or {}), choices, progress, grade)
+    try:  # the deadline also stops the Python loops (planting, building models) between solves
+        with limit.interrupting():
+            built = _build(family, params, seed, ask)
+    except TimeUp:
+        raise OutOfTimeError(f"no {'unique ' if unique else ''}"
+                             f"{family.generator.named(params)} within the time limit") from None
+    out = Made(built.puzzle, seed, unique, choices.get("unique_by", "placement"),
+               built.solution, built.grade, built.hard_steps, built.repairs)
+    if unique and grade and out.grade is None:  # after the build: a grade cut short is no failure
+        out.grade, out.hard_steps = _grade(family, out.puzzle, limit)
+    if out.grade is not None and "search" in out.grade:  # unique by grid: layouts not
+        out.grade = out.hard_steps = None  # explained to the end, so no grade
+    if rules:
+        out.puzzle = dataclasses.replace(out.puzzle, **rules)
+    out.seconds = time.monotonic() - started
+    return out
+
+
+def _build(family: Family[Any, Any], params: dict[str, Any], seed: int, ask: Ask) -> Built[Any, Any]:
+    gen = family.generator
+    defaults = {p.name: p.default for p in gen.params if p.default is not None}
+    params = {**defaults, **params}
+    if gen.build is not None and (ask.unique or any(
+            ask.choices.get(c.name, c.default) != c.default for c in gen.choices)):
+        return gen.build(params, seed, ask)
+    if not ask.unique:
+        return Built(*gen.planted(params, seed))
+    for k in range(UNIQUE_TRIES):  # no builder: planted, seed after seed
+        puzzle, sol = gen.planted(params, seed + k * 1_000_003)
+        puzzle = dataclasses.replace(puzzle, **ask.readings)
+        out = solve(puzzle, family, unique=True, deadline=ask.deadline, backend=BACKEND)
+        if out.unique is None:
+            break
+        if out.unique:
+            return Built(puzzle, out.solution, k)
+    raise OutOfTimeError(f"no unique {gen.named(params)} within the time limit"
+                         if ask.deadline.passed() else
+                         f"no unique {gen.named(params)} in {UNIQUE_TRIES} planted puzzles")
+
+
+def _grade(family: Family[Any, Any], puzzle: Any,
+           deadline: Deadline) -> tuple[str | None, int | None]:
+    """explain's level and steps beyond the named rules (unshrunk reasons: quick), or
+    (None, None) when it does not finish in its share of the time."""
+    limit = deadline.sooner(GRADE_SECONDS)
+    if limit.passed():
+        return None, None
+    out = explain(puzzle, family, deadline=limit, minimal=False)
+    return difficulty(out) if out.complete else (None, None)
+
+
+def command(family: Family[Any, Any], params: dict[str, Any], seed: int, is_unique: bool,
+            readings: dict[str, bool] | None = None, extra: list[str] | None = None) -> str:
+    """The command line that makes this puzzle (and its instance's reading of the rules);
+    ``extra``: further options (``--difficulty hard``)."""
+    flags = [f"--{p.name.replace('_', '-')} {params[p.name]}" for p in family.generator.params
+             if params.get(p.name) is not None]
+    flags += extra or []
+    flags.append(f"--seed {seed}")
+    flags += ["--unique"] if is_unique else []
+    shown = {r.field: r.flag for r in family.readings}
+    flags += [shown[k] for k in readings or {} if k in shown]
+    return " ".join(["satdomino generate", family.kind, *flags])
+
+
+def origin(family: Family[Any, Any], params: dict[str, Any], seed: int, is_unique: bool,
+           puzzle: Any, readings: dict[str, bool] | None = None,
+           extra: list[str] | None = None) -> Origin:
+    """Provenance of a generated puzzle, for the first comment lines of its instances."""
+    recorded: dict[str, Any] = {p.name: params[p.name] for p in family.generator.params
+                                if params.get(p.name) is not None}
+    recorded.update(seed=seed, unique=is_unique, **(readings or {}))
+    for flag in extra or []:
+        name, value = flag.lstrip("-").split(" ", 1)
+        recorded[name.replace("-", "_")] = value
+    return Origin(command(family, params, seed, is_unique, readings, extra),
+                  family.write(puzzle), parameters=recorded,
+                  status=SAT)  # planted: a solution exists
+
+
+def planted(family: Family[Any, Any], params: dict[str, Any], seed: int) -> Any:
+    """The family's planted puzzle: solvable by construction, often with several solutions."""
+    check(family, params)
+    defaults = {p.name: p.default for p in family.generator.params if p.default is not None}
+    return family.generator.planted({**defaults, **params}, seed)[0]

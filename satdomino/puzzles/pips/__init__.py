@@ -1,0 +1,117 @@
+"""Pips (The New York Times, 2025): cover a board exactly with a given multiset of dominoes so
+that every region's rule holds.
+
+The puzzle, its formats, models, rule checker, drawings and exact counter are in ``board``;
+NYT-shaped puzzles built unique and graded in ``generate``. This module is the family as the
+rest of satdomino sees it: ``FAMILY``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from ...family import Ask, AutoRule, Built, Choice, Family, Generator, Param
+from ..common import domino_text
+from . import generate
+from .board import (
+    COUNT_VIEWS,
+    MAX_PIPS,
+    PARTS,
+    RULES,
+    Node,
+    Pips,
+    PipsSolution,
+    Region,
+    build_link_value,
+    build_placement,
+    cell_domains,
+    count_placements,
+    decode,
+    domino_types,
+    from_graph,
+    from_nyt,
+    parse,
+    parse_parts,
+    placement_json,
+    placements,
+    planted,
+    region_labels,
+    region_names,
+    render_svg,
+    render_text,
+    sniff,
+    solution_json,
+    squares,
+    to_nyt,
+    verify,
+)
+
+__all__ = ["FAMILY", "MAX_PIPS", "PARTS", "RULES", "Node", "Pips", "PipsSolution", "Region",
+           "build_link_value", "build_placement", "cell_domains", "count_placements", "decode",
+           "domino_types", "from_graph", "from_nyt", "parse", "parse_parts", "placement_json",
+           "placements", "planted", "region_labels", "region_names", "render_svg",
+           "render_text", "sniff", "solution_json", "to_nyt", "verify"]
+
+
+def _build(params: dict[str, int], seed: int, ask: Ask) -> Built[Pips, PipsSolution]:
+    """NYT-shaped (with a difficulty preset) or built unique: ``generate.make``."""
+    difficulty = ask.choices.get("difficulty")
+    dominoes = params.get("dominoes")
+    if dominoes is None:  # the preset's size, drawn from the seed
+        assert difficulty is not None
+        dominoes = random.Random(f"pips-size:{difficulty}:{seed}").randint(
+            *generate.PRESETS[difficulty])
+    made = generate.make(FAMILY, dominoes, seed, difficulty=difficulty,
+                         unique_by=ask.choices.get("unique_by", "placement"),
+                         max_pip=params.get("max_pip", 6), deadline=ask.deadline,
+                         progress=ask.progress, unique=ask.unique,
+                         grade=ask.unique and ask.grade)
+    graded = ask.unique and ask.grade and bool(made.grade)
+    return Built(made.puzzle, made.solution, made.rounds, made.grade if graded else None,
+                 made.hard_steps if graded else None)
+
+
+def _check(params: dict[str, int], choices: dict[str, str]) -> str | None:
+    if params.get("dominoes") is None and choices.get("difficulty") is None:
+        return "needs --dominoes or --difficulty"
+    return None
+
+
+def _day(puzzles: dict[str, Any], command: str) -> str:
+    """An NYT day file of one puzzle per difficulty."""
+    return json.dumps({"generator": command,
+                       **{part: to_nyt(p) for part, p in puzzles.items()}}) + "\n"
+
+
+GENERATOR: Generator[Pips, PipsSolution] = Generator(
+    what="a Pips puzzle (NYT-form JSON)",
+    params=(Param("dominoes", "number of dominoes (with --difficulty, the preset's range: "
+                  "easy 3-6, medium 5-9, hard 9-13)", 1, 500, required=False),
+            Param("max_pip", "highest pip", 0, MAX_PIPS, default=6)),
+    planted=lambda params, seed: planted(params["dominoes"], seed,
+                                         max_pip=params.get("max_pip", 6)),
+    named=lambda params: "Pips puzzle" + (f" of {params['dominoes']} dominoes"
+                                          if params.get("dominoes") else ""),
+    build=_build, how_unique="regions changed until SAT proves it unique", check=_check,
+    choices=(Choice("difficulty", tuple(generate.PRESETS),
+                    "NYT-shaped preset: size, region mix, and (with --unique) explain's band: "
+                    "easy needs named rules only, medium at most two steps beyond them, hard "
+                    "at least one; 'all' writes an NYT day file with the three", every="all"),
+             Choice("unique_by", generate.UNIQUE_BY, "with --unique: no other layout of the "
+                    "dominoes (default), or no other pips grid", default="placement",
+                    unique_only=True)),
+    collection=_day)
+
+FAMILY: Family[Pips, PipsSolution] = Family(
+    kind="pips", title="Pips", suffixes=(".json",), sniff=sniff, parse=parse_parts,
+    formats={"nyt": lambda p: json.dumps(to_nyt(p)) + "\n"},
+    models={"placement": build_placement, "link-value": build_link_value},
+    decode=decode, verify=verify, solution_json=solution_json, render_text=render_text,
+    render_svg=render_svg, placement_json=placement_json, placement_text=domino_text,
+    squares=squares, size=("dominoes", lambda p: len(p.dominoes)),
+    auto=(AutoRule(0, "placement", {}, ("cadical195",),
+                   "every NYT puzzle within milliseconds; no other configuration measured "
+                   "faster"),),
+    generator=GENERATOR, exact_count=count_placements, count_views=COUNT_VIEWS)
