@@ -28,8 +28,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.cpsat_worker import CpsatWorker
 from satdomino.generate import planted, puzzle_text
+
+from benchmarks.cpsat_worker import CpsatWorker
 from satdomino.puzzles import dominosa as D
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"

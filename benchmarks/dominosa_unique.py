@@ -17,7 +17,7 @@ import statistics
 import time
 
 from satdomino.puzzles import dominosa as D
-from satdomino.puzzles import dominosa_unique as U
+from satdomino.puzzles.dominosa import unique as dominosa_unique as U
 from satdomino.puzzles import family
 from satdomino.solve import solve
 

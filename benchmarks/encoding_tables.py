@@ -19,8 +19,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from satdomino import generate as gen
+from satdomino import generators as gen
 from satdomino.backends import get_backend
+from satdomino.clock import Deadline
 from satdomino.encode import REGISTRY, Encodings, lower
 from satdomino.model import Model
 from satdomino.puzzles import family
@@ -157,7 +158,7 @@ def up_columns(kind: str) -> dict[str, list[str]]:
 
 def case_cnf(case: Case, kind: str, name: str):
     """The CNF of the case's planted puzzle with encoding ``name`` for ``kind``."""
-    puzzle = gen.planted(case.kind, case.params, case.seed)
+    puzzle = gen.planted(family(case.kind), case.params, case.seed)
     return lower(family(case.kind).model(case.model)(puzzle), Encodings(**{kind: name}))
 
 
@@ -178,7 +179,7 @@ def measure(kind: str, repeats: int) -> list[list[str]]:
             cnf = case_cnf(case, kind, name)
             times, status = [], ""
             for _ in range(repeats):
-                r = backend.solve(cnf, time_limit=TIME_LIMIT)
+                r = backend.solve(cnf, deadline=Deadline.after(TIME_LIMIT))
                 status = r.status
                 times.append(r.seconds)
             t = f"{statistics.median(times):.3f}" if status == "sat" else f">{TIME_LIMIT:g}"

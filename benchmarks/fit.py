@@ -28,7 +28,7 @@ def domino_fit(sizes: list[int], seeds: int, limit: float) -> None:
     print("|---|---|" + "---|" * len(pbs))
     for n in sizes:
         boards = [dominofit.planted(n, n, seed)[0] for seed in range(1, seeds + 1)]
-        for model in dominofit.MODELS:
+        for model in dominofit.FAMILY.models:
             cells = []
             for pb in pbs:
                 times = []

@@ -15,7 +15,7 @@ import json
 import statistics
 from pathlib import Path
 
-from satdomino import generate as gen
+from satdomino import generators as gen
 from satdomino.puzzles import pips_gen
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"

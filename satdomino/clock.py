@@ -39,6 +39,7 @@ class Deadline:
         return None if self.at is None else max(0.0, self.at - time.monotonic())
 
     def passed(self) -> bool:
+        """Has the deadline come?"""
         return self.at is not None and time.monotonic() >= self.at
 
     def check(self, what: str = "time limit") -> None:
@@ -57,28 +58,37 @@ class Deadline:
     def interrupting(self) -> Iterator[None]:
         """Raise TimeUp in this thread, inside the block, once the deadline passes: building
         and lowering a model are Python loops that look at no clock. A C call that runs long
-        finishes first. An enclosing block of this thread whose deadline comes no later
-        already covers this one."""
+        finishes first; one swallowed on the way (in a ``__del__``) is raised again as the
+        block ends. An enclosing block of this thread whose deadline comes no later already
+        covers this one."""
         stack = _armed.__dict__.setdefault("stack", [])
-        if self.at is None or (stack and stack[-1] <= self.at):
+        if self.at is None or (stack and stack[-1][0] <= self.at):
             yield
             return
         alarm = _Alarm(threading.get_ident())
         timer = threading.Timer(max(0.0, self.at - time.monotonic()), alarm.ring)
         timer.daemon = True
-        stack.append(self.at)
-        timer.start()
-        try:
+        entry = (self.at, alarm)
+        lost = False
+        try:  # from here on, a TimeUp delivered anywhere leaves by the cleanup below
+            stack.append(entry)
+            timer.start()
             yield
+            lost = True  # the block ended: if the alarm rang, its TimeUp was swallowed
         finally:
-            while True:  # a TimeUp delivered here, as the block ends, is this alarm's own
-                try:
-                    alarm.disarm()
-                    break
-                except TimeUp:
-                    pass
-            timer.cancel()
-            stack.pop()
+            try:
+                while True:  # a TimeUp delivered here, as the block ends, is this alarm's own
+                    try:
+                        alarm.disarm()
+                        break
+                    except TimeUp:
+                        pass
+            finally:  # whatever else comes (a Ctrl-C), the block is left
+                timer.cancel()
+                if entry in stack:
+                    stack.remove(entry)
+        if lost and alarm.rang:  # by a __del__ or a cleanup it landed in: say it again
+            raise TimeUp
 
 
 NEVER = Deadline()

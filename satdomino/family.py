@@ -160,6 +160,7 @@ class Family(Generic[P, S]):
 
     @property
     def default_model(self) -> str:
+        """The name of the family's first model (what is built unless one is named)."""
         return next(iter(self.models))
 
     def model(self, name: str | None) -> Callable[[P], Model]:

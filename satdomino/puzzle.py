@@ -92,13 +92,10 @@ class Puzzle:
 
     def export(self, path: str, format: str | None = None, *, model: str | None = None,
                encodings: Encodings | Mapping[str, str] | None = None,
-               uniqueness: bool = False, timeout: float | None = 60.0) -> dict:
+               uniqueness: bool = False, timeout: float | None = 60.0) -> dict[str, Any]:
         """Write its solver instance (DIMACS, OPB, SMT-LIB 2, LP or MathProg, from the suffix
         of ``path`` unless ``format`` says; compressed by suffix) and return what ``export
         --json`` prints: file, format, variables, clauses, hash, hash_kind, status, map."""
-        from .auto import named_encodings
-        from .export.instance import Origin, export_instance, format_of
-
         chosen = Encodings(**named_encodings(encodings))
         origin = Origin(self.source or "(library)", self.input_text, self.name)
         return export_instance(self.family, self.data, origin, path, format_of(path, format),

@@ -10,24 +10,25 @@ import pytest
 
 from satdomino import Encodings, family, solve
 from satdomino.analysis.count import count
-from satdomino.auto import AUTO, FALLBACK, NATIVE, RULES, describe, rule_for, setup
+from satdomino.auto import AUTO, FALLBACK, NATIVE, describe, setup
 from satdomino.backends import get_backend, resolves
 from satdomino.backends.sls import sls_built
 from satdomino.cli import main
 from satdomino.errors import UsageError
-from satdomino.generate import planted
+from satdomino.generators import planted
+from satdomino.puzzles import FAMILIES
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-PUZZLES = {"dominosa": planted("dominosa", {"n": 12}, 1),
-           "pips": planted("pips", {"dominoes": 8}, 1),
-           "dominofit": planted("dominofit", {"width": 6, "height": 6}, 1),
-           "doodlefit": planted("doodlefit", {"cells": 20, "blocks": 4}, 1)}
+PUZZLES = {"dominosa": planted(family("dominosa"), {"n": 12}, 1),
+           "pips": planted(family("pips"), {"dominoes": 8}, 1),
+           "dominofit": planted(family("dominofit"), {"width": 6, "height": 6}, 1),
+           "doodlefit": planted(family("doodlefit"), {"cells": 20, "blocks": 4}, 1)}
 
 
 @pytest.mark.parametrize("kind", list(PUZZLES))
 def test_the_rule_of_each_family(kind: str) -> None:
-    rule = rule_for(kind, PUZZLES[kind])
-    chosen = setup(PUZZLES[kind], kind, None, AUTO, None)
+    rule = family(kind).rule(PUZZLES[kind])
+    chosen = setup(PUZZLES[kind], family(kind), None, AUTO, None)
     first_here = next(b for b in rule.backends if resolves(b))
     assert chosen.picked and chosen.backend == first_here and chosen.model == rule.model
     assert chosen.encodings == Encodings(**rule.encodings)
@@ -37,39 +38,39 @@ def test_the_rule_of_each_family(kind: str) -> None:
 def test_the_rules_as_measured() -> None:
     """The choices docs/benchmarks.md justifies: Dominosa races MiniSat and the local search on
     pairwise clauses, Domino Fit CaDiCaL and the local search, Pips and Doodle Fit CaDiCaL."""
-    assert RULES["dominosa"][0].backends[0] == "portfolio:minisat22+sls@0.02"
-    assert RULES["dominosa"][0].encodings == {"amo": "pairwise"}
-    assert [r.backends[0] for r in RULES["dominofit"]] == ["cadical195",
+    assert family("dominosa").auto[0].backends[0] == "portfolio:minisat22+sls@0.02"
+    assert family("dominosa").auto[0].encodings == {"amo": "pairwise"}
+    assert [r.backends[0] for r in family("dominofit").auto] == ["cadical195",
                                                           "portfolio:cadical195+sls@0.02"]
-    assert RULES["dominofit"][1].size == 300
-    assert RULES["pips"][0].backends == ("cadical195",)
-    assert RULES["doodlefit"][0].backends == ("cadical195",)
+    assert family("dominofit").auto[1].size == 300
+    assert family("pips").auto[0].backends == ("cadical195",)
+    assert family("doodlefit").auto[0].backends == ("cadical195",)
     if sls_built():
-        assert {r["family"]: r["backend"] for r in describe()}["dominosa"] == \
+        assert {r["family"]: r["backend"] for r in describe(FAMILIES.values())}["dominosa"] == \
             "portfolio:minisat22+sls@0.02"
 
 
 def test_what_is_named_wins() -> None:
     board = PUZZLES["dominosa"]
     # a named backend: the rule is off, plain defaults for the rest
-    named = setup(board, "dominosa", None, "cadical195", None)
+    named = setup(board, family("dominosa"), None, "cadical195", None)
     assert (named.backend, named.encodings, named.model, named.picked) == \
         ("cadical195", Encodings(), None, False)
     # a named encoding: auto still picks the backend, the rest of the rule stays
-    amo = setup(board, "dominosa", None, AUTO, {"amo": "commander"})
+    amo = setup(board, family("dominosa"), None, AUTO, {"amo": "commander"})
     assert amo.encodings.amo == "commander" and amo.picked
-    assert amo.backend == setup(board, "dominosa", None, AUTO, None).backend
+    assert amo.backend == setup(board, family("dominosa"), None, AUTO, None).backend
     # a whole Encodings is every kind named
-    whole = setup(board, "dominosa", "counted", AUTO, Encodings())
+    whole = setup(board, family("dominosa"), "counted", AUTO, Encodings())
     assert whole.encodings == Encodings() and whole.model == "counted"
     # native encodings need a solver that takes them
-    native = setup(board, "dominosa", None, AUTO, {"amo": "native"})
+    native = setup(board, family("dominosa"), None, AUTO, {"amo": "native"})
     assert native.backend == NATIVE
     get_backend(NATIVE).check(native.encodings)
     # counting enumerates with a complete, incremental solver
-    assert setup(board, "dominosa", None, AUTO, None, task="count").backend == "minisat22"
+    assert setup(board, family("dominosa"), None, AUTO, None, task="count").backend == "minisat22"
     with pytest.raises(UsageError):
-        setup(board, "dominosa", None, AUTO, {"amok": "pairwise"})
+        setup(board, family("dominosa"), None, AUTO, {"amok": "pairwise"})
     with pytest.raises(UsageError):
         get_backend("auto")
 
@@ -78,12 +79,12 @@ def test_without_the_local_search_it_falls_back(monkeypatch) -> None:
     import satdomino.auto as auto
 
     monkeypatch.setattr(auto, "resolves", lambda name: "sls" not in name)
-    chosen = setup(PUZZLES["dominosa"], "dominosa", None, AUTO, None)
-    assert chosen.backend == RULES["dominosa"][0].backends[1]
+    chosen = setup(PUZZLES["dominosa"], family("dominosa"), None, AUTO, None)
+    assert chosen.backend == family("dominosa").auto[0].backends[1]
     monkeypatch.setattr(auto, "resolves", lambda name: name == FALLBACK)
-    big = planted("dominofit", {"width": 20, "height": 20}, 1)
-    assert rule_for("dominofit", big).size == 300
-    assert setup(big, "dominofit", None, AUTO, None).backend == FALLBACK
+    big = planted(family("dominofit"), {"width": 20, "height": 20}, 1)
+    assert family("dominofit").rule(big).size == 300
+    assert setup(big, family("dominofit"), None, AUTO, None).backend == FALLBACK
 
 
 @pytest.mark.parametrize("kind", list(PUZZLES))
@@ -132,7 +133,7 @@ def test_compare_without_a_backend_runs_auto_and_names_its_pick(tmp_path, capsys
                  "--no-progress", "--timeout", "30"]) == 0
     with out.open() as f:
         rows = {r["family"]: r for r in csv.DictReader(f)}
-    picked = setup(PUZZLES["dominosa"], "dominosa", None, AUTO, None).backend
+    picked = setup(PUZZLES["dominosa"], family("dominosa"), None, AUTO, None).backend
     assert rows["dominosa"]["backend"] == f"auto: {picked}"
     assert rows["dominosa"]["amo"] == "pairwise" and rows["dominosa"]["status"] == "sat"
     assert rows["pips"]["backend"] == "auto: cadical195" and rows["pips"]["verified"] == "yes"

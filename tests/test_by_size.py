@@ -9,6 +9,7 @@ from satdomino import family
 from satdomino.backends import get_backend
 from satdomino.backends.base import Backend, Result, size
 from satdomino.backends.by_size import BySizeBackend
+from satdomino.clock import NEVER, Deadline
 from satdomino.encode import CNF, lower
 from satdomino.errors import SatDominoError
 
@@ -24,9 +25,9 @@ class _Recording(Backend):
         self.inner, self.seen = get_backend(name), seen
         super().__init__(name=name, takes=self.inner.takes, takes_phases=True)
 
-    def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
+    def solve(self, formula, assumptions=(), deadline=NEVER, phases=()) -> Result:
         self.seen.append((self.name, size(formula)[0], type(formula).__name__))
-        return self.inner.solve(formula, assumptions, time_limit, phases)
+        return self.inner.solve(formula, assumptions, deadline, phases)
 
     def start(self, formula, assumptions=(), phases=()):
         self.seen.append((self.name, size(formula)[0], type(formula).__name__))
@@ -87,5 +88,5 @@ def test_bad_by_size_specs(spec: str, message: str) -> None:
 def test_a_time_limit_reaches_the_side_that_solves() -> None:
     from .test_portfolio import pigeonhole
 
-    out = get_backend("by-size:10:glucose4|minisat22").solve(pigeonhole(11), time_limit=0.3)
+    out = get_backend("by-size:10:glucose4|minisat22").solve(pigeonhole(11), deadline=Deadline.after(0.3))
     assert out.status == "unknown" and out.note == "time limit"

@@ -13,6 +13,7 @@ import pytest
 
 from satdomino.backends import Backend, Result, get_backend
 from satdomino.cli import main
+from satdomino.clock import NEVER
 from satdomino.encode import Encodings
 from satdomino.puzzles import dominosa as D
 from satdomino.puzzles import pips as P
@@ -170,10 +171,10 @@ class SlowSecondCall(Backend):
         self.inner = get_backend("cadical195")
         self.calls = 0
 
-    def solve(self, formula, assumptions=(), time_limit=None, phases=()) -> Result:
+    def solve(self, formula, assumptions=(), deadline=NEVER, phases=()) -> Result:
         self.calls += 1
         if self.calls == 1:
-            return self.inner.solve(formula, assumptions, time_limit)
+            return self.inner.solve(formula, assumptions, deadline)
         return Result("unknown", note="time limit")
 
 

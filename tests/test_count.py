@@ -15,7 +15,8 @@ import pytest
 from satdomino import family
 from satdomino.analysis.approx import threshold
 from satdomino.analysis.count import METHODS, count, never_true, terminal_progress
-from satdomino.analysis.cover_count import count_exact_covers, in_some_cover
+from satdomino.encode import CNF
+from satdomino.kernels.cover_count import count_exact_covers, in_some_cover
 from satdomino.puzzles import dominofit as F
 from satdomino.puzzles import dominosa as D
 
@@ -108,7 +109,7 @@ def test_never_true_finds_exactly_the_variables_false_in_every_model() -> None:
         models = [bits for bits in itertools.product([False, True], repeat=nv)
                   if all(any(bits[abs(x) - 1] == (x > 0) for x in c) for c in clauses)]
         projection = list(range(1, nv + 1))
-        found = never_true(clauses, projection)
+        found = never_true(CNF(nv, nv, clauses), projection)
         if not models:
             assert found is None
         else:

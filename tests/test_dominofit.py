@@ -82,7 +82,7 @@ def test_sample_is_varied() -> None:
     assert {p.cover for p in BOARDS} == {True, False}
 
 
-@pytest.mark.parametrize("model", list(F.MODELS))
+@pytest.mark.parametrize("model", list(F.FAMILY.models))
 @pytest.mark.parametrize("pb", ["best", "bdd", "adder", "totalizer"])
 def test_models_against_brute_force(model: str, pb: str) -> None:
     enumerate_only = dataclasses.replace(FAM, exact_count=None)
@@ -98,7 +98,7 @@ def test_models_against_brute_force(model: str, pb: str) -> None:
 
 def test_published_example() -> None:
     [(_, p)] = F.parse((EXAMPLES / "dominofit" / "published-7x7.json").read_text())
-    for model in F.MODELS:
+    for model in F.FAMILY.models:
         out = solve(p, FAM, model=model, unique=True, backend="z3-smt")
         assert F.rows(p, out.solution) == PUBLISHED and out.unique
 

@@ -7,10 +7,10 @@ import random
 import pytest
 
 from satdomino import family, solve
-from satdomino.analysis import blocking_clause
+from satdomino.backends.session import blocking_clause
 from satdomino.encode import Encodings, lower
 from satdomino.puzzles import dominosa as D
-from satdomino.puzzles.dominosa_reduce import _hopcroft_karp, reduce_board
+from satdomino.puzzles.dominosa.reduce import _hopcroft_karp, reduce_board
 
 from .bruteforce import solutions
 from .test_dominosa_solve import random_numbering

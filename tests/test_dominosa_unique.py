@@ -10,9 +10,10 @@ import time
 import pytest
 
 from satdomino import family, solve
+from satdomino.clock import Deadline
 from satdomino.errors import SatDominoError
 from satdomino.puzzles import dominosa as D
-from satdomino.puzzles.dominosa_unique import generate, unique_board
+from satdomino.puzzles.dominosa.unique import generate, unique_board
 
 from .bruteforce import solutions
 
@@ -40,11 +41,11 @@ def test_deterministic_per_n_and_seed() -> None:
     assert unique_board(9, 4) == unique_board(9, 4)
     assert unique_board(9, 4)[0] != unique_board(9, 5)[0]
     # the deadline only bounds the time (it moves the search into a child process)
-    assert unique_board(9, 4, deadline=time.monotonic() + 60) == unique_board(9, 4)
+    assert unique_board(9, 4, deadline=Deadline.after(60)) == unique_board(9, 4)
 
 
 def test_same_board_in_another_process() -> None:
-    code = ("from satdomino.puzzles.dominosa_unique import unique_board; "
+    code = ("from satdomino.puzzles.dominosa.unique import unique_board; "
             "print(unique_board(12, 3)[0].game_id())")
     outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            check=True, env={**os.environ, "PYTHONHASHSEED": str(h)}).stdout
@@ -63,13 +64,13 @@ def test_double_30_is_proved_unique_by_the_framework() -> None:
 
 def test_deadline_already_passed() -> None:
     with pytest.raises(SatDominoError, match="within the time limit"):
-        unique_board(5, 1, deadline=time.monotonic() - 1)
+        unique_board(5, 1, deadline=Deadline(time.monotonic() - 1))
 
 
 def test_deadline_passing_during_the_search() -> None:
     t0 = time.monotonic()
     with pytest.raises(SatDominoError, match="within the time limit"):
-        unique_board(60, 1, deadline=t0 + 0.02)
+        unique_board(60, 1, deadline=Deadline(t0 + 0.02))
     assert time.monotonic() - t0 < 2  # the search was stopped, not waited for
 
 

@@ -29,6 +29,7 @@ from satdomino.analysis.drat import (
     parse_proof_lines,
     read_proof,
 )
+from satdomino.clock import Deadline
 from satdomino.errors import SatDominoError
 
 Steps = list[tuple[bool, list[int]]]
@@ -365,8 +366,8 @@ def test_absurd_variable_is_an_error() -> None:
 def test_deadline(proofs) -> None:
     steps = steps_of(proofs["cadical195", "php6"])
     with pytest.raises(SatDominoError, match="proof check ran out of time"):
-        check_drat(num_vars(PHP6), PHP6, steps, deadline=time.monotonic() - 1)
-    assert check_drat(num_vars(PHP6), PHP6, steps, deadline=time.monotonic() + 600).ok
+        check_drat(num_vars(PHP6), PHP6, steps, deadline=Deadline(time.monotonic() - 1))
+    assert check_drat(num_vars(PHP6), PHP6, steps, deadline=Deadline.after(600)).ok
 
 
 # ----------------------------------------------------------------------------- CaDiCaL binary

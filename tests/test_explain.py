@@ -13,6 +13,7 @@ from pysat.solvers import Solver
 
 from satdomino import family
 from satdomino.analysis.explain import LEVELS, _Groups, explain, step_json
+from satdomino.clock import NEVER
 from satdomino.encode import lower
 
 from . import test_dominofit, test_dominosa_solve, test_doodlefit, test_pips
@@ -76,7 +77,7 @@ def test_stated_reasons_are_unsatisfiable_with_the_placement_negated(kind: str) 
         if n != 1:
             continue
         m = fam.model(None)(board)
-        groups = _Groups(m, None)
+        groups = _Groups(m, NEVER)
         try:
             placed: list[int] = []
             for step in explain(board, fam).steps:
@@ -86,8 +87,8 @@ def test_stated_reasons_are_unsatisfiable_with_the_placement_negated(kind: str) 
                 earlier = [a for a in reason if a not in groups.index]
                 # only those constraints and earlier placements: still a contradiction
                 others = [-s for s in groups.selectors if s not in chosen]
-                assert not groups.solver.solve(assumptions=chosen + others + earlier
-                                               + [-step.placement])
+                assert groups.solver.solve(chosen + others + earlier
+                                           + [-step.placement]).status == "unsat"
                 assert set(earlier) <= set(placed)
                 placed.append(step.placement)
         finally:
@@ -238,7 +239,7 @@ def test_cli_explain_draws_numbered_steps(tmp_path) -> None:
 
 
 def _unique_dominosa() -> list:
-    from satdomino.puzzles import dominosa_unique
+    from satdomino.puzzles.dominosa import unique as dominosa_unique
 
     return [dominosa_unique.generate(n, seed)[0] for n in (4, 5, 6) for seed in range(1, 21)]
 

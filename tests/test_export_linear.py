@@ -204,7 +204,7 @@ def test_smt2_with_negative_weights_and_an_odd_source_is_strict_smt_lib() -> Non
     source name may hold ``|`` and ``\\``: the file stays strict SMT-LIB that Z3 reads."""
     import z3
 
-    from satdomino.analysis import blocking_clause
+    from satdomino.backends.session import blocking_clause
     from satdomino.export.linear import to_smt2
 
     fam = family("dominosa")

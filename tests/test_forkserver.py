@@ -10,11 +10,11 @@ import time
 
 import pytest
 
-from satdomino.backends import forkserver
 from satdomino.backends.base import Result
-from satdomino.backends.child import descendants
-from satdomino.backends.run import ServedRun
 from satdomino.errors import BackendError
+from satdomino.process import forkserver
+from satdomino.process.child import descendants
+from satdomino.process.run import ServedRun
 
 pytestmark = pytest.mark.skipif(not forkserver.available(), reason="needs Linux pidfds")
 

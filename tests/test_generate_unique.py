@@ -10,19 +10,26 @@ import json
 import pytest
 
 from satdomino import family
-from satdomino import generate as gen
+from satdomino import generators as gen
 from satdomino.analysis.explain import PROPAGATION, explain
 from satdomino.cli import main
+from satdomino.family import Ask
 from satdomino.puzzles import dominofit as F
 from satdomino.puzzles import doodlefit as D
 from satdomino.puzzles import pips as P
-from satdomino.puzzles import pips_gen
-from satdomino.puzzles.dominofit_unique import unique_board
-from satdomino.puzzles.doodlefit_unique import unique_puzzle
+from satdomino.puzzles.pips import generate as pips_gen
 
 from .pips_bruteforce import solutions as pips_solutions
 from .test_dominofit import brute as fit_brute
 from .test_doodlefit import brute as doodle_brute
+
+
+def unique_board(width: int, height: int, seed: int):
+    return F.unique_board(width, height, seed, Ask(unique=True))
+
+
+def unique_puzzle(cells: int, blocks: int, seed: int):
+    return D.unique_puzzle(cells, blocks, seed, Ask(unique=True))
 
 
 def _grids(truth: set) -> set:
@@ -41,7 +48,7 @@ def test_pips_built_unique_by_brute_force(unique_by: str) -> None:
     pips grid), the planted one, and the puzzle's file carries it."""
     for seed in range(12):
         dominoes = 3 + seed % 4
-        made = pips_gen.make(dominoes, seed, unique_by=unique_by)
+        made = pips_gen.make(P.FAMILY, dominoes, seed, unique_by=unique_by)
         p = made.puzzle
         assert len(p.dominoes) == dominoes
         assert P.verify(p, made.solution) == [] and p.official == made.solution.pairs
@@ -57,7 +64,7 @@ def test_pips_presets_keep_their_sizes_and_bands() -> None:
     for difficulty, (low, high) in pips_gen.PRESETS.items():
         band = pips_gen.BANDS[difficulty]
         for seed in range(3 if difficulty == "hard" else 6):
-            out = gen.made("pips", {}, seed, unique=True, difficulty=difficulty)
+            out = gen.made(P.FAMILY, {}, seed, unique=True, choices={"difficulty": difficulty})
             p = out.puzzle
             assert low <= len(p.dominoes) <= high
             assert len({tuple(sorted(d)) for d in p.dominoes}) == len(p.dominoes)  # no repeats
@@ -139,7 +146,7 @@ def test_progress_shows_on_a_terminal_only(monkeypatch, capsys) -> None:
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     show = cli_generate.terminal_progress("generate pips seed 1")
     assert show is not None
-    made = pips_gen.make(9, 1, progress=show)
+    made = pips_gen.make(P.FAMILY, 9, 1, progress=show)
     err = capsys.readouterr().err
     assert err.startswith("\rgenerate pips seed 1: board 1, repair 0") and made.puzzle
 
@@ -148,12 +155,12 @@ def test_review_cases_max_pip_grid_bands_and_clues() -> None:
     # repairs that give a domino new pips stay within --max-pip
     for max_pip in (0, 1, 3):
         for seed in range(4):
-            p = gen.made("pips", {"max_pip": max_pip}, seed, unique=True,
-                         difficulty="medium").puzzle
+            p = gen.made(P.FAMILY, {"max_pip": max_pip}, seed, unique=True,
+                         choices={"difficulty": "medium"}).puzzle
             assert max(max(d) for d in p.dominoes) <= max_pip
     # unique by grid has no band to keep (explain grades layouts), and says what it is
-    out = gen.made("pips", {"dominoes": 2}, 69, unique=True, difficulty="easy",
-                   unique_by="grid")
+    out = gen.made(P.FAMILY, {"dominoes": 2}, 69, unique=True,
+                   choices={"difficulty": "easy", "unique_by": "grid"})
     assert out.grade is None and "exactly one pips grid" in out.summary()
     # a split never leaves a rule that says nothing ("greater than -1", a one-cell "equals")
     value = {(0, 0): 3, (0, 1): 0}
@@ -172,7 +179,7 @@ def test_domino_fit_repair_is_deterministic_on_large_boards() -> None:
 def test_explain_stops_at_its_time_limit_inside_the_named_rules() -> None:
     import time
 
-    from satdomino.puzzles import dominosa_unique
+    from satdomino.puzzles.dominosa import unique as dominosa_unique
 
     board = dominosa_unique.generate(60, 1)[0]
     t0 = time.monotonic()

@@ -16,13 +16,15 @@ import pysolvers  # noqa: E402  (python-sat's C module)
 from pysat.solvers import Solver  # noqa: E402
 
 from satdomino import Model  # noqa: E402
-from satdomino.backends import PRESETS, available_backends, forkserver, get_backend  # noqa: E402
+from satdomino.backends import PRESETS, available_backends, get_backend  # noqa: E402
 from satdomino.backends.base import Forms  # noqa: E402
-from satdomino.backends.child import descendants  # noqa: E402
-from satdomino.backends.highs_backend import _no_stdout, parse_options  # noqa: E402
+from satdomino.backends.highs_backend import no_stdout, parse_options  # noqa: E402
 from satdomino.backends.program import _plain_rows, _rows_one_by_one  # noqa: E402
+from satdomino.clock import Deadline
 from satdomino.encode import Encodings, lower  # noqa: E402
 from satdomino.errors import UsageError  # noqa: E402
+from satdomino.process import forkserver  # noqa: E402
+from satdomino.process.child import descendants  # noqa: E402
 from satdomino.puzzles import dominosa as D  # noqa: E402
 from satdomino.puzzles import family  # noqa: E402
 from satdomino.solve import solve  # noqa: E402
@@ -148,9 +150,9 @@ def test_jump_only_gives_up_where_branch_and_bound_decides() -> None:
     m = random_3sat(30, 240, seed=1)
     with Solver(name="cadical195", bootstrap_with=lower(m, Encodings()).clauses) as s:
         assert not s.solve()
-    out = get_backend("highs-fj").solve(m, time_limit=30)
+    out = get_backend("highs-fj").solve(m, deadline=Deadline.after(30))
     assert out.status == "unknown" and "feasibility jump" in out.note
-    assert get_backend("highs").solve(m, time_limit=60).status == "unsat"
+    assert get_backend("highs").solve(m, deadline=Deadline.after(60)).status == "unsat"
 
 
 def test_a_time_limit_stops_highs_and_leaves_no_process() -> None:
@@ -244,7 +246,7 @@ def test_silencing_highs_flushes_c_stdout_only_not_streams_others_abandoned() ->
     os.dup2(write, number)  # a file of ours now has the abandoned stream's number
     os.set_blocking(read, False)
     try:
-        with _no_stdout():
+        with no_stdout():
             print("not shown", flush=True)
         with pytest.raises(BlockingIOError):
             os.read(read, 4096)  # nothing of the proof's tail came through

@@ -11,13 +11,13 @@ import random
 
 import pytest
 
-from satdomino import generate as gen
+from satdomino import generators as gen
 from satdomino.backends import get_backend
 from satdomino.cli import main
 from satdomino.encode import CNF
 from satdomino.export.dimacs import gbd_hash, gbd_hash_file, read_dimacs, to_dimacs
-from satdomino.export.instance import INSTANCE_SOLVER
 from satdomino.export.linear import opb_hash
+from satdomino.instance import INSTANCE_SOLVER
 from satdomino.puzzles import family
 from satdomino.solve import solve
 
@@ -132,8 +132,8 @@ def test_generated_instances_record_where_they_came_from(tmp_path, capsys) -> No
     assert "c status: SATISFIABLE" in head and "c model: link-value" in head
     assert main(args) == 0  # the same command makes the same instance
     assert json.loads(capsys.readouterr().out)["hash"] == first["hash"]
-    other = gen.planted("pips", {"dominoes": 7, "max_pip": 6}, 6)
-    assert gen.puzzle_text("pips", other) != json.loads(
+    other = gen.planted(family("pips"), {"dominoes": 7, "max_pip": 6}, 6)
+    assert family("pips").write(other) != json.loads(
         (tmp_path / "g.cnf.xz.map.json").read_text())["input"]
 
 
@@ -146,7 +146,7 @@ CASES = [("dominosa", {"n": 4}, s) for s in range(4)] + \
 @pytest.mark.parametrize("kind, params, seed", CASES)
 def test_uniqueness_instance_is_unsat_exactly_when_unique(tmp_path, capsys, kind, params,
                                                           seed) -> None:
-    puzzle = gen.planted(kind, params, seed)
+    puzzle = gen.planted(family(kind), params, seed)
     unique = solve(puzzle, family(kind), unique=True).unique
     out = tmp_path / "u.cnf"
     flags = [f"--{k.replace('_', '-')}={v}" for k, v in params.items()]

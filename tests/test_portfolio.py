@@ -17,10 +17,11 @@ from satdomino import family, solve
 from satdomino.backends import PRESETS, available_backends, get_backend
 from satdomino.backends.base import Backend, Result
 from satdomino.backends.pysat_backend import INTERRUPTIBLE, NO_PHASES, solver_names
-from satdomino.backends.run import ForkedRun, Run
+from satdomino.clock import Deadline
 from satdomino.compare.sweep import run_local
 from satdomino.encode import CNF
 from satdomino.errors import BackendError, SatDominoError
+from satdomino.process.run import ForkedRun, Run
 from satdomino.puzzles import dominosa as D
 
 from .test_dominosa_solve import BOARDS, TRUTH, check
@@ -124,7 +125,7 @@ def test_interruptible_solvers_stop_at_the_time_limit(name: str, monkeypatch) ->
     """In-process (no fork), yet the limit really stops the search."""
     monkeypatch.setattr("os.fork", _no_fork)
     t0 = time.monotonic()
-    out = get_backend(name).solve(pigeonhole(11), time_limit=0.3)
+    out = get_backend(name).solve(pigeonhole(11), deadline=Deadline.after(0.3))
     assert out.status == "unknown" and out.note == "time limit"
     assert time.monotonic() - t0 < 5
 
@@ -141,7 +142,7 @@ def test_ctrl_c_stops_an_in_process_search(name: str) -> None:
     ctrl_c.start()
     t0 = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
-        get_backend(name).solve(pigeonhole(11), time_limit=60)
+        get_backend(name).solve(pigeonhole(11), deadline=Deadline.after(60))
     assert time.monotonic() - t0 < 10
     ctrl_c.join()
     left = [t for t in threading.enumerate() if t not in before and t.is_alive()]
@@ -160,7 +161,7 @@ def test_ctrl_c_kills_an_outside_solver(tmp_path: Path, portfolio: bool) -> None
     ctrl_c.start()
     with pytest.raises(KeyboardInterrupt):
         get_backend(f"portfolio:{slow}+{slow}" if portfolio else slow).solve(
-            pigeonhole(3), time_limit=60)
+            pigeonhole(3), deadline=Deadline.after(60))
     ctrl_c.join()
     assert (tmp_path / "slow.pid").exists() and _gone(tmp_path / "slow.pid")
 
@@ -184,7 +185,7 @@ def test_an_outside_solver_with_a_time_limit_is_waited_for_without_polling(
         raise AssertionError(f"polled: time.sleep({seconds})")
 
     monkeypatch.setattr("time.sleep", no_sleep)
-    res = get_backend(answers).solve(CNF(2, 2, [[1, 2], [-2]]), time_limit=30)
+    res = get_backend(answers).solve(CNF(2, 2, [[1, 2], [-2]]), deadline=Deadline.after(30))
     assert res.status == "sat" and res.true_vars == frozenset({1})
 
 
@@ -198,16 +199,16 @@ def test_an_outside_solver_is_killed_at_its_time_limit(tmp_path: Path, monkeypat
 
         monkeypatch.setattr("os.pidfd_open", refused, raising=False)
     answers = _script(tmp_path, "answers", "echo 's SATISFIABLE'\necho 'v 1 -2 0'")
-    res = get_backend(answers).solve(CNF(2, 2, [[1, 2], [-2]]), time_limit=30)
+    res = get_backend(answers).solve(CNF(2, 2, [[1, 2], [-2]]), deadline=Deadline.after(30))
     assert res.status == "sat" and res.true_vars == frozenset({1})
     slow = _script(tmp_path, "slow", "sleep 60")
     t0 = time.monotonic()
-    res = get_backend(slow).solve(pigeonhole(3), time_limit=0.3)
+    res = get_backend(slow).solve(pigeonhole(3), deadline=Deadline.after(0.3))
     assert res.status == "unknown" and res.note == "time limit"
     assert time.monotonic() - t0 < 5
     assert (tmp_path / "slow.pid").exists() and _gone(tmp_path / "slow.pid")
     # a limit already spent (a direct caller's negative one, too) stops it at once
-    assert get_backend(slow).solve(pigeonhole(3), time_limit=-1).note == "time limit"
+    assert get_backend(slow).solve(pigeonhole(3), deadline=Deadline.after(-1)).note == "time limit"
 
 
 def _no_fork():
@@ -221,7 +222,7 @@ def test_in_process_and_outside_members_race_without_forking(tmp_path: Path,
     killed."""
     monkeypatch.setattr("os.fork", _no_fork)
     slow = _script(tmp_path, "slow", "sleep 60")
-    res = get_backend(f"portfolio:{slow}+glucose4").solve(pigeonhole(8), time_limit=60)
+    res = get_backend(f"portfolio:{slow}+glucose4").solve(pigeonhole(8), deadline=Deadline.after(60))
     assert res.status == "unsat" and res.note == "answered by glucose4"
     assert (tmp_path / "slow.pid").exists() and _gone(tmp_path / "slow.pid")
     board, _ = D.planted(20, 1)
@@ -231,7 +232,7 @@ def test_in_process_and_outside_members_race_without_forking(tmp_path: Path,
     # and a limit stops both: the in-process search by interrupt, the outside one by a kill
     (tmp_path / "slow.pid").unlink()
     t0 = time.monotonic()
-    res = get_backend(f"portfolio:{slow}+minisat22").solve(pigeonhole(11), time_limit=0.5)
+    res = get_backend(f"portfolio:{slow}+minisat22").solve(pigeonhole(11), deadline=Deadline.after(0.5))
     assert res.status == "unknown" and res.note == "time limit"
     assert time.monotonic() - t0 < 5
     assert (tmp_path / "slow.pid").exists() and _gone(tmp_path / "slow.pid")
@@ -246,7 +247,7 @@ def test_a_losing_outside_solver_is_killed_with_or_without_its_own_session(
     engine = get_backend(f"portfolio:{slow}+glucose4")
     engine.new_session = session  # type: ignore[attr-defined]
     t0 = time.monotonic()
-    res = engine.solve(pigeonhole(8), time_limit=30)
+    res = engine.solve(pigeonhole(8), deadline=Deadline.after(30))
     assert res.status == "unsat" and time.monotonic() - t0 < 15
     assert (tmp_path / "slow.pid").exists() and _gone(tmp_path / "slow.pid")
 
@@ -257,7 +258,7 @@ def test_loading_a_large_formula_stops_at_the_time_limit() -> None:
     big.clauses = big.clauses * 8000  # 5.9 million clauses: about a second to load whole
     for name in ("minisat22", "portfolio:minisat22+glucose4"):
         t0 = time.monotonic()
-        res = get_backend(name).solve(big, time_limit=0.1)
+        res = get_backend(name).solve(big, deadline=Deadline.after(0.1))
         assert res.status == "unknown" and time.monotonic() - t0 < 0.5, name
 
 
@@ -359,7 +360,7 @@ def test_a_late_member_is_not_started_when_the_race_is_over_first() -> None:
     assert out.note == "answered by a" and "b" not in started
     t0 = time.monotonic()  # a time limit that comes first
     out = _late([("a", "sat", 60, 0), ("b", "sat", 0, 30)], started).solve(pigeonhole(2),
-                                                                            time_limit=0.3)
+                                                                            deadline=Deadline.after(0.3))
     assert out.status == "unknown" and out.note == "time limit"
     assert time.monotonic() - t0 < 5 and "b" not in started
 
@@ -418,7 +419,7 @@ def _die() -> None:
 
 def _half_an_answer() -> None:
     """Send the header of a 100-byte message and 10 of its bytes, then end (exit 3)."""
-    from satdomino.backends import child
+    from satdomino.process import child
 
     os.write(child._reply.fileno(), (100).to_bytes(4, "big") + b"x" * 10)
     os._exit(3)
@@ -433,7 +434,7 @@ def test_forked_runs_keep_no_file_and_no_process(monkeypatch) -> None:
     """A child keeps only the standard files and its pipe (and the one listing them); a
     run's pipes are closed when it ends, is closed unread, its child dies (by a signal, or
     in the middle of its answer), or it cannot fork."""
-    from satdomino.backends.child import descendants
+    from satdomino.process.child import descendants
 
     before, procs = _open_files(), set(descendants(os.getpid()))
     assert len(ForkedRun(_files_of_child, ()).result()) == 5  # 0, 1, 2, the pipe, listdir's
@@ -519,7 +520,7 @@ def test_phases_steer_an_unconstrained_search(name: str) -> None:
     assert engine.takes_phases
     result = engine.solve(cnf, phases=want)
     assert result.status == "sat" and result.true_vars == {1, 3, 6}
-    opposite = engine.solve(cnf, phases=[-x for x in want], time_limit=30)  # in a child too
+    opposite = engine.solve(cnf, phases=[-x for x in want], deadline=Deadline.after(30))  # in a child too
     assert opposite.true_vars == {2, 4, 5}
 
 
@@ -592,7 +593,7 @@ def test_a_member_yields_its_core_and_goes_on_where_it_stopped() -> None:
     t0 = time.monotonic()
     out = _yielding([("a", "sat", 1.2, 0, 0.2), ("b", "unknown", 1.0, 0, None),
                      ("c", "unknown", 3.0, 60, None)], log).solve(pigeonhole(2),
-                                                                  time_limit=30)
+                                                                  deadline=Deadline.after(30))
     took = time.monotonic() - t0
     assert out.note == "answered by a"
     when = {(name, what): t - t0 for name, what, t in log}
@@ -616,7 +617,7 @@ def test_a_member_searching_from_given_phases_does_not_yield() -> None:
         log: list = []
         engine = _yielding([("a", "sat", 0.4, 0, 0.1), ("b", "unknown", 0.3, 60, None)], log)
         engine.members[0].takes_phases = takes
-        out = engine.solve(pigeonhole(2), phases=phases, time_limit=30)
+        out = engine.solve(pigeonhole(2), phases=phases, deadline=Deadline.after(30))
         assert out.note == "answered by a"
         assert (("a", "pause") in {x[:2] for x in log}) is paused, (phases, takes)
 
@@ -669,7 +670,7 @@ def _state(pid: int) -> str:
 
 def test_processes_are_paused_by_sigstop(tmp_path: Path) -> None:
     """A forked child, and an outside solver with what it started (its process group)."""
-    from satdomino.backends.child import descendants
+    from satdomino.process.child import descendants
 
     spinner = _script(tmp_path, "spin", "sh -c 'while :; do :; done' & while :; do :; done")
     before = set(descendants(os.getpid()))
@@ -761,6 +762,6 @@ def test_a_resumed_minisat_answers_right() -> None:
     engine = PortfolioBackend(
         [get_backend("minisat22"), _Worker("quits", "unknown", 0.2, log),
          _Worker("never", "sat", 60, log)], [0, 0, 10], [0.001, None, None])
-    out = engine.solve(_php(7), time_limit=30)  # a resume that never comes: unknown
+    out = engine.solve(_php(7), deadline=Deadline.after(30))  # a resume that never comes: unknown
     assert out.status == "unsat" and out.note == "answered by minisat22"
     assert ("never", "start") in {x[:2] for x in log}  # MiniSat's core went to it

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from satdomino.export.dimacs import gbd_hash_file, read_dimacs
-from satdomino.export.samples import FOLDER, write_all
+from satdomino.generators.samples import FOLDER, write_all
 
 
 def test_samples_match_the_code(tmp_path) -> None:

@@ -16,10 +16,11 @@ from hypothesis import strategies as st
 
 from satdomino import family, solve
 from satdomino.backends import get_backend
-from satdomino.backends.run import finish_within
 from satdomino.backends.sls import _arrays, sls_built
+from satdomino.clock import Deadline
 from satdomino.errors import UsageError
 from satdomino.model import Model
+from satdomino.process.run import finish_within
 from satdomino.puzzles import dominosa as D
 
 
@@ -94,7 +95,7 @@ def test_answers_satisfy_every_constraint_of_random_models() -> None:
     rng = random.Random(7)
     for _ in range(300):
         m, _ = planted_model(rng)
-        out = engine.solve(m, time_limit=10)
+        out = engine.solve(m, deadline=Deadline.after(10))
         assert out.status == "sat", m
         value = {x: x in out.true_vars for x in range(1, m.num_vars + 1)}
         assert m.satisfied_by(value), m.constraints
@@ -106,7 +107,7 @@ def test_assumptions_and_seeds() -> None:
     for seed in range(40):
         m, value = planted_model(rng)
         assumptions = [x if value[x] else -x for x in rng.sample(sorted(value), 2)]
-        out = get_backend(f"sls:seed={seed}").solve(m, assumptions, time_limit=10)
+        out = get_backend(f"sls:seed={seed}").solve(m, assumptions, deadline=Deadline.after(10))
         assert out.status == "sat"
         assert all((abs(a) in out.true_vars) == (a > 0) for a in assumptions)
 
@@ -115,10 +116,10 @@ def test_assumptions_and_seeds() -> None:
 def test_a_start_that_solves_is_the_answer() -> None:
     board, _ = D.planted(30, 4)
     m = D.build_placement(board)
-    first = get_backend("sls").solve(m, time_limit=10)
+    first = get_backend("sls").solve(m, deadline=Deadline.after(10))
     phases = [x if x in first.true_vars else -x for x in range(1, m.num_vars + 1)]
     for seed in range(3):  # every row holds from the start: no step is taken
-        again = get_backend(f"sls:seed={seed}").solve(m, phases=phases, time_limit=10)
+        again = get_backend(f"sls:seed={seed}").solve(m, phases=phases, deadline=Deadline.after(10))
         assert again.true_vars == first.true_vars
 
 
@@ -138,7 +139,7 @@ def test_an_unsatisfiable_model_runs_until_stopped() -> None:
     m.add_clause([x])
     m.add_clause([-x])
     t0 = time.monotonic()
-    out = get_backend("sls").solve(m, time_limit=0.3)
+    out = get_backend("sls").solve(m, deadline=Deadline.after(0.3))
     assert out.status == "unknown" and time.monotonic() - t0 < 2
     run = get_backend("sls").start(m)
     threading.Timer(0.2, run.pause).start()
@@ -146,7 +147,7 @@ def test_an_unsatisfiable_model_runs_until_stopped() -> None:
     t0 = time.monotonic()
     out = run.result()  # paused, then stopped: it ends
     assert out.status == "unknown" and 0.35 < time.monotonic() - t0 < 3
-    assert finish_within(get_backend("sls").start(m), 0.1).status == "unknown"
+    assert finish_within(get_backend("sls").start(m), Deadline.after(0.1)).status == "unknown"
 
 
 @needs_sls
@@ -154,7 +155,7 @@ def test_models_it_cannot_take_are_refused_in_one_line() -> None:
     m = Model("ints")
     v = m.int_var("v", [1, 2, 3])
     m.int_linear([(1, v)], "==", 2)
-    out = get_backend("sls").solve(m, time_limit=5)  # integer variables: one-value columns
+    out = get_backend("sls").solve(m, deadline=Deadline.after(5))  # integer variables: one-value columns
     assert out.status == "sat"
 
 

@@ -279,7 +279,7 @@ def _explain(puzzle: Any, family: Family[Any, Any], m: Model, groups: _Groups,
     found = _squares(puzzle, family, m)
     candidates = Candidates(
         m, groups.constraints, describe, squares=found[1] if found else None,
-        values=(lambda key: family.placement_json(puzzle, key).get("pips")) if found else None,
+        values=(lambda key: _shows(puzzle, family, key, found[1](key))) if found else None,
         breaks=_Breaks(groups, m, describe))
     candidates.late = groups._late
     reported: set[int] = set()  # ruled-out placements some step has shown already
@@ -323,6 +323,17 @@ def _explain(puzzle: Any, family: Family[Any, Any], m: Model, groups: _Groups,
         out.complete, out.solution = True, solution
     elif not out.reason:
         out.reason = f"stopped after {len(out.steps)} steps"
+
+
+def _shows(puzzle: Any, family: Family[Any, Any], key: Hashable,
+           squares: list[Cell]) -> list[Any] | None:
+    """The number each of a placement's squares shows, when the family shows them (Dominosa's
+    and Pips's pips), in the order of ``squares``."""
+    shown = family.placement_json(puzzle, key)
+    if "pips" not in shown:
+        return None
+    pips = {tuple(u): v for u, v in zip(shown["cells"], shown["pips"], strict=True)}
+    return [pips.get(u) for u in squares]
 
 
 STRUCTURE = (ExactlyOne, AtMostOne, Define)  # cells, pieces and the names of their values

@@ -144,7 +144,8 @@ def leaves(backend: Backend) -> list[Backend]:
 class RestartSession(Session):
     """A session over a backend that keeps nothing between solves (a portfolio, an outside
     binary, HiGHS, ``sls``): each solve starts again from the formula, which the session owns
-    and adds its clauses to; ``interrupt`` stops the run under way."""
+    and adds its clauses to; ``interrupt`` stops the run under way (a backend with no
+    ``start`` of its own solves by its ``solve``, which only its deadline stops)."""
 
     def __init__(self, backend: Backend, formula: Formula) -> None:
         self.backend, self.formula = backend, formula
@@ -158,6 +159,8 @@ class RestartSession(Session):
 
     def solve(self, assumptions: Sequence[int] = (), *, deadline: Deadline = NEVER,
               conflicts: int | None = None, phases: Sequence[int] = ()) -> Result:
+        if type(self.backend).start is Backend.start:  # no run of its own to stop: it solves
+            return self.backend.solve(self.formula, assumptions, deadline, phases)
         run = self.backend.start(self.formula, assumptions, phases)
         with self._lock:
             self._run = run

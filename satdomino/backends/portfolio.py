@@ -143,10 +143,11 @@ class _Race:
     def launch_next(self) -> None:
         """Members set up one after another, in the order they start, and search together:
         set-up holds the GIL, so overlapping two would only delay both."""
+        events = self.events  # not self: a run must not hold the race in a cycle
         while len(self.threads) < len(self.runs):
             pos = len(self.threads)
             run = self.runs[pos][1]
-            run.on_searching = lambda: self.events.put(("searching", -1, None, ""))
+            run.on_searching = lambda: events.put(("searching", -1, None, ""))
             self.threads.append(threading.Thread(target=self._member, args=(pos, run),
                                                  daemon=True))
             self.threads[-1].start()
@@ -252,6 +253,8 @@ class _Race:
             t.join()
         for _, run in self.runs[len(self.threads):]:  # never launched (a forked one is killed)
             run.close()
+        self.runs.clear()  # what they hold (the formula) goes with the race
+        self.threads.clear()
 
 
 def timing(delay: float, yield_at: float | None) -> str:

@@ -195,7 +195,7 @@ class PysatSession(Session):
         self._added: list[list[int]] = []  # for a solver made again for each solve (Kissat)
         self._solver = open_solver(self.name, cnf)
         self._add = clause_adder(self._solver)
-        self._core: list[int] = []
+        self._core: list[int] | None = []
         self._lock = threading.Lock()
         self._child: ForkedRun | None = None
         self._solved = False
@@ -223,11 +223,12 @@ class PysatSession(Session):
         if phases and self.takes_phases:
             s.set_phases(list(phases))
         if deadline.at is not None and not self.interruptible:
-            answer, true, self._core = self._in_child(list(assumptions), conflicts, deadline)
+            answer, true, core = self._in_child(list(assumptions), conflicts, deadline)
+            self._core = core
         else:
             answer = self._here(s, list(assumptions), conflicts, deadline)
             true = [x for x in s.get_model() or [] if x > 0] if answer else []
-            self._core = list(s.get_core() or []) if answer is False else []
+            self._core = None  # asked of the solver when wanted (Kissat has none)
         if answer is None:
             return Result("unknown", seconds=time.perf_counter() - t0,
                           note="time limit" if deadline.passed() else "stopped")
@@ -278,6 +279,11 @@ class PysatSession(Session):
             run.close()
 
     def core(self) -> list[int]:
+        if self._core is None:
+            try:
+                self._core = list(self._solver.get_core() or [])
+            except NotImplementedError:
+                raise BackendError(f"{self.name} gives no unsatisfiable cores") from None
         return self._core
 
     def propagate(self, assumptions: Sequence[int]) -> tuple[bool, list[int]]:
@@ -328,7 +334,11 @@ def _solve_copy(s: Solver, assumptions: list[int],
     else:
         answer = s.solve(assumptions=assumptions)
     true = [x for x in s.get_model() or [] if x > 0] if answer else []
-    return answer, true, list(s.get_core() or []) if answer is False else []
+    try:
+        core = list(s.get_core() or []) if answer is False and assumptions else []
+    except NotImplementedError:  # Kissat, Lingeling: no cores
+        core = []
+    return answer, true, core
 
 
 # python-sat solvers that can log a DRAT proof (the others raise NotImplementedError)

@@ -12,7 +12,7 @@ import json
 import random
 from typing import Any
 
-from ...family import Ask, AutoRule, Built, Choice, Family, Generator, Param
+from ...family import Ask, AutoRule, Built, Choice, Family, Generator, Param, Skipped
 from ..common import domino_text
 from . import generate
 from .board import (
@@ -49,6 +49,7 @@ from .board import (
 )
 
 __all__ = ["FAMILY", "MAX_PIPS", "PARTS", "RULES", "Node", "Pips", "PipsSolution", "Region",
+           "Skipped",
            "build_link_value", "build_placement", "cell_domains", "count_placements", "decode",
            "domino_types", "from_graph", "from_nyt", "parse", "parse_parts", "placement_json",
            "placements", "planted", "region_labels", "region_names", "render_svg",
