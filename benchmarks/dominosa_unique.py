@@ -17,8 +17,8 @@ import statistics
 import time
 
 from satdomino.puzzles import dominosa as D
-from satdomino.puzzles.dominosa import unique as dominosa_unique as U
 from satdomino.puzzles import family
+from satdomino.puzzles.dominosa import unique as U
 from satdomino.solve import solve
 
 

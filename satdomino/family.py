@@ -75,7 +75,7 @@ class Ask:
 
     unique: bool = False  # exactly one solution (else planted: solvable by construction)
     deadline: Deadline = NEVER
-    readings: dict[str, bool] = field(default_factory=dict)  # Reading.field -> value
+    readings: dict[str, Any] = field(default_factory=dict)  # Reading.field -> its value
     choices: dict[str, str] = field(default_factory=dict)  # Choice.name -> value
     progress: Callable[[str], None] | None = None
     grade: bool = True  # grade the puzzle (explain) when the builder grades

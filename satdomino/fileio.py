@@ -11,18 +11,18 @@ import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from .errors import SatDominoError
 
 
-def _gzip_open(path: str | Path, mode: str = "rb") -> IO:
+def _gzip_open(path: str | Path, mode: str = "rb") -> IO[Any]:
     if "w" not in mode:
-        return gzip.open(path, mode)
+        return gzip.open(path, mode)  # type: ignore[return-value]
     # no file name or time in the header: the same content gives the same bytes
     raw = gzip.GzipFile(filename="", mode="wb", fileobj=open(path, "wb"), mtime=0)  # noqa: SIM115
-    raw.myfileobj = raw.fileobj  # closed with the GzipFile
-    return io.TextIOWrapper(raw, encoding="utf-8") if "t" in mode else raw
+    raw.myfileobj = raw.fileobj  # type: ignore[assignment]  # closed with the GzipFile
+    return io.TextIOWrapper(raw, encoding="utf-8") if "t" in mode else raw  # type: ignore
 
 
 def _lzma_alone(path: str | Path, mode: str = "rb") -> IO:

@@ -87,7 +87,7 @@ def uniqueness_clause(family: Family[Any, Any], puzzle: Any, m: Model,
     if out.status != "sat":
         raise OutOfTimeError("no solution found within the time limit (--timeout); "
                              "no instance written")
-    status = {True: UNSAT, False: SAT}.get(out.unique)
+    status = None if out.unique is None else UNSAT if out.unique else SAT
     return blocking_clause(m.projection, out.assignment), status
 
 

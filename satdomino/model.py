@@ -12,7 +12,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import Literal
+from typing import Any, Literal
 
 Op = Literal["<=", ">=", "=="]
 OPS: tuple[Op, ...] = ("<=", ">=", "==")
@@ -198,11 +198,12 @@ class Model:
         """Is a variable named ``key`` already in the model?"""
         return key in self._ids
 
-    def key(self, vid: int) -> Hashable:
-        """The name of variable ``vid`` (a negative literal names its variable)."""
+    def key(self, vid: int) -> Any:
+        """The name of variable ``vid`` (a negative literal names its variable): whatever
+        hashable the model named it by, so a decoder can take it apart."""
         return self._names[abs(vid)]
 
-    def items(self) -> Iterable[tuple[Hashable, int]]:
+    def items(self) -> Iterable[tuple[Any, int]]:
         """Every (name, id) pair."""
         return self._ids.items()
 

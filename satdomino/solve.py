@@ -16,8 +16,8 @@ from .backends.session import blocking_clause, record_new
 from .clock import NEVER, Deadline, TimeUp
 from .encode import Encodings
 from .errors import UsageError, VerificationError
-from .model import Model
 from .family import Family
+from .model import Model
 
 
 @dataclass

@@ -88,5 +88,6 @@ def test_bad_by_size_specs(spec: str, message: str) -> None:
 def test_a_time_limit_reaches_the_side_that_solves() -> None:
     from .test_portfolio import pigeonhole
 
-    out = get_backend("by-size:10:glucose4|minisat22").solve(pigeonhole(11), deadline=Deadline.after(0.3))
+    out = get_backend("by-size:10:glucose4|minisat22").solve(pigeonhole(11),
+            deadline=Deadline.after(0.3))
     assert out.status == "unknown" and out.note == "time limit"

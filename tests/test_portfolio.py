@@ -222,7 +222,8 @@ def test_in_process_and_outside_members_race_without_forking(tmp_path: Path,
     killed."""
     monkeypatch.setattr("os.fork", _no_fork)
     slow = _script(tmp_path, "slow", "sleep 60")
-    res = get_backend(f"portfolio:{slow}+glucose4").solve(pigeonhole(8), deadline=Deadline.after(60))
+    res = get_backend(f"portfolio:{slow}+glucose4").solve(pigeonhole(8),
+            deadline=Deadline.after(60))
     assert res.status == "unsat" and res.note == "answered by glucose4"
     assert (tmp_path / "slow.pid").exists() and _gone(tmp_path / "slow.pid")
     board, _ = D.planted(20, 1)
@@ -232,7 +233,8 @@ def test_in_process_and_outside_members_race_without_forking(tmp_path: Path,
     # and a limit stops both: the in-process search by interrupt, the outside one by a kill
     (tmp_path / "slow.pid").unlink()
     t0 = time.monotonic()
-    res = get_backend(f"portfolio:{slow}+minisat22").solve(pigeonhole(11), deadline=Deadline.after(0.5))
+    res = get_backend(f"portfolio:{slow}+minisat22").solve(pigeonhole(11),
+            deadline=Deadline.after(0.5))
     assert res.status == "unknown" and res.note == "time limit"
     assert time.monotonic() - t0 < 5
     assert (tmp_path / "slow.pid").exists() and _gone(tmp_path / "slow.pid")
@@ -360,7 +362,8 @@ def test_a_late_member_is_not_started_when_the_race_is_over_first() -> None:
     assert out.note == "answered by a" and "b" not in started
     t0 = time.monotonic()  # a time limit that comes first
     out = _late([("a", "sat", 60, 0), ("b", "sat", 0, 30)], started).solve(pigeonhole(2),
-                                                                            deadline=Deadline.after(0.3))
+
+                                                                                    deadline=Deadline.after(0.3))
     assert out.status == "unknown" and out.note == "time limit"
     assert time.monotonic() - t0 < 5 and "b" not in started
 
@@ -520,7 +523,8 @@ def test_phases_steer_an_unconstrained_search(name: str) -> None:
     assert engine.takes_phases
     result = engine.solve(cnf, phases=want)
     assert result.status == "sat" and result.true_vars == {1, 3, 6}
-    opposite = engine.solve(cnf, phases=[-x for x in want], deadline=Deadline.after(30))  # in a child too
+    opposite = engine.solve(cnf, phases=[-x for x in want],
+            deadline=Deadline.after(30))  # in a child too
     assert opposite.true_vars == {2, 4, 5}
 
 

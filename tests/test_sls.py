@@ -155,7 +155,8 @@ def test_models_it_cannot_take_are_refused_in_one_line() -> None:
     m = Model("ints")
     v = m.int_var("v", [1, 2, 3])
     m.int_linear([(1, v)], "==", 2)
-    out = get_backend("sls").solve(m, deadline=Deadline.after(5))  # integer variables: one-value columns
+    out = get_backend("sls").solve(m,
+            deadline=Deadline.after(5))  # integer variables: one-value columns
     assert out.status == "sat"
 
 

@@ -386,7 +386,7 @@ def _by_rule(candidates: Candidates, placed: set[int], m, reported: set[int]) ->
         return None
     x, c = found
     name = candidates.describe(m, c)
-    needed = candidates.closure(candidates.needs(c.lits, placed))
+    needed = candidates.closure(candidates.needs(c.lits, placed))  # type: ignore[attr-defined]
     level = max([1] + [r.rank for r in needed])
     shown = [r for r in needed if r.placement not in reported]
     reported.update(r.placement for r in shown)

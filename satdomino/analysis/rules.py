@@ -63,7 +63,7 @@ class Candidates:
 
     def __init__(self, m: Model, constraints, describe: Callable[[Model, object], str],
                  squares: Callable[[Hashable], list] | None = None,
-                 values: Callable[[Hashable], list] | None = None,
+                 values: Callable[[Hashable], list | None] | None = None,
                  breaks: Callable[[set[int], set[int]], list[RuledOut]] | None = None
                  ) -> None:
         self.m = m
@@ -81,7 +81,7 @@ class Candidates:
         for x, mates in self.mates.items():
             mates.discard(x)
         self.ruled: dict[int, RuledOut] = {}
-        self.cover: dict[Hashable, object] = {}  # a square -> its "covered once" constraint
+        self.cover: dict[Hashable, ExactlyOne] = {}  # a square -> its "covered once" one
         self.square_of: dict[int, tuple] = {}  # a placement -> the squares it covers
         self.value: dict[Hashable, object] = {}  # a square -> the number it shows, if fixed
         if squares is not None:
@@ -381,7 +381,7 @@ class Candidates:
                 continue
             self.late()
             members = set(side)
-            why, emptied = None, ()
+            why, emptied = None, ()  # type: tuple[str | None, tuple[int, ...]]
             clash = next(((x, y) for x in side for y in self.mates[x] if y in members), None)
             if clash is not None:
                 x, y = clash

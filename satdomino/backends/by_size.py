@@ -11,7 +11,6 @@ but it costs the boards MiniSat wins within 20 ms at N = 40 3-6 ms, a third of t
 from __future__ import annotations
 
 import re
-
 from collections.abc import Sequence
 
 from ..clock import NEVER, Deadline

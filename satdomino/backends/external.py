@@ -144,11 +144,12 @@ class ExternalBackend(Backend):
             with tempfile.TemporaryFile("w+") as out_file, \
                     tempfile.TemporaryFile("w+") as err_file:
                 command, peak_path = [*self.argv, path], None
-                if self.measure_peak and _DIE_WITH_PARENT and gnu_time():
+                timer = gnu_time()
+                if self.measure_peak and _DIE_WITH_PARENT and timer:
                     # time forks the solver, which then dies with time as time dies with us
                     peak_fd, peak_path = tempfile.mkstemp(prefix="satdomino-", suffix=".peak")
                     os.close(peak_fd)
-                    command = [gnu_time(), "-f", "%M", "-o", peak_path, *_DIE_WITH_PARENT,
+                    command = [timer, "-f", "%M", "-o", peak_path, *_DIE_WITH_PARENT,
                                *command]
                 proc = subprocess.Popen([*_DIE_WITH_PARENT, *command],
                                         stdout=out_file, stderr=err_file, text=True,

@@ -40,7 +40,6 @@ import math
 import queue
 import threading
 import time
-
 from collections.abc import Sequence
 
 from ..clock import NEVER, Deadline
@@ -94,7 +93,8 @@ class _Race:
 
     def __init__(self, portfolio: PortfolioBackend, formula: Formula,
                  assumptions: Sequence[int], phases: Sequence[int], limit: Deadline) -> None:
-        self.p, self.formula, self.assumptions, self.phases = portfolio, formula, assumptions, phases
+        self.p, self.formula = portfolio, formula
+        self.assumptions, self.phases = assumptions, phases
         self.t0 = time.perf_counter()
         left = limit.left()
         self.deadline = None if left is None else self.t0 + left

@@ -9,8 +9,8 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from functools import cache
 from itertools import repeat
+from typing import Any
 
 import pysolvers
 from pysat.solvers import Solver, SolverNames
@@ -19,7 +19,7 @@ from ..clock import NEVER, Deadline
 from ..encode import CNF
 from ..errors import BackendError
 from ..process.run import ForkedRun, Run, finish_within, run_in_child, run_limited
-from .base import Backend, Formula, Result
+from .base import Backend, Formula, Result, Status
 from .session import Ended, Session, blocking_clause
 
 # solvers whose python-sat wrapper has no user phases (set_phases raises)
@@ -71,9 +71,18 @@ _USUAL_ADD_CLAUSE = re.compile(
     r"if not no_return:\nreturn res")
 
 
-@cache
-def _usual_add_clause(kind: type) -> tuple[Callable, str] | None:
-    """(the native function, the handle's attribute) when ``kind.add_clause`` is the usual."""
+_USUAL: dict[str, tuple[Callable, str] | None] = {}  # by solver class
+
+
+def _usual_add_clause(kind: Any) -> tuple[Callable, str] | None:
+    """(the native function, the handle's attribute) when ``kind.add_clause`` (a solver
+    class's) is the usual."""
+    if kind.__qualname__ not in _USUAL:
+        _USUAL[kind.__qualname__] = _usual(kind)
+    return _USUAL[kind.__qualname__]
+
+
+def _usual(kind: Any) -> tuple[Callable, str] | None:
     try:
         code = inspect.getsource(kind.add_clause)
     except (OSError, TypeError):
@@ -81,7 +90,9 @@ def _usual_add_clause(kind: type) -> tuple[Callable, str] | None:
     outside_docstring = "".join(code.split('"""')[0::2])
     lines = [ln.strip() for ln in outside_docstring.splitlines() if ln.strip()]
     found = _USUAL_ADD_CLAUSE.fullmatch("\n".join(lines))
-    fn = found and getattr(pysolvers, found["fn"], None)
+    if found is None:
+        return None
+    fn = getattr(pysolvers, found["fn"], None)
     return None if fn is None else (fn, found["handle"])
 
 
@@ -91,8 +102,8 @@ def clause_adder(s: Solver) -> Callable[[list[list[int]]], None]:
     a third of MiniSat's loading time. Otherwise ``append_formula``."""
     inner = s.solver
     usual = _usual_add_clause(type(inner))
-    native = usual and getattr(inner, usual[1], None)
-    if not native:
+    native = None if usual is None else getattr(inner, usual[1], None)
+    if usual is None or not native:
         return s.append_formula
     fn = usual[0]
 
@@ -106,7 +117,7 @@ def clause_adder(s: Solver) -> Callable[[list[list[int]]], None]:
 
 
 def _run(name: str, cnf: CNF, assumptions: Sequence[int],
-         phases: Sequence[int] = ()) -> tuple[str, list[int]]:
+         phases: Sequence[int] = ()) -> tuple[Status, list[int]]:
     with open_solver(name, cnf) as s:
         if phases:
             s.set_phases(list(phases))

@@ -29,7 +29,7 @@ from .program import program_rows
 try:
     from . import _sls
 except ImportError:  # built without a C compiler
-    _sls = None
+    _sls = None  # type: ignore[assignment]
 
 # bounds beyond any row's activity stand for infinity in the C search's 64-bit integers
 _BIG = 2**62

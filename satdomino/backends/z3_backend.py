@@ -20,10 +20,11 @@ from ..model import (
     IntLinear,
     IntView,
     Model,
+    Op,
     compare,
 )
 from ..process.run import run_limited
-from .base import Backend, Formula, Result
+from .base import Backend, Formula, Result, Status
 from .session import Session
 
 
@@ -42,7 +43,7 @@ def model_to_z3(model: Model):
         return xs[v] if v > 0 else z3.Not(xs[-v])
 
     out = []
-    ints = {}
+    ints: dict[Any, Any] = {}
     for key, x in model.ints.items():  # native Int with its finite domain
         ints[key] = z3.Int(f"i{len(ints)}")
         out.append(z3.Or([ints[key] == v for v in x.values]))
@@ -71,7 +72,7 @@ def model_to_z3(model: Model):
     return xs, out
 
 
-def _linear(z3, terms: list, op: str, bound: int):
+def _linear(z3: Any, terms: list, op: Op, bound: int) -> Any:
     """sum(w * x) op bound as Z3's native AtMost / AtLeast / PbLe / PbGe / PbEq."""
     if not terms:
         return z3.BoolVal(compare(0, op, bound))
@@ -180,13 +181,13 @@ def true_ids(s, xs) -> list[int]:
     return [i for i in range(1, len(xs)) if z3.is_true(m.eval(xs[i], model_completion=True))]
 
 
-def z3_clause(xs, clause: list[int]):
+def z3_clause(xs: list, clause: Sequence[int]) -> Any:
     z3 = _z3()
     return z3.Or([xs[v] if v > 0 else z3.Not(xs[-v]) for v in clause])
 
 
-def _check(formula: CNF | Model, assumptions,
-           time_limit: float | None) -> tuple[str, list[int], str]:
+def _check(formula: CNF | Model, assumptions: Sequence[int],
+           time_limit: float | None) -> tuple[Status, list[int], str]:
     z3 = _z3()
     s, xs = z3_solver(formula)
     if time_limit is not None:

@@ -11,8 +11,8 @@ import signal
 import sys
 import threading
 
-from ..version import __version__
 from ..errors import OutOfTimeError, SatDominoError, VerificationError
+from ..version import __version__
 from . import check_proof, compare, decode, encodings, explain, export, generate, hint, solve
 from .common import OUT_OF_MEMORY, Parser, say
 
@@ -26,7 +26,7 @@ COMMANDS = {"solve": solve, "explain": explain, "hint": hint, "export": export,
 class _Command(Parser):
     """The top-level parser: ``--count FILE`` read as ``--count=exact FILE`` first."""
 
-    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+    def parse_args(self, args=None, namespace=None):
         args = sys.argv[1:] if args is None else list(args)
         return super().parse_args(solve.bare_count(args), namespace)
 

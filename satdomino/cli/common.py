@@ -8,8 +8,7 @@ import dataclasses
 import os
 import sys
 from pathlib import Path
-
-from typing import Any
+from typing import Any, NoReturn
 
 from ..encode import KINDS, Encodings
 from ..errors import UsageError
@@ -26,7 +25,7 @@ OUT_OF_MEMORY = ("out of memory (the instance is too large for the memory allowe
 
 
 class Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2 (argparse prints usage too)
+    def error(self, message: str) -> NoReturn:  # one line, exit 2 (not argparse's usage)
         raise UsageError(message)
 
 

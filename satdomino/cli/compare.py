@@ -71,8 +71,9 @@ def run(args: argparse.Namespace) -> int:
             if Path(plot).suffix.lower() not in (".svg", ".png", ".pdf"):
                 raise UsageError(f"{plot}: a plot is written as .svg, .png or .pdf")
     # a kind not given is left to auto ([None]); one given must name something
-    lists = {kind: [None] if getattr(args, kind) is None
-             else [x for x in getattr(args, kind).split(",") if x] for kind in KINDS}
+    lists: dict[str, list[str | None]] = {
+        kind: [None] if getattr(args, kind) is None
+        else [x for x in getattr(args, kind).split(",") if x] for kind in KINDS}
     models: list[str | None] = [m for m in args.model.split(",") if m] or [None]
     backends = [b for b in args.backend.split(",") if b]
     items = puzzles(args.puzzles, args.readings)

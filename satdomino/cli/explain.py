@@ -7,11 +7,18 @@ import argparse
 import json
 from typing import Any
 
-from ..analysis.explain import PROPAGATION, explain, numbered_board, numbered_svg, step_json
+from ..analysis.explain import (
+    PROPAGATION,
+    Explanation,
+    explain,
+    numbered_board,
+    numbered_svg,
+    step_json,
+)
 from ..errors import SatDominoError, VerificationError
 from ..family import Family
 from ..fileio import output_path
-from ..inputs import load
+from ..inputs import Item, load
 from .common import (
     apart,
     apply_readings,
@@ -60,8 +67,8 @@ def run(args: argparse.Namespace) -> int:
     code = 0
     for item in items:
         where = item.file + (f" [{item.name}]" if item.name else "")
-        if item.error is None:
-            assert item.family is not None
+        out = None
+        if item.error is None and item.family is not None:
             try:
                 out = explain(item.puzzle, item.family, timeout=args.timeout)
             except SatDominoError as e:
@@ -69,30 +76,17 @@ def run(args: argparse.Namespace) -> int:
             except VerificationError as e:
                 say(f"satdomino: {where}: internal error: {e}")
                 return 4
-        if item.error is not None:
+        if out is None or item.family is None:
             say(f"satdomino: {where}: {item.error}")
             if args.json:
                 print(json.dumps(error_record(item)), flush=True)
             code = max(code, 3 if item.timed_out else 2)
             continue
         steps = [step_json(item.puzzle, item.family, s) for s in out.steps]
-        if args.json:
-            print(json.dumps({"file": item.file, "puzzle": item.name, "kind": item.family.kind,
-                              "grade": out.grade, "complete": out.complete,
-                              "reason": out.reason or None, "steps": steps}), flush=True)
-        else:
-            verdict = "explained" if out.complete else f"stopped: {out.reason}"
-            lines = [f"== {where}: {verdict}, {len(steps)} steps, grade {out.grade}"]
-            for n, (s, shown) in enumerate(zip(out.steps, steps, strict=True), start=1):
-                piece = ", ".join(map(item.family.placement_text, shown["placements"]))
-                lines.append(f"{n:4}. {piece}: {s.rule} [level {s.level}]")
-                lines += step_details(item.family, shown, "      ")
-            board_text = numbered_board(item.puzzle, item.family, out.steps)
-            if board_text:
-                lines += ["steps on the board:", board_text]
-            if out.complete:
-                lines.append(item.family.render_text(item.puzzle, out.solution).rstrip("\n"))
-            print("\n".join(lines), flush=True)
+        print(json.dumps({"file": item.file, "puzzle": item.name, "kind": item.family.kind,
+                          "grade": out.grade, "complete": out.complete,
+                          "reason": out.reason or None, "steps": steps}) if args.json
+              else _text(item, where, out, steps), flush=True)
         if args.svg is not None:
             drawn += 1
             picture = numbered_svg(item.puzzle, item.family, out.steps,
@@ -104,6 +98,24 @@ def run(args: argparse.Namespace) -> int:
         if not out.complete:
             code = max(code, 3 if out.reason == "time limit" else 1)
     return code
+
+
+def _text(item: Item, where: str, out: Explanation, steps: list[dict]) -> str:
+    """The explanation as text: the steps, the board of step numbers, the solution."""
+    fam = item.family
+    assert fam is not None
+    verdict = "explained" if out.complete else f"stopped: {out.reason}"
+    lines = [f"== {where}: {verdict}, {len(steps)} steps, grade {out.grade}"]
+    for n, (s, shown) in enumerate(zip(out.steps, steps, strict=True), start=1):
+        piece = ", ".join(map(fam.placement_text, shown["placements"]))
+        lines.append(f"{n:4}. {piece}: {s.rule} [level {s.level}]")
+        lines += step_details(fam, shown, "      ")
+    board_text = numbered_board(item.puzzle, fam, out.steps)
+    if board_text:
+        lines += ["steps on the board:", board_text]
+    if out.complete:
+        lines.append(fam.render_text(item.puzzle, out.solution).rstrip("\n"))
+    return "\n".join(lines)
 
 
 def step_details(family: Family[Any, Any], shown: dict, indent: str) -> list[str]:

@@ -16,8 +16,8 @@ from ..compare.sweep import dask_client
 from ..errors import UsageError
 from ..family import Family
 from ..fileio import output_path
-from ..generators import made, origin
 from ..generators import check as check_params
+from ..generators import made, origin
 from ..instance import FORMATS, is_instance_name
 from ..puzzles import FAMILIES, family
 from .common import check_timeout, numbered, say, write_atomic
@@ -169,7 +169,8 @@ class Job:
                  if c.every and self.choices.get(c.name) == c.every}
         name, choice = next(iter(every.items()), (None, None))
         parts: list[str | None] = list(choice.values) if choice else [None]
-        day, lines = {}, []
+        day: dict[str, Any] = {}
+        lines: list[str] = []
         deadline = Deadline.after(self.timeout)  # a collection's puzzles share the limit
         for part in parts:
             chosen = {**self.choices, **({name: part} if name else {})}
@@ -177,13 +178,13 @@ class Job:
                        rules=self.readings, choices=chosen, progress=progress)
             if self.unique or self.flags():
                 lines.append((f"{part}: " if choice else "") + out.summary())
-            day[part] = out.puzzle
+            day[part or ""] = out.puzzle
         if choice and fam.generator.collection is not None:
             command = " ".join(["satdomino generate", fam.kind, *self.flags(), f"--seed {seed}"])
             text = fam.generator.collection(day, command)
         else:
-            text = fam.write(day[parts[0]], self.fmt)
-        return seed, text, "; ".join(lines), day[parts[-1]]
+            text = fam.write(day[parts[0] or ""], self.fmt)
+        return seed, text, "; ".join(lines), day[parts[-1] or ""]
 
     def flags(self) -> list[str]:
         """The options beyond the family's parameters that remake these puzzles."""

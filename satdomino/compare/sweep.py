@@ -68,7 +68,7 @@ def generated(spec: str, readings: dict[str, bool] | None = None) -> list[Puzzle
     ``readings`` of the rules, ``{"cover": False}``, where the family has them)."""
     kind, _, rest = spec.partition(":")
     fam = family(kind)
-    pairs = [part.split("=", 1) if "=" in part else (part, "")
+    pairs = [(part.partition("=")[0], part.partition("=")[2])
              for part in rest.split(":") if part]
     fields = dict(pairs)
     if len(fields) < len(pairs):

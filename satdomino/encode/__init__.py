@@ -72,8 +72,8 @@ def lower(model: Model, encodings: Encodings = Encodings()) -> CNF:
             ints[x.key] = int_class(x, out, amo)
         return ints[x.key]
 
-    for x in model.ints.values():
-        int_of(x)
+    for iv in model.ints.values():
+        int_of(iv)
     for c in model.constraints:
         # the commonest kinds by type, before the match: its class patterns cost a test per
         # case (lowering N = 50 Dominosa with pairwise clauses took 5.7 ms, now 3.8)
@@ -81,13 +81,14 @@ def lower(model: Model, encodings: Encodings = Encodings()) -> CNF:
         if kind not in _BASIC:  # a subclass of one is lowered as its kind (holds() does so too)
             kind = next((k for k in _BASIC if isinstance(c, k)), kind)
         if kind is ExactlyOne or kind is AtMostOne:
+            lits = c.lits  # type: ignore[union-attr]  # one of the kinds with lits
             if kind is ExactlyOne:
-                out.clause(list(c.lits))
-            if len(c.lits) > 1:
-                amo(list(c.lits), out)
+                out.clause(list(lits))
+            if len(lits) > 1:
+                amo(list(lits), out)
             continue
         if kind is Clause:
-            out.clause(list(c.lits))
+            out.clause(list(c.lits))  # type: ignore[union-attr]
             continue
         match c:
             case Card(lits, op, bound):
@@ -96,20 +97,20 @@ def lower(model: Model, encodings: Encodings = Encodings()) -> CNF:
                 _lower_pb(terms, op, bound, out, pb, card)
             case Define(var, "or", lits):
                 out.clause([-var, *lits])
-                for x in lits:
-                    out.clause([-x, var])
+                for y in lits:
+                    out.clause([-y, var])
             case Define(var, "and", lits):
-                out.clause([var, *(-x for x in lits)])
-                for x in lits:
-                    out.clause([-var, x])
-            case IntView(var, x, op, k):
-                lit = int_of(x).eq(k) if op == "==" else int_of(x).ge(k)
+                out.clause([var, *(-y for y in lits)])
+                for y in lits:
+                    out.clause([-var, y])
+            case IntView(var, xv, op, k):
+                lit = int_of(xv).eq(k) if op == "==" else int_of(xv).ge(k)
                 out.clause([-var, lit])
                 out.clause([var, -lit])
             case IntLinear(terms, bools, op, bound):
                 flat = list(bools)
-                for coef, x in terms:
-                    parts, const = int_of(x).linear()
+                for coef, xv in terms:
+                    parts, const = int_of(xv).linear()
                     flat += [(coef * w, lit) for w, lit in parts]
                     bound -= coef * const
                 _lower_pb([(w, lit) for w, lit in flat if w], op, bound, out, pb, card)

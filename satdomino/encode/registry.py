@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from pysat.formula import IDPool
 
@@ -86,7 +87,7 @@ class Sink:
         self.cnf.atmosts.append((list(lits), k))
 
 
-Encode = Callable[..., None]
+Encode = Callable[..., Any]
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ binary per value (exactly one true), their views and sums are linear in those.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from ..model import (
     PB,
@@ -101,7 +101,7 @@ def _terms(row: list[tuple[int, int]], cols: list[str], times: str = " ") -> Ite
         yield f"{sign} {factor}{cols[j]}".strip()
 
 
-def to_lp(model: Model, comments: list[str] = ()) -> str:
+def to_lp(model: Model, comments: Sequence[str] = ()) -> str:
     cols, rs = rows(model)
     lines = [f"\\ {c}" for c in comments]
     lines += ["Minimize", f" obj: 0 {cols[0]}" if cols else " obj:", "Subject To"]
@@ -114,7 +114,7 @@ def to_lp(model: Model, comments: list[str] = ()) -> str:
     return "\n".join(lines) + "\n"
 
 
-def to_mathprog(model: Model, comments: list[str] = (), show: bool = True) -> str:
+def to_mathprog(model: Model, comments: Sequence[str] = (), show: bool = True) -> str:
     """A GNU MathProg model; with ``show``, it prints "x<i> <value>" for the model's own
     variables after ``solve``, so glpsol's output maps straight back to the puzzle."""
     cols, rs = rows(model)
@@ -130,7 +130,7 @@ def to_mathprog(model: Model, comments: list[str] = (), show: bool = True) -> st
     return "\n".join(lines) + "\n"
 
 
-def to_opb(model: Model, comments: list[str] = ()) -> str:
+def to_opb(model: Model, comments: Sequence[str] = ()) -> str:
     """OPB for the pseudo-Boolean competition: ``* #variable= N #constraint= M`` first, then
     one linear constraint a line with ``>=`` or ``=`` (a ``<=`` row is negated), cardinality
     and PB constraints kept native. Variables x1..xn are the model's own, extra binaries for

@@ -42,8 +42,12 @@ def check(family: Family[Any, Any], params: dict[str, Any],
             raise UsageError(f"{where} needs {name(p.name)} between {p.lo} and {p.hi}")
         if value is not None and not (isinstance(value, int) and p.lo <= value <= p.hi):
             raise UsageError(f"{where} {name(p.name)} must be between {p.lo} and {p.hi}")
-    problem = gen.check({p.name: params.get(p.name, p.default) for p in gen.params},
-                        choices or {})
+    given: dict[str, int] = {}
+    for p in gen.params:
+        value = params.get(p.name, p.default)
+        if value is not None:
+            given[p.name] = value
+    problem = gen.check(given, choices or {})
     if problem:
         raise UsageError(f"{where} {problem}")
 
@@ -114,7 +118,8 @@ def made(family: Family[Any, Any], params: dict[str, Any], seed: int, *, unique:
     return out
 
 
-def _build(family: Family[Any, Any], params: dict[str, Any], seed: int, ask: Ask) -> Built[Any, Any]:
+def _build(family: Family[Any, Any], params: dict[str, Any], seed: int,
+           ask: Ask) -> Built[Any, Any]:
     gen = family.generator
     defaults = {p.name: p.default for p in gen.params if p.default is not None}
     params = {**defaults, **params}

@@ -79,8 +79,7 @@ class ForkServer:
         job = pickle.dumps((fn, args), protocol=pickle.HIGHEST_PROTOCOL)
         with self._lock:
             data, fds = self._exchange(
-                lambda: (socket.send_fds(self._sock, [_HEADER.pack(len(job))], [write]),
-                         self._sock.sendall(job)),
+                lambda: self._send_job(job, write),
                 lambda: socket.recv_fds(self._sock, _HEADER.size, 1)[:2])
         try:
             if len(fds) != 1:
@@ -92,6 +91,10 @@ class ForkServer:
                 os.close(fd)
             self.close()
             raise
+
+    def _send_job(self, job: bytes, write: int) -> None:
+        socket.send_fds(self._sock, [_HEADER.pack(len(job))], [write])
+        self._sock.sendall(job)
 
     def workers_peak_mb(self) -> float:
         """The largest peak memory (MB) of the workers that have ended since the last call
@@ -205,8 +208,9 @@ def workers_peak_mb() -> float:
     """The largest peak memory (MB) of this process's fork-server workers that have ended
     since the last call (0 without a server); see ``ForkServer.workers_peak_mb``."""
     with _server_lock:
-        alive = _server is not None and _server.owner == os.getpid() and _server.alive()
-    return _server.workers_peak_mb() if alive else 0.0
+        server = _server if _server is not None and _server.owner == os.getpid() else None
+        alive = server is not None and server.alive()
+    return server.workers_peak_mb() if server is not None and alive else 0.0
 
 
 def _serve(sock: socket.socket) -> NoReturn:

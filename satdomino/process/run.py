@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from multiprocessing.connection import Connection, wait
-from typing import Any, NoReturn
+from typing import Any
 
 from ..clock import Deadline
 from ..errors import BackendError
@@ -26,7 +25,7 @@ from .child import child_main, flush_std_streams
 
 
 class Run:
-    def __init__(self, work: Callable[[Run], Result]) -> None:
+    def __init__(self, work: Callable[[Run], Any]) -> None:
         self._work = work
         self._lock = threading.Lock()
         self._stoppers: list[Callable[[], None]] = []
@@ -42,7 +41,8 @@ class Run:
         self.searching = False
         self.on_searching: Callable[[], None] | None = None
 
-    def result(self) -> Result:
+    def result(self) -> Any:
+        """What the work returns (a Result for a solve), stopped or not."""
         return self._work(self)
 
     @contextmanager
@@ -199,10 +199,12 @@ class ForkedRun(Run):
         self._watch()
         self.searching = True  # its set-up is in the child
 
+    _recv: Connection | None
+
     def _open_pipes(self) -> None:
         # stop() writes to the second pipe, so that _wait returns at once
         self._wake, self._woken = os.pipe()
-        self._recv: Connection | None = None
+        self._recv = None
         self._waited = False
 
     def _close_pipes(self) -> None:
@@ -254,10 +256,11 @@ class ForkedRun(Run):
             return self.stopped_result(0.0)
         self._waited = True
         answer, ended = None, False  # ended: no exception (a Ctrl-C, say) cut the wait short
+        recv = self.connection
         try:
             try:
-                if self._wake not in wait([self._recv, self._wake]) or self._recv.poll():
-                    answer = self._recv.recv()
+                if self._wake not in wait([recv, self._wake]) or recv.poll():
+                    answer = recv.recv()
             except (EOFError, OSError):  # died, or killed in the middle of its answer
                 pass
             ended = True
@@ -298,13 +301,14 @@ class ServedRun(ForkedRun):
     def __init__(self, server: Any, fn: Callable[..., Any],
                  make_args: Callable[[], tuple]) -> None:
         Run.__init__(self, self._start_then_wait)
-        self._server, self._fn, self._make_args = server, fn, make_args
+        self._server, self._fn = server, fn
+        self._make_args: Callable[[], tuple] | None = make_args
         self._open_pipes()
         self._pidfd = -1
 
     def _start_then_wait(self, run: Run) -> Any:
         try:
-            args = None if self.stopped else self._make_args()
+            args = None if self.stopped or self._make_args is None else self._make_args()
             self._make_args = None  # let go: see the class
             with self._lock:  # a stop from here on kills the worker
                 if self.stopped:  # before it was forked: fork none
@@ -395,7 +399,7 @@ def run_in_child(name: str, fn: Callable[..., Any], args: tuple,
         raise BackendError(f"{name} failed: {e}") from None
 
 
-def run_limited(name: str, fn: Callable[..., tuple[str, list[int]]], args: tuple,
+def run_limited(name: str, fn: Callable[..., tuple[Any, ...]], args: tuple,
                 deadline: Deadline) -> Result:
     """``fn(*args) -> (status, true_vars[, note])`` in a forked child, killed at the
     deadline."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from xml.sax.saxutils import escape
 
 Cell = tuple[int, int]
@@ -10,9 +10,9 @@ SIZE = 40
 MARGIN = 20
 
 
-def draw_board(labels: dict[Cell, str], pairs: Iterable[tuple[Cell, Cell]] = (),
-               title: str = "", fills: dict[Cell, str] | None = None,
-               tags: dict[Cell, str] | None = None, groups: dict[Cell, object] | None = None
+def draw_board(labels: Mapping[Cell, str], pairs: Iterable[tuple[Cell, Cell]] = (),
+               title: str = "", fills: Mapping[Cell, str] | None = None,
+               tags: Mapping[Cell, str] | None = None, groups: Mapping[Cell, object] | None = None
                ) -> str:
     """Cells with labels; ``fills`` colours cells (regions), ``tags`` writes a small note in a
     cell's corner (a region's rule), ``pairs`` draws dominoes as rounded outlines, ``groups``
@@ -50,13 +50,14 @@ def draw_board(labels: dict[Cell, str], pairs: Iterable[tuple[Cell, Cell]] = (),
     for (r, c), label in labels.items():
         out.append(f'<text x="{MARGIN + c * SIZE + SIZE / 2}" y="{top + r * SIZE + SIZE / 2 + 6}" '
                    f'font-size="17" text-anchor="middle">{escape(label)}</text>')
-    for (r, c), g in (groups or {}).items():  # a wall on each side facing another group
+    walled = groups or {}
+    for (r, c), g in walled.items():  # a wall on each side facing another group
         x, y = MARGIN + c * SIZE, top + r * SIZE
         for (dr, dc), (x1, y1, x2, y2) in (((0, 1), (x + SIZE, y, x + SIZE, y + SIZE)),
                                           ((1, 0), (x, y + SIZE, x + SIZE, y + SIZE)),
                                           ((0, -1), (x, y, x, y + SIZE)),
                                           ((-1, 0), (x, y, x + SIZE, y))):
-            if groups.get((r + dr, c + dc), None) != g:
+            if walled.get((r + dr, c + dc), None) != g:
                 out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#222" '
                            f'stroke-width="3" stroke-linecap="round"/>')
     for (r, c), tag in (tags or {}).items():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 Cell = tuple[int, int]
 
@@ -18,7 +18,7 @@ def draw_board(labels: dict[Cell, str], pairs: Iterable[tuple[Cell, Cell]] = ())
     return draw_groups(labels, groups)
 
 
-def draw_groups(labels: dict[Cell, str], groups: dict[Cell, object]) -> str:
+def draw_groups(labels: Mapping[Cell, str], groups: Mapping[Cell, object]) -> str:
     """Cells with their labels; walls between cells of different groups (dominoes, regions)."""
     rows = 1 + max(r for r, _ in labels)
     cols = 1 + max(c for _, c in labels)

@@ -13,8 +13,9 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ...errors import PuzzleFormatError
 from ...family import Cell, Parts, Skipped, strict
@@ -23,7 +24,7 @@ from ...render import svg, text
 from ..common import domino_json, load_json
 from ..common import whole_number as _int
 
-Node = Hashable  # (row, col) on grids, a name in the graph form
+Node = Any  # (row, col) on grids, a name (str) in the graph form
 RULES = ("empty", "sum", "less", "greater", "equals", "unequal")
 TARGETED = ("sum", "less", "greater")
 PARTS = ("easy", "medium", "hard")
@@ -350,7 +351,9 @@ def build_placement(p: Pips) -> Model:
 def _bound(r: Region) -> tuple[Op, int]:
     """A targeted region's rule as (op, bound) on its sum."""
     t = r.target or 0
-    return {"sum": ("==", t), "less": ("<=", t - 1), "greater": (">=", t + 1)}[r.rule]
+    bounds: dict[str, tuple[Op, int]] = {"sum": ("==", t), "less": ("<=", t - 1),
+                                         "greater": (">=", t + 1)}
+    return bounds[r.rule]
 
 
 def region_labels(p: Pips) -> list[str]:
@@ -558,9 +561,9 @@ def planted(dominoes: int, seed: int, max_pip: int = 6) -> tuple[Pips, PipsSolut
     c0 = min(c for _, c in used)
     pairs = [((a[0] - r0, a[1] - c0), (b[0] - r0, b[1] - c0)) for a, b in pairs]
     doms = [(rng.randint(0, max_pip), rng.randint(0, max_pip)) for _ in pairs]
-    value = {}
-    for (a, b), (u, v) in zip(doms, pairs, strict=True):
-        value[u], value[v] = a, b
+    value: dict[tuple[int, int], int] = {}
+    for (low, high), (u, v) in zip(doms, pairs, strict=True):
+        value[u], value[v] = low, high
     regions = _random_regions(sorted(value), value, rng)
     obj = {"dominoes": [list(d) for d in doms],
            "regions": [{"indices": [list(u) for u in r.nodes], "type": r.rule,

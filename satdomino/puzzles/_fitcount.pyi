@@ -1,0 +1,4 @@
+from typing import Any
+
+def count(width: int, height: int, free: Any, tops: Any, per_column: Any, max_states: int,
+          control: Any) -> int | None: ...
