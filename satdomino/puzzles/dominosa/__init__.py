@@ -13,42 +13,11 @@ from typing import Any
 from ...errors import PuzzleFormatError
 from ...family import Ask, AutoRule, Built, Family, Generator, Param
 from ..common import domino_text
-from .board import (
-    GAME_ID,
-    MAX_N,
-    Cell,
-    Dominosa,
-    DominosaSolution,
-    build_counted,
-    build_placement,
-    count_placements,
-    decode,
-    domino_of,
-    dominoes,
-    from_layout,
-    parse,
-    parse_game_id,
-    parse_grid,
-    parse_parts,
-    place_key,
-    placement_json,
-    planted,
-    random_tiling,
-    render_svg,
-    render_text,
-    sniff,
-    solution_json,
-    squares,
-    verify,
-)
-from .reduce import build_reduced, reduce_board
+from . import board as B
+from .board import *  # noqa: F403  (the board's names are the family's)
+from .board import Cell, Dominosa, DominosaSolution
+from .reduce import build_reduced, reduce_board  # noqa: F401
 from .unique import unique_board
-
-__all__ = ["FAMILY", "GAME_ID", "MAX_N", "Dominosa", "DominosaSolution", "build_counted",
-           "build_placement", "build_reduced", "count_placements", "decode", "domino_of",
-           "dominoes", "from_layout", "parse", "parse_game_id", "parse_grid", "parse_parts",
-           "place_key", "placement_json", "planted", "random_tiling", "reduce_board",
-           "render_svg", "render_text", "sniff", "solution_json", "unique_board", "verify"]
 
 
 def given_text(p: Dominosa, text: str) -> list[dict[str, Any]]:
@@ -71,7 +40,7 @@ def given_text(p: Dominosa, text: str) -> list[dict[str, Any]]:
                 raise PuzzleFormatError(f"--given: row {r + 1}, column {c + 1}: {ch!r} is not "
                                         "half of a domino (L R T B or .)")
             if pair is not None:
-                out.append(placement_json(p, place_key(p, pair)))
+                out.append(B.placement_json(p, B.place_key(p, pair)))
     return out
 
 
@@ -82,25 +51,26 @@ def _unique(params: dict[str, int], seed: int, ask: Ask) -> Built[Dominosa, Domi
 GENERATOR: Generator[Dominosa, DominosaSolution] = Generator(
     what="a Dominosa board (Tatham game id, or --format grid)",
     params=(Param("n", "highest number: the double-N set, a board N+1 by N+2", 0, 200),),
-    planted=lambda params, seed: planted(params["n"], seed),
+    planted=lambda params, seed: B.planted(params["n"], seed),
     named=lambda params: f"double-{params['n']} Dominosa board",
     build=_unique, how_unique="renumbered until SAT proves it unique")
 
 FAMILY: Family[Dominosa, DominosaSolution] = Family(
     kind="dominosa", title="Dominosa",
     suffixes=(".txt", ".dominosa", ".json", ".jsonl", ".tsv"),
-    sniff=sniff, parse=parse_parts,
+    sniff=B.sniff, parse=B.parse_parts,
     formats={"id": lambda p: p.game_id() + "\n", "grid": Dominosa.grid_text},
-    models={"placement": build_placement, "counted": build_counted, "reduced": build_reduced},
-    decode=decode, verify=verify, solution_json=solution_json, render_text=render_text,
-    render_svg=render_svg, placement_json=placement_json, placement_text=domino_text,
-    squares=squares, size=("N", lambda p: p.n),
+    models={"placement": B.build_placement, "counted": B.build_counted,
+            "reduced": build_reduced},
+    decode=B.decode, verify=B.verify, solution_json=B.solution_json,
+    render_text=B.render_text, render_svg=B.render_svg, placement_json=B.placement_json,
+    placement_text=domino_text, squares=B.squares, size=("N", lambda p: p.n),
     auto=(AutoRule(
         0, "placement", {"amo": "pairwise"},
         ("portfolio:minisat22+sls@0.02", "portfolio:minisat22@..0.08+highs-fj@0.02",
          "minisat22"),
         "MiniSat alone wins small boards within 20 ms; after that our local search races it "
         "on the other core (N = 100 in 2-3 s); pairwise clauses are MiniSat's fastest"),),
-    generator=GENERATOR, exact_count=count_placements,
+    generator=GENERATOR, exact_count=B.count_placements,
     # --count-by tiling: the numbers are given, so a tiling is a placement (one grid)
-    count_views={"tiling": build_placement}, given_text=given_text, stackable=True)
+    count_views={"tiling": B.build_placement}, given_text=given_text, stackable=True)

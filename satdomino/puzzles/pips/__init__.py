@@ -12,48 +12,12 @@ import json
 import random
 from typing import Any
 
-from ...family import Ask, AutoRule, Built, Choice, Family, Generator, Param, Skipped
+from ...family import Ask, AutoRule, Built, Choice, Family, Generator, Param, Skipped  # noqa
 from ..common import domino_text
+from . import board as B
 from . import generate
-from .board import (
-    COUNT_VIEWS,
-    MAX_PIPS,
-    PARTS,
-    RULES,
-    Node,
-    Pips,
-    PipsSolution,
-    Region,
-    build_link_value,
-    build_placement,
-    cell_domains,
-    count_placements,
-    decode,
-    domino_types,
-    from_graph,
-    from_nyt,
-    parse,
-    parse_parts,
-    placement_json,
-    placements,
-    planted,
-    region_labels,
-    region_names,
-    render_svg,
-    render_text,
-    sniff,
-    solution_json,
-    squares,
-    to_nyt,
-    verify,
-)
-
-__all__ = ["FAMILY", "MAX_PIPS", "PARTS", "RULES", "Node", "Pips", "PipsSolution", "Region",
-           "Skipped",
-           "build_link_value", "build_placement", "cell_domains", "count_placements", "decode",
-           "domino_types", "from_graph", "from_nyt", "parse", "parse_parts", "placement_json",
-           "placements", "planted", "region_labels", "region_names", "render_svg",
-           "render_text", "sniff", "solution_json", "to_nyt", "verify"]
+from .board import *  # noqa: F403  (the board's names are the family's)
+from .board import MAX_PIPS, Pips, PipsSolution, to_nyt
 
 
 def _build(params: dict[str, int], seed: int, ask: Ask) -> Built[Pips, PipsSolution]:
@@ -91,8 +55,8 @@ GENERATOR: Generator[Pips, PipsSolution] = Generator(
     params=(Param("dominoes", "number of dominoes (with --difficulty, the preset's range: "
                   "easy 3-6, medium 5-9, hard 9-13)", 1, 500, required=False),
             Param("max_pip", "highest pip", 0, MAX_PIPS, default=6)),
-    planted=lambda params, seed: planted(params["dominoes"], seed,
-                                         max_pip=params.get("max_pip", 6)),
+    planted=lambda params, seed: B.planted(params["dominoes"], seed,
+                                           max_pip=params.get("max_pip", 6)),
     named=lambda params: "Pips puzzle" + (f" of {params['dominoes']} dominoes"
                                           if params.get("dominoes") else ""),
     build=_build, how_unique="regions changed until SAT proves it unique", check=_check,
@@ -106,13 +70,13 @@ GENERATOR: Generator[Pips, PipsSolution] = Generator(
     collection=_day)
 
 FAMILY: Family[Pips, PipsSolution] = Family(
-    kind="pips", title="Pips", suffixes=(".json",), sniff=sniff, parse=parse_parts,
+    kind="pips", title="Pips", suffixes=(".json",), sniff=B.sniff, parse=B.parse_parts,
     formats={"nyt": lambda p: json.dumps(to_nyt(p)) + "\n"},
-    models={"placement": build_placement, "link-value": build_link_value},
-    decode=decode, verify=verify, solution_json=solution_json, render_text=render_text,
-    render_svg=render_svg, placement_json=placement_json, placement_text=domino_text,
-    squares=squares, size=("dominoes", lambda p: len(p.dominoes)),
+    models={"placement": B.build_placement, "link-value": B.build_link_value},
+    decode=B.decode, verify=B.verify, solution_json=B.solution_json,
+    render_text=B.render_text, render_svg=B.render_svg, placement_json=B.placement_json,
+    placement_text=domino_text, squares=B.squares, size=("dominoes", lambda p: len(p.dominoes)),
     auto=(AutoRule(0, "placement", {}, ("cadical195",),
                    "every NYT puzzle within milliseconds; no other configuration measured "
                    "faster"),),
-    generator=GENERATOR, exact_count=count_placements, count_views=COUNT_VIEWS)
+    generator=GENERATOR, exact_count=B.count_placements, count_views=B.COUNT_VIEWS)
