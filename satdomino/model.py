@@ -150,6 +150,7 @@ class Model:
         self.choices: list[int] = []
         self.ints: dict[Hashable, IntVar] = {}
         self._views: dict[tuple[Hashable, str, int], int] = {}
+        self._int_labels: dict[Hashable, str] = {}
         # (first constraint index, label) per batch of constraints added together
         self._label_starts: list[int] = []
         self._labels: list[tuple[int, Label | None]] = []
@@ -279,9 +280,12 @@ class Model:
         self._add(Define(self._lits([var])[0], "and", self._lits(lits)), label)
 
     # integer variables ---------------------------------------------------------------------
-    def int_var(self, key: Hashable, values: Iterable[int]) -> IntVar:
+    def int_var(self, key: Hashable, values: Iterable[int], label: str | None = None) -> IntVar:
         """An integer variable named ``key`` taking one of ``values`` (declared once; again with the
-        same values, the same variable)."""
+        same values, the same variable); ``label`` names it in its views' labels ("cell (2, 4)":
+        "cell (2, 4) == 3")."""
+        if label is not None:
+            self._int_labels[key] = label
         dom = tuple(sorted(set(values)))
         if not dom:
             raise ValueError(f"integer variable {key!r} has an empty domain")
@@ -294,7 +298,7 @@ class Model:
         if vid is None:
             vid = self.var(("int", op, x.key, k))
             self._views[(x.key, op, k)] = vid
-            self._add(IntView(vid, x, op, k), f"{x.key} {op} {k}")
+            self._add(IntView(vid, x, op, k), f"{self._int_labels.get(x.key, x.key)} {op} {k}")
         return vid
 
     def int_eq(self, x: IntVar, k: int) -> int:

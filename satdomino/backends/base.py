@@ -85,6 +85,10 @@ class Backend:
         """Called before a puzzle is built, while this process is small: a backend that will
         fork a worker starts the fork server now (``forkserver``). Nothing by default."""
 
+    def load(self) -> None:
+        """Load the libraries a solve will need now (before a memory limit is set, say)
+        rather than at the first solve. Nothing by default."""
+
     def start(self, formula: Formula, assumptions: Sequence[int] = (),
               phases: Sequence[int] = ()) -> Run:
         """A solve another thread can stop (see ``process.run``). This default forks a child
@@ -121,6 +125,10 @@ class Group(Backend):
     def prepare(self) -> None:
         for m in self.parts:
             m.prepare()
+
+    def load(self) -> None:
+        for m in self.parts:
+            m.load()
 
     @property
     def new_session(self) -> bool:

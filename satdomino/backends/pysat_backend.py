@@ -118,6 +118,10 @@ def clause_adder(s: Solver) -> Callable[[list[list[int]]], None]:
 
 def _run(name: str, cnf: CNF, assumptions: Sequence[int],
          phases: Sequence[int] = ()) -> tuple[Status, list[int]]:
+    if name.startswith("kissat") and assumptions:  # it takes none: as unit clauses
+        cnf = CNF(cnf.num_vars, cnf.model_vars, [*cnf.clauses, *([a] for a in assumptions)],
+                  cnf.atmosts)
+        assumptions = ()
     with open_solver(name, cnf) as s:
         if phases:
             s.set_phases(list(phases))
@@ -209,27 +213,24 @@ class PysatSession(Session):
         self._core: list[int] | None = []
         self._lock = threading.Lock()
         self._child: ForkedRun | None = None
-        self._solved = False
         self._timer: threading.Timer | None = None
         self._armed: float | None = None  # the deadline the watchdog is set for
 
     def add(self, clauses: Iterable[Sequence[int]]) -> None:
         batch = [list(c) for c in clauses]
-        if not self.incremental:
+        if self.incremental:
+            self._add(batch)
+        else:  # kept for the solver made for the next solve
             self._added += batch
-            if self._solved:  # added to the solver made for the next solve
-                return
-        self._add(batch)
 
     def solve(self, assumptions: Sequence[int] = (), *, deadline: Deadline = NEVER,
               conflicts: int | None = None, phases: Sequence[int] = ()) -> Result:
         t0 = time.perf_counter()
-        if not self.incremental and self._solved:  # a fresh solver for each solve
+        if not self.incremental:  # a fresh solver for each solve, the assumptions as units
             self._solver.delete()
             self._solver = open_solver(self.name, self._cnf)
-            self._add = clause_adder(self._solver)
-            self._add(self._added)
-        self._solved = True
+            clause_adder(self._solver)([*self._added, *([a] for a in assumptions)])
+            assumptions = ()
         s = self._solver
         if phases and self.takes_phases:
             s.set_phases(list(phases))

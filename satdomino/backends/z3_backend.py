@@ -101,6 +101,9 @@ class Z3Backend(Backend):
         return run_limited(self.name, _check, (self._form(formula), assumptions, deadline.left()),
                            deadline)
 
+    def load(self) -> None:
+        _z3()
+
     def _form(self, formula: Formula) -> CNF | Model:
         if not isinstance(formula, CNF | Model):
             raise BackendError(f"backend {self.name} reads one form of the formula")

@@ -365,8 +365,8 @@ def _run(task: Task, fd: int, folder: str) -> None:
         while data:
             data = data[os.write(fd, data):]
 
-    if task.backend.startswith("z3"):  # its library loads lazily: before the limit
-        import z3  # noqa: F401
+    with contextlib.suppress(Exception):  # a library that loads lazily: before the limit
+        get_backend(engine_name(task)).load()  # (if it fails, it fails again in the run)
     size, resident = _statm()
     send({"start_rss_mb": resident, "began": time.monotonic()})
     if task.memory_mb:  # MB on top of what the process holds now (executors differ there)

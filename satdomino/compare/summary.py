@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import UsageError
+from ..fileio import output_path
 
 # what a configuration is; the family too, so different puzzles are never pooled
 CONFIG = ("family", "model", "amo", "card", "pb", "int", "backend")
@@ -101,8 +102,6 @@ def _pyplot():
 
 
 def _save(fig, path: Path) -> None:
-    from ..fileio import output_path
-
     target = output_path(path, "plot")
     if target.suffix.lower() not in (".svg", ".png", ".pdf"):
         raise UsageError(f"{path}: a plot is written as .svg, .png or .pdf")

@@ -22,6 +22,7 @@ this process as before.
 from __future__ import annotations
 
 import atexit
+import fcntl
 import os
 import pickle
 import signal
@@ -146,8 +147,6 @@ def _out_of_the_way(sock: socket.socket) -> socket.socket:
     fflush(NULL) (ours, since narrowed to stdout: ``highs_backend._flush_c_stdout``) onto a
     server socket that had taken the freed number, and the server, reading it as a job,
     ended. Any other library's fflush(NULL) would do the same."""
-    import fcntl
-
     try:
         high = fcntl.fcntl(sock.fileno(), fcntl.F_DUPFD_CLOEXEC, 256)
     except OSError:  # fewer files allowed than that: keep it where it is

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from xml.sax.saxutils import escape
 
@@ -74,8 +75,6 @@ PALETTE = ("#f6c8c8", "#c8e0f6", "#d2f0c8", "#f6e6b4", "#e0ccf0", "#c8f0e8", "#f
 def draw_graph(labels: dict, pairs: Iterable[tuple] = (), edges: Iterable[tuple] = (),
                title: str = "", fills: dict | None = None, tags: dict | None = None) -> str:
     """Any graph: nodes on a circle, links as thin lines, dominoes as thick ones."""
-    import math
-
     nodes = sorted(labels)
     radius = max(80, 22 * len(nodes) / math.pi)
     cx = cy = MARGIN + radius + 34

@@ -375,7 +375,7 @@ def build_link_value(p: Pips) -> Model:
     links = {e: m.var(("link", *e)) for e in p.edges}
     values = sorted({k for d in p.dominoes for k in d})
     domains = cell_domains(p)
-    cell = {u: m.int_var(("value", u), domains[u] or values) for u in p.nodes}
+    cell = {u: m.int_var(("value", u), domains[u] or values, f"cell {u}") for u in p.nodes}
     if any(not d for d in domains.values()):
         m.add_clause([], "a cell no domino's pips fit")  # no solution
     eq = {(u, k): m.int_eq(cell[u], k) for u in p.nodes for k in values}

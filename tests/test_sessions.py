@@ -1,0 +1,190 @@
+"""One solver session (``Backend.session``) on every backend here: clauses added as it goes,
+solves under assumptions, cores, unit propagation, enumeration with blocking clauses, a
+deadline, and an interrupt from another thread; one deadline honoured from worker threads."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+import satdomino
+from satdomino.backends import available_backends, get_backend
+from satdomino.backends.pysat_backend import INTERRUPTIBLE
+from satdomino.backends.session import blocking_clause
+from satdomino.clock import Deadline, TimeUp
+from satdomino.encode import CNF
+from satdomino.errors import BackendError
+from satdomino.family import Family
+from satdomino.model import Model
+from satdomino.puzzles import dominosa, family
+
+from .test_portfolio import pigeonhole
+
+# every solver that reads a CNF here, one by one (presets, portfolios and choices by size are
+# made of these; highs and sls read the model and are tested apart below)
+CNF_BACKENDS = [b for b in available_backends() if not b.startswith(("portfolio", "by-size"))
+                and b not in ("highs", "sls", "z3-smt", "cms-sls", "highs-fj", "large-sat")]
+
+
+def small() -> CNF:
+    """x1 xor x2, x3 free, x4 = x1: four solutions over (x1, x2, x3)."""
+    return CNF(4, 4, [[1, 2], [-1, -2], [-4, 1], [4, -1], [3, -3]])
+
+
+def models_of(cnf: CNF, projection: list[int]) -> set[frozenset[int]]:
+    out = set()
+    for bits in itertools.product([False, True], repeat=cnf.num_vars):
+        true = {i + 1 for i, b in enumerate(bits) if b}
+        if all(any((x > 0) == (abs(x) in true) for x in c) for c in cnf.clauses):
+            out.add(frozenset(true & set(projection)))
+    return out
+
+
+@pytest.mark.parametrize("name", CNF_BACKENDS)
+def test_a_session_adds_solves_and_enumerates(name: str) -> None:
+    cnf = small()
+    with get_backend(name).session(cnf.copy()) as s:
+        assert s.solve().status == "sat"
+        answer = s.solve([1])
+        assert answer.status == "sat" and {1, 4} <= answer.true_vars and 2 not in answer.true_vars
+        assert s.solve([1, 2]).status == "unsat"
+        with contextlib.suppress(BackendError):  # Kissat, outside binaries: no core
+            assert set(s.core()) <= {1, 2}
+        s.add([[3]])  # added for good
+        assert all(3 in s.solve([x]).true_vars for x in (1, 2))
+    with get_backend(name).session(cnf.copy()) as s:
+        seen: list[frozenset[int]] = []
+        found, ended = s.enumerate([1, 2, 3], seen.append)
+        assert (found, ended) == (4, "all")
+        assert {frozenset(t & {1, 2, 3}) for t in seen} == models_of(cnf, [1, 2, 3])
+    with get_backend(name).session(cnf.copy()) as s:
+        assert s.enumerate([1, 2, 3], lambda t: None, limit=3) == (3, "limit")
+
+
+@pytest.mark.parametrize("name", [n for n in CNF_BACKENDS if n in INTERRUPTIBLE])
+def test_an_in_process_session_propagates_and_keeps_what_it_learns(name: str) -> None:
+    with get_backend(name).session(small()) as s:
+        ok, lits = s.propagate([1])
+        assert ok and {1, -2, 4} <= set(lits)
+        assert not s.propagate([1, 2])[0]
+        assert s.interruptible
+
+
+@pytest.mark.parametrize("name", ["minisat22", "glucose4", "cadical195", "z3"])
+def test_a_deadline_stops_a_session(name: str) -> None:
+    with get_backend(name).session(pigeonhole(11)) as s:
+        t0 = time.monotonic()
+        answer = s.solve(deadline=Deadline.after(0.3))
+        assert answer.status == "unknown" and time.monotonic() - t0 < 5
+        # the session goes on: a question settled without search is still answered
+        s.add([[-1]])
+        assert s.solve([1], deadline=Deadline.after(30)).status == "unsat"
+
+
+@pytest.mark.parametrize("name", ["minisat22", "glucose4", "z3",
+                                  "portfolio:minisat22+glucose4"])
+def test_interrupt_from_another_thread(name: str) -> None:
+    with get_backend(name).session(pigeonhole(11)) as s:
+        threading.Timer(0.3, s.interrupt).start()
+        t0 = time.monotonic()
+        assert s.solve().status == "unknown"
+        assert time.monotonic() - t0 < 5
+
+
+def test_a_deadline_for_a_solver_that_ignores_interrupt_kills_a_forked_copy() -> None:
+    with get_backend("cadical195").session(small()) as s:
+        s.add([[3]])
+        # under a deadline CaDiCaL solves a copy of itself in a child: answers and cores come
+        # back, and the session is as before for the next call
+        assert s.solve([1, 2], deadline=Deadline.after(30)).status == "unsat"
+        assert set(s.core()) <= {1, 2}
+        assert 3 in s.solve([2], deadline=Deadline.after(30)).true_vars
+
+
+@pytest.mark.parametrize("name", ["sls", "highs"])
+def test_a_model_backend_session_restarts_from_the_model(name: str) -> None:
+    if name not in available_backends():
+        pytest.skip(f"{name} is not available here")
+    board = dominosa.planted(4, 1)[0]
+    m = dominosa.build_placement(board)
+    with get_backend(name).session(m) as s:
+        first = s.solve(deadline=Deadline.after(30))
+        assert first.status == "sat"
+        s.add([blocking_clause(m.projection, first.true_vars)])
+        second = s.solve(deadline=Deadline.after(5))
+        if name == "highs":  # double-4 boards have several solutions: a second one
+            assert second.status == "sat"
+        if second.status == "sat":  # sls finds it, or runs to the deadline
+            assert second.true_vars & set(m.projection) != first.true_vars & set(m.projection)
+
+
+def test_external_binaries_as_sessions() -> None:
+    names = [b for b in available_backends() if b.startswith("external:")]
+    if not names:
+        pytest.skip("no solver binary on PATH")
+    cnf = small()
+    for name in names:
+        with get_backend(name).session(cnf.copy()) as s:
+            assert s.enumerate([1, 2, 3], lambda t: None) == (4, "all")
+
+
+# one deadline, from any thread -----------------------------------------------------------------
+
+def slow_family() -> Family:
+    """Dominosa, with a model whose building is a long Python loop."""
+    import dataclasses
+
+    def slow(puzzle: object) -> Model:
+        while True:
+            time.sleep(0.001)
+
+    return dataclasses.replace(family("dominosa"), models={"placement": slow})
+
+
+def test_a_deadline_stops_building_from_worker_threads() -> None:
+    board = dominosa.planted(6, 1)[0]
+    fam = slow_family()
+    t0 = time.monotonic()
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        outs = list(pool.map(lambda _: satdomino.solve(board, fam, timeout=0.3), range(3)))
+    assert time.monotonic() - t0 < 5
+    assert all(o.status == "unknown" and "building" in o.reason for o in outs)
+    # and the threads' alarms are gone: a solve without a limit is not cut short
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        assert pool.submit(satdomino.solve, board, family("dominosa")).result().status == "sat"
+
+
+def test_a_deadline_stops_solving_counting_and_explaining_from_a_worker_thread() -> None:
+    hard = dominosa.planted(100, 1)[0]  # plain CDCL takes minutes on such boards
+    [puzzle] = satdomino.parse(hard.game_id())
+
+    def work() -> tuple:
+        t0 = time.monotonic()
+        out = puzzle.solve(backend="minisat22", timeout=0.5)
+        t1 = time.monotonic()
+        counted = puzzle.count(timeout=0.5)
+        t2 = time.monotonic()
+        told = puzzle.explain(timeout=0.5)
+        return out, counted, told, t1 - t0, t2 - t1, time.monotonic() - t2
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        out, counted, told, *took = pool.submit(work).result()
+    assert out.status == "unknown" and not counted.complete and told.reason == "time limit"
+    assert max(took) < 10, took  # half a second asked: a wide margin for a loaded machine
+
+
+def test_nested_deadlines_the_sooner_rings() -> None:
+    t0 = time.monotonic()
+    with pytest.raises(TimeUp), Deadline.after(0.2).interrupting(), \
+            Deadline.after(60).interrupting():
+        while True:
+            time.sleep(0.001)
+    assert time.monotonic() - t0 < 5
+    with Deadline.after(60).interrupting():  # the block ends first: nothing rings after it
+        pass
+    time.sleep(0.05)
