@@ -113,6 +113,20 @@ class Generator(Generic[P, S]):
 
 
 @dataclass(frozen=True)
+class Sample:
+    """An instance the project ships in ``cnf_samples/`` (``generators.samples``): a planted
+    puzzle of these parameters and seed, under this model and encodings (those not named are
+    the defaults); ``uniqueness``: the puzzle plus "differs from its solution"."""
+
+    params: dict[str, int]
+    seed: int
+    model: str
+    encodings: Mapping[str, str] = field(default_factory=dict)
+    uniqueness: bool = False
+    readings: Mapping[str, bool] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class AutoRule:
     """``auto``'s pick from ``size`` up (until the family's next rule): this model, these
     encodings and the first of ``backends`` that this machine has; ``count_backend``
@@ -157,6 +171,7 @@ class Family(Generic[P, S]):
     # placements written as text (Dominosa's L R T B letters), for ``hint --given``
     given_text: Callable[[P, str], list[dict[str, Any]]] | None = None
     stackable: bool = False  # several puzzles written one after another make one file
+    samples: tuple[Sample, ...] = ()  # what it adds to cnf_samples/
 
     @property
     def default_model(self) -> str:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from ..analysis.repair import other_solution
 from ..errors import PuzzleFormatError, SatDominoError
-from ..family import Ask, AutoRule, Built, Family, Generator, Param, Parts, Reading, strict
+from ..family import Ask, AutoRule, Built, Family, Generator, Param, Parts, Reading, Sample, strict
 from ..model import Model
 from ..render import svg
 from .common import load_json, single
@@ -442,5 +442,7 @@ FAMILY: Family[DominoFit, DominoFitSolution] = Family(
                    "CaDiCaL and our local search race: 30x30 boards 0.1-2.5 s against 2-6 s "
                    "for CaDiCaL alone")),
     generator=GENERATOR, exact_count=count_placements,
+    samples=(Sample({"width": 9, "height": 9}, 1, "dot-half", {"pb": "totalizer"}),
+             Sample({"width": 6, "height": 6}, 2, "placement", uniqueness=True)),
     readings=(Reading("cover", "--no-cover", False, "squares may stay empty (only overlaps "
                       "are forbidden: the published model's reading)"),))

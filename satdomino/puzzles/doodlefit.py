@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ..analysis.repair import other_solution
 from ..errors import PuzzleFormatError, SatDominoError
-from ..family import Ask, AutoRule, Built, Family, Generator, Param, Parts, Reading, strict
+from ..family import Ask, AutoRule, Built, Family, Generator, Param, Parts, Reading, Sample, strict
 from ..model import Model
 from ..render import svg
 from .common import cell_text, single
@@ -445,5 +445,6 @@ FAMILY: Family[DoodleFit, DoodleFitSolution] = Family(
     auto=(AutoRule(0, "placement", {}, ("cadical195",),
                    "planted boards and the pentominoes within milliseconds"),),
     generator=GENERATOR, exact_count=count_placements,
+    samples=(Sample({"cells": 40, "blocks": 8}, 1, "placement", readings={"rotate": True}),),
     readings=(Reading("rotate", "--rotate", True, "blocks may be rotated"),
               Reading("reflect", "--reflect", True, "blocks may be mirrored")))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import PuzzleFormatError
-from ...family import Ask, AutoRule, Built, Family, Generator, Param
+from ...family import Ask, AutoRule, Built, Family, Generator, Param, Sample
 from ..common import domino_text
 from . import board as B
 from .board import *  # noqa: F403  (the board's names are the family's)
@@ -73,4 +73,11 @@ FAMILY: Family[Dominosa, DominosaSolution] = Family(
         "on the other core (N = 100 in 2-3 s); pairwise clauses are MiniSat's fastest"),),
     generator=GENERATOR, exact_count=B.count_placements,
     # --count-by tiling: the numbers are given, so a tiling is a placement (one grid)
-    count_views={"tiling": B.build_placement}, given_text=given_text, stackable=True)
+    count_views={"tiling": B.build_placement}, given_text=given_text, stackable=True,
+    samples=(Sample({"n": 12}, 1, "placement"),
+             Sample({"n": 12}, 1, "placement", {"amo": "pairwise"}),
+             Sample({"n": 8}, 2, "counted", {"card": "sortnetwrk", "pb": "bdd"}),
+             Sample({"n": 6}, 151, "placement", {"amo": "commander"}, uniqueness=True),
+             Sample({"n": 9}, 4, "placement", uniqueness=True),
+             Sample({"n": 40}, 3, "placement", {"amo": "ladder"}),
+             Sample({"n": 30}, 1, "placement", {"amo": "pairwise"})))  # 25,165,824 solutions
