@@ -248,8 +248,7 @@ class _Checker:
 
     def propagate(self) -> bool:
         """Unit propagation from ``qhead``; True on conflict. Each literal's binary implications
-        go before its long watches. (Closing all binaries first was 15% faster on a small hard
-        core but 70% slower beside a large binary-heavy puzzle encoding.)"""
+        go before its long watches (closing all binaries first is slower on large encodings)."""
         val, bins, watches, trail, reason = (self.val, self.bins, self.watches, self.trail,
                                              self.reason)
         q = self.qhead
@@ -463,89 +462,109 @@ def check_drat(num_vars: int, clauses: list[list[int]],
     """Check a DRAT refutation of ``clauses`` forward. ``proof`` gives (is_deletion, literals)
     steps as :func:`read_proof` yields them. Past the ``deadline``, SatDominoError; malformed
     steps in ``proof`` raise SatDominoError too."""
-    start = time.monotonic()
-    lemmas = deletions = rat_lemmas = ignored = step = 0
     if num_vars > MAX_CHECKED_VARIABLES:
         raise SatDominoError(f"the formula has {num_vars:,} variables; the built-in checker "
                              f"takes at most {MAX_CHECKED_VARIABLES:,} (use drat-trim)")
-    checker = _Checker(num_vars)
-    limit = max(num_vars, 16) + EXTRA_VARS
+    check = _Check(num_vars, deadline)
+    refuted = check.formula(clauses)
+    if refuted:
+        return check.result(True, refuted, _read_through(proof))
+    return check.steps(proof)
 
-    def result(ok: bool, message: str) -> ProofCheck:
-        if ignored:
-            message += f" ({ignored} deletion(s) of units, reasons or absent clauses ignored)"
-        return ProofCheck(ok, message, lemmas, deletions, rat_lemmas, ignored, step,
-                          time.monotonic() - start)
 
-    def make_room(lits: list[int], where: str) -> None:
+class _Check:
+    """One forward check: the checker, what has been counted, the clock."""
+
+    def __init__(self, num_vars: int, deadline: Deadline) -> None:
+        self.start, self.deadline, self.num_vars = time.monotonic(), deadline, num_vars
+        self.lemmas = self.deletions = self.rat_lemmas = self.ignored = self.step = 0
+        self.checker = _Checker(num_vars)
+        self.limit = max(num_vars, 16) + EXTRA_VARS
+
+    def result(self, ok: bool, message: str, after: str = "") -> ProofCheck:
+        if self.ignored:
+            message += (f" ({self.ignored} deletion(s) of units, reasons or absent clauses "
+                        "ignored)")
+        return ProofCheck(ok, message + after, self.lemmas, self.deletions, self.rat_lemmas,
+                          self.ignored, self.step, time.monotonic() - self.start)
+
+    def make_room(self, lits: list[int], where: str) -> None:
         """Grow the checker's arrays for new variables (extended resolution), within reason."""
         top = max(max(lits), -min(lits))
-        if top > checker.cap:
-            if top > limit:
+        if top > self.checker.cap:
+            if top > self.limit:
                 raise SatDominoError(f"{where} uses variable {top}, far beyond the formula's "
-                                     f"{num_vars}")
-            checker.grow(top)
+                                     f"{self.num_vars}")
+            self.checker.grow(top)
 
-    def out_of_time() -> SatDominoError:
-        return SatDominoError(f"proof check ran out of time after {lemmas} lemma(s) "
-                              f"({time.monotonic() - start:.1f} s)")
+    def out_of_time(self) -> SatDominoError:
+        return SatDominoError(f"proof check ran out of time after {self.lemmas} lemma(s) "
+                              f"({time.monotonic() - self.start:.1f} s)")
 
-    for number, clause in enumerate(clauses, start=1):
-        if number % 8192 == 0 and deadline.passed():
-            raise out_of_time()
-        if not clause:
-            return result(True, "VERIFIED: the formula contains the empty clause"
-                          + _read_through(proof))
-        if 0 in clause:
-            raise SatDominoError(f"formula clause {number} contains the literal 0")
-        make_room(clause, f"formula clause {number}")
-        lits = _clean(clause)
-        if len(set(map(abs, lits))) != len(lits):
-            continue  # a tautology constrains nothing
-        checker.add(lits)
-        if checker.conflict:
-            break
-    if checker.conflict or checker.propagate():
-        return result(True, "VERIFIED: the formula is refuted by unit propagation alone"
-                      + _read_through(proof))
-
-    trail = checker.trail
-    for step, (is_deletion, raw) in enumerate(proof, start=1):
-        if deadline.passed():
-            raise out_of_time()
-        if is_deletion:
-            deletions += 1
-            if not checker.delete(raw):
-                ignored += 1
-            continue
-        lemmas += 1
-        if not raw:
-            # The top level is propagated and not in conflict, so the empty clause is not RUP.
-            return result(False, f"NOT VERIFIED: the empty clause at proof step {step} "
-                                 f"(lemma {lemmas}) does not follow by unit propagation")
-        if 0 in raw:
-            raise SatDominoError(f"proof step {step} contains the literal 0")
-        lits = _clean(raw)
-        make_room(lits, f"proof step {step}")
-        mark = len(trail)
-        if not checker.assume_negation(lits):
-            # Not RUP; try RAT on the first literal, with the lemma's negation still asserted.
-            is_rat = checker.rat(lits, deadline)
-            checker.undo(mark)
-            if is_rat is None:
-                raise out_of_time()
-            if not is_rat:
-                return result(False, f"NOT VERIFIED: lemma {lemmas} (proof step {step}) is "
-                                     f"neither RUP nor RAT on its first literal: {_show(raw)}")
-            rat_lemmas += 1
-        else:
-            checker.undo(mark)
-        checker.add(lits)
+    def formula(self, clauses: list[list[int]]) -> str:
+        """Load the formula; the verdict when it refutes itself (else "")."""
+        checker = self.checker
+        for number, clause in enumerate(clauses, start=1):
+            if number % 8192 == 0 and self.deadline.passed():
+                raise self.out_of_time()
+            if not clause:
+                return "VERIFIED: the formula contains the empty clause"
+            if 0 in clause:
+                raise SatDominoError(f"formula clause {number} contains the literal 0")
+            self.make_room(clause, f"formula clause {number}")
+            lits = _clean(clause)
+            if len(set(map(abs, lits))) != len(lits):
+                continue  # a tautology constrains nothing
+            checker.add(lits)
+            if checker.conflict:
+                break
         if checker.conflict or checker.propagate():
-            return result(True, f"VERIFIED: conflict at top level after lemma {lemmas} "
-                                f"(proof step {step})" + _read_through(proof, "after it"))
-    return result(False, f"NOT VERIFIED: the proof ({step} steps) ends without deriving "
-                         "the empty clause")
+            return "VERIFIED: the formula is refuted by unit propagation alone"
+        return ""
+
+    def steps(self, proof: Iterable[tuple[bool, list[int]]]) -> ProofCheck:
+        checker = self.checker
+        for self.step, (is_deletion, raw) in enumerate(proof, start=1):
+            if self.deadline.passed():
+                raise self.out_of_time()
+            if is_deletion:
+                self.deletions += 1
+                self.ignored += not checker.delete(raw)
+                continue
+            self.lemmas += 1
+            if not raw:  # the top level propagates without conflict: it is not RUP
+                return self.result(False, f"NOT VERIFIED: the empty clause at proof step "
+                                   f"{self.step} (lemma {self.lemmas}) does not follow by "
+                                   "unit propagation")
+            if 0 in raw:
+                raise SatDominoError(f"proof step {self.step} contains the literal 0")
+            lits = _clean(raw)
+            self.make_room(lits, f"proof step {self.step}")
+            if not self._implied(lits):
+                return self.result(False, f"NOT VERIFIED: lemma {self.lemmas} (proof step "
+                                   f"{self.step}) is neither RUP nor RAT on its first "
+                                   f"literal: {_show(raw)}")
+            checker.add(lits)
+            if checker.conflict or checker.propagate():
+                return self.result(True, f"VERIFIED: conflict at top level after lemma "
+                                   f"{self.lemmas} (proof step {self.step})",
+                                   _read_through(proof, "after it"))
+        return self.result(False, f"NOT VERIFIED: the proof ({self.step} steps) ends without "
+                           "deriving the empty clause")
+
+    def _implied(self, lits: list[int]) -> bool:
+        """Is the lemma RUP, or else RAT on its first literal (its negation still asserted)?"""
+        checker = self.checker
+        mark = len(checker.trail)
+        if checker.assume_negation(lits):
+            checker.undo(mark)
+            return True
+        is_rat = checker.rat(lits, self.deadline)
+        checker.undo(mark)
+        if is_rat is None:
+            raise self.out_of_time()
+        self.rat_lemmas += bool(is_rat)
+        return bool(is_rat)
 
 
 def _read_through(proof: Iterable[tuple[bool, list[int]]], which: str = "") -> str:

@@ -262,26 +262,7 @@ class Candidates:
             if len(group) > SET_LIMIT:
                 continue
             live = {u: [x for x in self.cover[u].lits if x not in dead] for u in group}
-            masks, joined = [], []
-            for u in group:
-                mask, near = 0, 0
-                for x in live[u]:
-                    own = {id(self.cover[w]) for w in self.square_of[x]}
-                    held = [c for c in self.member[x] if id(c) not in own]  # its pieces
-                    if not held:  # a candidate no piece limits: the square counts no piece
-                        mask = -1
-                        break
-                    for c in held:
-                        if id(c) not in piece_index:
-                            piece_index[id(c)] = len(pieces)
-                            pieces.append(c)
-                        mask |= 1 << piece_index[id(c)]
-                    other = self.square_of[x][1] if self.square_of[x][0] == u \
-                        else self.square_of[x][0]
-                    if other in group:
-                        near |= 1 << group.index(other)
-                masks.append(mask)
-                joined.append(near)
+            masks, joined = self._masks(group, live, piece_index, pieces)
             done = 0
             for n, subset in enumerate(_subsets_by_size(len(group))):
                 if n % 256 == 0:
@@ -313,6 +294,33 @@ class Candidates:
                                         RANK["double" if linked else "set"], after,
                                         len(placed))
         return list(found.values())
+
+    def _masks(self, group: list, live: dict, piece_index: dict[int, int],
+               pieces: list) -> tuple[list[int], list[int]]:
+        """For each square of ``group``: the pieces its live candidates belong to (bits of
+        ``pieces``; -1 if one belongs to none), and the squares of ``group`` one of them also
+        covers (bits by position in ``group``)."""
+        masks, joined = [], []
+        for u in group:
+            mask, near = 0, 0
+            for x in live[u]:
+                own = {id(self.cover[w]) for w in self.square_of[x]}
+                held = [c for c in self.member[x] if id(c) not in own]  # its pieces
+                if not held:  # a candidate no piece limits: the square counts no piece
+                    mask = -1
+                    break
+                for c in held:
+                    if id(c) not in piece_index:
+                        piece_index[id(c)] = len(pieces)
+                        pieces.append(c)
+                    mask |= 1 << piece_index[id(c)]
+                a, b = self.square_of[x]
+                other = b if a == u else a
+                if other in group:
+                    near |= 1 << group.index(other)
+            masks.append(mask)
+            joined.append(near)
+        return masks, joined
 
     def _set_out(self, chosen: set, used: list, live: dict, dead: set[int],
                  joined: bool) -> list[tuple[int, str]]:
@@ -348,7 +356,15 @@ class Candidates:
         """Forcing chains: where an exactly-one constraint has two candidates left, one goes
         exactly when the other does not; following such links gives two sets of placements,
         one of which happens. A set that clashes with itself, or leaves some constraint
-        with no place, is out."""
+        with no place, is out; and what both sets of a chain rule out is out."""
+        sides, links = self._chain_sides(placed, dead)
+        return (self._self_defeating(sides, links, placed, dead)
+                or self._both_ways(sides, links, placed, dead))
+
+    def _chain_sides(self, placed: set[int], dead: set[int]
+                     ) -> tuple[dict[tuple[int, int], list[int]], dict[int, list]]:
+        """The chains: (their sides, by (root, parity), the placements on each; the
+        two-candidate constraints that link each root's set)."""
         parent: dict[int, tuple[int, int]] = {}  # placement -> (parent, parity to it)
 
         def find(x: int) -> tuple[int, int]:
@@ -358,7 +374,7 @@ class Candidates:
                 flip ^= f
             return x, flip
 
-        links: dict[int, list] = {}  # a root -> the two-candidate constraints linking its set
+        links: dict[int, list] = {}
         nodes: set[int] = set()
         for c in self.exactly:
             if placed.intersection(c.lits):
@@ -375,6 +391,10 @@ class Candidates:
         sides: dict[tuple[int, int], list[int]] = {}
         for x in sorted(nodes):
             sides.setdefault(find(x), []).append(x)
+        return sides, links
+
+    def _self_defeating(self, sides: dict[tuple[int, int], list[int]], links: dict[int, list],
+                        placed: set[int], dead: set[int]) -> list[RuledOut]:
         found: list[RuledOut] = []
         for (root, _), side in sorted(sides.items()):
             if len(side) < 2:
@@ -404,9 +424,12 @@ class Candidates:
                                       "placements (through squares and pieces with two "
                                       f"candidates left) that {why}", RANK["chain"], after,
                                       len(placed)))
-        if found:
-            return found
-        # one of a chain's two sets happens: what both would rule out is out
+        return found
+
+    def _both_ways(self, sides: dict[tuple[int, int], list[int]], links: dict[int, list],
+                   placed: set[int], dead: set[int]) -> list[RuledOut]:
+        """One of a chain's two sets happens: what both would rule out is out."""
+        found: list[RuledOut] = []
         for root in sorted({root for root, _ in sides}):
             one, other = sides.get((root, 0), []), sides.get((root, 1), [])
             if not one or not other:

@@ -13,6 +13,7 @@ from ..errors import SatDominoError
 from ..export.dimacs import gbd_hash, read_dimacs
 from ..family import Family, Skipped
 from ..inputs import Item, read_text
+from ..model import Model
 from ..puzzles import family
 from ..solve import Outcome
 from .common import say
@@ -76,6 +77,28 @@ def read_map(instance: str) -> tuple[Family[Any, Any], str | None, Any, dict]:
     return fam, name, puzzle, mapping
 
 
+def _checked(fam: Family[Any, Any], puzzle: Any, model: Model, clauses: list[list[int]],
+             true: set[int], listed: set[int], instance: str) -> tuple[str, Any]:
+    """(what is wrong with the answer, or "", the layout it decodes to): the assignment that
+    is decoded (a variable the answer leaves out is false) must satisfy every clause, and the
+    layout the rules."""
+    broken = next((c for c in clauses if not any((x > 0) == (abs(x) in true) for x in c)),
+                  None)
+    if broken is not None:
+        shown = " ".join(map(str, broken[:8])) + (" ..." if len(broken) > 8 else "")
+        unlisted = any(abs(x) not in listed for x in broken)
+        return (f"the answer breaks the clause '{shown} 0' of {instance}"
+                + (" (variables the answer leaves out are read as false)" if unlisted
+                   else "")), None
+    try:
+        solution = fam.decode(puzzle, model, frozenset(x for x in true if x <= model.num_vars))
+        problems = fam.verify(puzzle, solution)
+    except (KeyError, ValueError, IndexError, TypeError):
+        solution, problems = None, ["the true variables do not describe a layout"]
+    return (f"the answer breaks the rules: {'; '.join(problems[:3])}" if problems
+            else ""), solution
+
+
 def run(args: argparse.Namespace) -> int:
     """An outside solver's answer to an exported instance, as a verified solution."""
     fam, name, puzzle, mapping = read_map(args.instance)
@@ -102,24 +125,9 @@ def run(args: argparse.Namespace) -> int:
     elif status == "UNKNOWN":
         out = Outcome("unknown", stats=stats, reason="the solver said UNKNOWN")
     elif status == "SATISFIABLE" and any(ln.split()[:1] == ["v"] for ln in text.splitlines()):
-        # the assignment that is decoded (a variable the answer leaves out is false) must
-        # satisfy every clause
-        broken = next((c for c in clauses if not any((x > 0) == (abs(x) in true) for x in c)),
-                      None)
-        if broken is not None:
-            shown = " ".join(map(str, broken[:8])) + (" ..." if len(broken) > 8 else "")
-            unlisted = any(abs(x) not in listed for x in broken)
-            say(f"satdomino: the answer breaks the clause '{shown} 0' of {args.instance}"
-                 + (" (variables the answer leaves out are read as false)" if unlisted else ""))
-            return 4
-        try:
-            solution = fam.decode(puzzle, model, frozenset(x for x in true
-                                                           if x <= model.num_vars))
-            problems = fam.verify(puzzle, solution)
-        except (KeyError, ValueError, IndexError, TypeError):
-            problems = ["the true variables do not describe a layout"]
-        if problems:
-            say(f"satdomino: the answer breaks the rules: {'; '.join(problems[:3])}")
+        problem, solution = _checked(fam, puzzle, model, clauses, true, listed, args.instance)
+        if problem:
+            say(f"satdomino: {problem}")
             return 4
         out = Outcome("sat", solution, stats=stats)
     else:

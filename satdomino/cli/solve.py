@@ -136,6 +136,48 @@ def report(item: Item, out: Outcome, asked_unique: bool) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    encodings, engine = _checked(args)
+    items = load(args.files, args.kind, args.puzzle, notice=notice, timeout=args.timeout)
+    apply_readings(items, args)
+    statuses: set[str] = set()
+    drawable = sum(it.error is None for it in items)  # puzzles that may get an SVG
+    drawn = 0
+    for item in items:
+        where = item.file + (f" [{item.name}]" if item.name else "")
+        out = _answer(item, args, engine, encodings, statuses)
+        if out is None:
+            statuses.add("unknown" if item.error == OUT_OF_MEMORY or item.timed_out
+                          else "error")
+            say(f"satdomino: {where}: {item.error}")
+            if args.json:
+                print(json.dumps(error_record(item)), flush=True)
+            elif item.timed_out:  # no answer (the time limit), not bad input: a verdict line
+                print(f"== {where}: unknown ({item.error})", flush=True)
+            continue
+        statuses.add(out.status)
+        if args.unique and out.status == "sat" and out.unique is None:
+            statuses.add("unknown")  # uniqueness was asked and the time ran out
+        if args.count and (out.count is None or not out.count.complete) and args.limit is None:
+            statuses.add("unknown")  # the count was cut short by the time limit
+        print(json.dumps(out.json()) if args.json else report(item, out, args.unique),
+              flush=True)
+        if args.svg is not None and item.family is not None:
+            drawn += 1
+            try:
+                write_atomic(numbered(args.svg, drawn, drawable),
+                             item.family.render_svg(item.puzzle, out.solution))
+            except SatDominoError as e:
+                statuses.add("error")
+                say(f"satdomino: {e}")
+    for status, code in (("internal", 4), ("error", 2), ("unknown", 3), ("unsat", 1)):
+        if status in statuses:
+            return code
+    return 0
+
+
+def _checked(args: argparse.Namespace) -> tuple[dict[str, str], str | Backend]:
+    """Refuse options that do not fit together, before any file is read; (the encodings
+    named, the backend)."""
     encodings = named_encodings(args)
     named = Encodings(**encodings)  # unknown names are usage errors before any file is read
     engine: str | Backend = AUTO
@@ -160,67 +202,37 @@ def run(args: argparse.Namespace) -> int:
         apart(args.files, {"--svg": args.svg})
     if args.model and args.kind:
         family(args.kind).model(args.model)  # an unknown model is a usage error up front
-    items = load(args.files, args.kind, args.puzzle, notice=notice, timeout=args.timeout)
-    apply_readings(items, args)
-    statuses: set[str] = set()
-    drawable = sum(it.error is None for it in items)  # puzzles that may get an SVG
-    drawn = 0
-    for item in items:
-        out = None
-        if item.error is None:
-            assert item.family is not None
-            try:
-                limit = Deadline.after(args.timeout)  # one budget per puzzle
-                out = solve(item.puzzle, item.family, model=args.model, backend=engine,
-                            encodings=encodings, deadline=limit, unique=args.unique)
-                out.source, out.name = item.file, item.name
-                if args.count and out.status != "unknown":
-                    where = item.file + (f" [{item.name}]" if item.name else "")
-                    progress = terminal_progress(where)
-                    out.count = count(item.puzzle, item.family, model=args.model,
-                                      backend=engine, encodings=encodings, limit=args.limit,
-                                      deadline=limit, by=args.count_by, known=out,
-                                      approx=args.count == "approx", epsilon=args.epsilon,
-                                      delta=args.delta, progress=progress)
-                    if progress is not None:
-                        print("\r\x1b[K", end="", file=sys.stderr, flush=True)
-                    if not out.count.complete and not out.reason:
-                        out.reason = f"the count is incomplete ({out.count.reason})"
-            except SatDominoError as e:
-                item.error, out = str(e), None
-            except VerificationError as e:  # a bug or a lying solver: never shown as an answer
-                item.error, out = f"internal error: {e}", None
-                statuses.add("internal")
-            except MemoryError:  # a limit (ulimit -v) reached: like a time limit, no answer
-                item.error, out = OUT_OF_MEMORY, None
-                statuses.add("unknown")
-        if out is None:
-            statuses.add("unknown" if item.error == OUT_OF_MEMORY or item.timed_out
-                          else "error")
+    return encodings, engine
+
+
+def _answer(item: Item, args: argparse.Namespace, engine: str | Backend,
+            encodings: dict[str, str], statuses: set[str]) -> Outcome | None:
+    """One puzzle solved (and counted), within one budget; None with ``item.error`` said."""
+    if item.error is not None or item.family is None:
+        return None
+    try:
+        limit = Deadline.after(args.timeout)  # one budget per puzzle
+        out = solve(item.puzzle, item.family, model=args.model, backend=engine,
+                    encodings=encodings, deadline=limit, unique=args.unique)
+        out.source, out.name = item.file, item.name
+        if args.count and out.status != "unknown":
             where = item.file + (f" [{item.name}]" if item.name else "")
-            say(f"satdomino: {where}: {item.error}")
-            if args.json:
-                print(json.dumps(error_record(item)), flush=True)
-            elif item.timed_out:  # no answer (the time limit), not bad input: a verdict line
-                print(f"== {where}: unknown ({item.error})", flush=True)
-            continue
-        statuses.add(out.status)
-        if args.unique and out.status == "sat" and out.unique is None:
-            statuses.add("unknown")  # uniqueness was asked and the time ran out
-        if args.count and (out.count is None or not out.count.complete) and args.limit is None:
-            statuses.add("unknown")  # the count was cut short by the time limit
-        print(json.dumps(out.json()) if args.json else report(item, out, args.unique),
-              flush=True)
-        if args.svg is not None:
-            assert item.family is not None
-            drawn += 1
-            try:
-                write_atomic(numbered(args.svg, drawn, drawable),
-                             item.family.render_svg(item.puzzle, out.solution))
-            except SatDominoError as e:
-                statuses.add("error")
-                say(f"satdomino: {e}")
-    for status, code in (("internal", 4), ("error", 2), ("unknown", 3), ("unsat", 1)):
-        if status in statuses:
-            return code
-    return 0
+            progress = terminal_progress(where)
+            out.count = count(item.puzzle, item.family, model=args.model, backend=engine,
+                              encodings=encodings, limit=args.limit, deadline=limit,
+                              by=args.count_by, known=out, approx=args.count == "approx",
+                              epsilon=args.epsilon, delta=args.delta, progress=progress)
+            if progress is not None:
+                print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+            if not out.count.complete and not out.reason:
+                out.reason = f"the count is incomplete ({out.count.reason})"
+        return out
+    except SatDominoError as e:
+        item.error = str(e)
+    except VerificationError as e:  # a bug or a lying solver: never shown as an answer
+        item.error = f"internal error: {e}"
+        statuses.add("internal")
+    except MemoryError:  # a limit (ulimit -v) reached: like a time limit, no answer
+        item.error = OUT_OF_MEMORY
+        statuses.add("unknown")
+    return None

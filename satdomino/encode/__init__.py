@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from pysat.formula import IDPool
 
@@ -11,9 +13,11 @@ from ..model import (
     AtMostOne,
     Card,
     Clause,
+    Constraint,
     Define,
     ExactlyOne,
     IntLinear,
+    IntVar,
     IntView,
     Model,
 )
@@ -21,7 +25,7 @@ from . import amo as _amo  # noqa: F401  (fills the registry)
 from . import card as _card  # noqa: F401
 from . import ints as _ints  # noqa: F401
 from . import pb as _pb  # noqa: F401
-from .registry import CNF, KINDS, REGISTRY, Encoder, Sink, get, trivial_card
+from .registry import CNF, KINDS, REGISTRY, Encode, Encoder, Sink, get, trivial_card
 
 __all__ = ["CNF", "KINDS", "REGISTRY", "Encoder", "Encodings", "lower", "names"]
 
@@ -90,34 +94,40 @@ def lower(model: Model, encodings: Encodings = Encodings()) -> CNF:
         if kind is Clause:
             out.clause(list(c.lits))  # type: ignore[union-attr]
             continue
-        match c:
-            case Card(lits, op, bound):
-                _lower_card(list(lits), op, bound, out, card)
-            case PB(terms, op, bound):
-                _lower_pb(terms, op, bound, out, pb, card)
-            case Define(var, "or", lits):
-                out.clause([-var, *lits])
-                for y in lits:
-                    out.clause([-y, var])
-            case Define(var, "and", lits):
-                out.clause([var, *(-y for y in lits)])
-                for y in lits:
-                    out.clause([-var, y])
-            case IntView(var, xv, op, k):
-                lit = int_of(xv).eq(k) if op == "==" else int_of(xv).ge(k)
-                out.clause([-var, lit])
-                out.clause([var, -lit])
-            case IntLinear(terms, bools, op, bound):
-                flat = list(bools)
-                for coef, xv in terms:
-                    parts, const = int_of(xv).linear()
-                    flat += [(coef * w, lit) for w, lit in parts]
-                    bound -= coef * const
-                _lower_pb([(w, lit) for w, lit in flat if w], op, bound, out, pb, card)
-            case _:  # never silently dropped
-                raise TypeError(f"cannot lower {c!r}")
+        _lower_other(c, out, card, pb, int_of)
     cnf.num_vars = max(pool.top, model.num_vars)
     return cnf
+
+
+def _lower_other(c: Constraint, out: Sink, card: Encode, pb: Encode,
+                 int_of: Callable[[IntVar], Any]) -> None:
+    """A constraint of the less common kinds, into ``out``."""
+    match c:
+        case Card(lits, op, bound):
+            _lower_card(list(lits), op, bound, out, card)
+        case PB(terms, op, bound):
+            _lower_pb(terms, op, bound, out, pb, card)
+        case Define(var, "or", lits):
+            out.clause([-var, *lits])
+            for y in lits:
+                out.clause([-y, var])
+        case Define(var, "and", lits):
+            out.clause([var, *(-y for y in lits)])
+            for y in lits:
+                out.clause([-var, y])
+        case IntView(var, xv, op, k):
+            lit = int_of(xv).eq(k) if op == "==" else int_of(xv).ge(k)
+            out.clause([-var, lit])
+            out.clause([var, -lit])
+        case IntLinear(terms, bools, op, bound):
+            flat = list(bools)
+            for coef, xv in terms:
+                parts, const = int_of(xv).linear()
+                flat += [(coef * w, lit) for w, lit in parts]
+                bound -= coef * const
+            _lower_pb([(w, lit) for w, lit in flat if w], op, bound, out, pb, card)
+        case _:  # never silently dropped
+            raise TypeError(f"cannot lower {c!r}")
 
 
 def _lower_card(lits: list[int], op: str, bound: int, out: Sink, card) -> None:

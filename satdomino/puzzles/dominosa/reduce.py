@@ -205,67 +205,65 @@ class _State:
 def _hopcroft_karp(left: list[int], adj: dict[int, list[tuple[int, int]]],
                    size: int) -> list[int] | None:
     """A perfect matching of the bipartite graph as mate[cell] (both sides), or None."""
-    inf = sys.maxsize
     mate = [-1] * size
-    # greedy start
-    for u in left:
+    for u in left:  # greedy start
         for v, _ in adj[u]:
             if mate[v] < 0:
                 mate[u], mate[v] = v, u
                 break
     while True:
-        dist: dict[int, int] = {}
         frontier = [u for u in left if mate[u] < 0]
         if not frontier:
             return mate
-        for u in frontier:
-            dist[u] = 0
-        found = False
-        layer = frontier
-        while layer and not found:
-            nxt = []
-            for u in layer:
-                for v, _ in adj[u]:
-                    w = mate[v]
-                    if w < 0:
-                        found = True
-                    elif w not in dist:
-                        dist[w] = dist[u] + 1
-                        nxt.append(w)
-            layer = nxt
-        if not found:
-            return None
-        # iterative DFS along layers
-        progressed = False
-        for root in frontier:
-            stack = [(root, iter(adj[root]))]
-            path: list[int] = []
-            while stack:
-                u, it = stack[-1]
-                advanced = False
-                for v, _ in it:
-                    w = mate[v]
-                    if w < 0:
-                        # augment along the stack
-                        path = [s[0] for s in stack]
-                        vv = v
-                        for uu in reversed(path):
-                            prev = mate[uu]
-                            mate[uu], mate[vv] = vv, uu
-                            vv = prev
-                        stack = []
-                        progressed = True
-                        advanced = True
-                        break
-                    if dist.get(w, inf) == dist[u] + 1:
-                        stack.append((w, iter(adj[w])))
-                        advanced = True
-                        break
-                if not advanced:
-                    dist[u] = inf  # dead end
-                    stack.pop()
-        if not progressed:
-            return None
+        dist = _layers(frontier, adj, mate)
+        if dist is None or not any([_augment(root, adj, mate, dist) for root in frontier]):
+            return None  # (a list: every free root is tried in each phase)
+
+
+def _layers(frontier: list[int], adj: dict[int, list[tuple[int, int]]],
+            mate: list[int]) -> dict[int, int] | None:
+    """The BFS layers from the free left vertices (None: no augmenting path)."""
+    dist = dict.fromkeys(frontier, 0)
+    found = False
+    layer = frontier
+    while layer and not found:
+        nxt = []
+        for u in layer:
+            for v, _ in adj[u]:
+                w = mate[v]
+                if w < 0:
+                    found = True
+                elif w not in dist:
+                    dist[w] = dist[u] + 1
+                    nxt.append(w)
+        layer = nxt
+    return dist if found else None
+
+
+def _augment(root: int, adj: dict[int, list[tuple[int, int]]], mate: list[int],
+             dist: dict[int, int]) -> bool:
+    """An augmenting path from ``root`` along the layers (iterative DFS), applied; False if
+    there is none (the vertices it met are dead ends from then on)."""
+    inf = sys.maxsize
+    stack = [(root, iter(adj[root]))]
+    while stack:
+        u, it = stack[-1]
+        for v, _ in it:
+            w = mate[v]
+            if w < 0:  # augment along the stack
+                vv = v
+                for uu in reversed([s[0] for s in stack]):
+                    prev = mate[uu]
+                    mate[uu], mate[vv] = vv, uu
+                    vv = prev
+                return True
+            if dist.get(w, inf) == dist[u] + 1:
+                stack.append((w, iter(adj[w])))
+                break
+        else:
+            dist[u] = inf  # dead end
+            stack.pop()
+    return False
 
 
 def _scc(succ: list[list[int]]) -> list[int]:

@@ -699,26 +699,39 @@ def count_placements(p: Pips) -> int:
     sum, common value or set of values). Boards from the NYT take milliseconds; 2025-09-15 hard
     (2,764,800 placements) about 0.3 s. It shares nothing with the SAT models, so it also checks
     them."""
+    go, start = _memo_search(p)
+    depth = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(depth, 2 * len(p.dominoes) + 200))  # one frame per domino
+    try:
+        return go(*start)
+    finally:
+        sys.setrecursionlimit(depth)
+
+
+def _tables(p: Pips) -> tuple:
+    """What the search reads, by cell number in sweep order: neighbours, region, allowed
+    pips (bits); by domino type: how many, its ways round; by region: rule, target."""
     nodes = _sweep_order(p)  # the covered-cell frontier is what the memo pays for
     index = {u: i for i, u in enumerate(nodes)}
-    n = len(nodes)
-    adj: list[list[int]] = [[] for _ in range(n)]
+    adj: list[list[int]] = [[] for _ in nodes]
     for u, v in p.edges:
         adj[index[u]].append(index[v])
         adj[index[v]].append(index[u])
     types = sorted(domino_types(p).items())
-    kinds = [t for t, _ in types]
-    mult = [m for _, m in types]
-    ways = [[(t[0], t[1])] if t[0] == t[1] else [(t[0], t[1]), (t[1], t[0])] for t in kinds]
-    top = max(max(t) for t in kinds)
-    region = [-1] * n
+    ways = [[(t[0], t[1])] if t[0] == t[1] else [(t[0], t[1]), (t[1], t[0])] for t, _ in types]
+    region = [-1] * len(nodes)
     for k, r in enumerate(p.regions):
         for u in r.nodes:
             region[index[u]] = k
-    rules = [r.rule for r in p.regions]
-    targets = [r.target or 0 for r in p.regions]
+    domains = cell_domains(p)
+    return (adj, region, [sum(1 << v for v in domains[u]) for u in nodes],
+            [m for _, m in types], ways, max(max(t) for t, _ in types),
+            [r.rule for r in p.regions], [r.target or 0 for r in p.regions])
 
-    def add(k: int, agg, v: int, left: int):
+
+def _aggregator(rules: list[str], targets: list[int], top: int
+                ) -> Callable[[int, Any, int, int], Any]:
+    def add(k: int, agg: Any, v: int, left: int) -> Any:
         """Region k's aggregate after one more cell showing v (``left`` cells still open), or
         the sentinel DEAD when the rule can no longer hold."""
         rule, t = rules[k], targets[k]
@@ -736,10 +749,14 @@ def count_placements(p: Pips) -> int:
             return DEAD if bits >> v & 1 else bits | 1 << v
         return 0
 
-    domains = cell_domains(p)
-    allowed = [sum(1 << v for v in domains[u]) for u in nodes]
+    return add
 
-    full = (1 << n) - 1
+
+def _memo_search(p: Pips) -> tuple[Callable[..., int], tuple]:
+    """The search (``count_placements``) and its first state."""
+    adj, region, allowed, mult, ways, top, rules, targets = _tables(p)
+    add = _aggregator(rules, targets, top)
+    full = (1 << len(adj)) - 1
     memo: dict = {}
 
     def go(mask: int, used: tuple, aggs: tuple, left: tuple) -> int:
@@ -779,14 +796,8 @@ def count_placements(p: Pips) -> int:
         memo[key] = total
         return total
 
-    sizes = tuple(len(r.nodes) for r in p.regions)
-    depth = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(depth, 2 * len(p.dominoes) + 200))  # one frame per domino
-    try:
-        return go(0, tuple(0 for _ in kinds), tuple(None for _ in p.regions), sizes)
-    finally:
-        sys.setrecursionlimit(depth)
-
+    return go, (0, tuple(0 for _ in mult), tuple(None for _ in p.regions),
+                tuple(len(r.nodes) for r in p.regions))
 
 DEAD = object()
 
