@@ -11,6 +11,7 @@ import pytest
 
 import satdomino
 from satdomino.cli import build_parser
+from satdomino.puzzles import FAMILIES
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
@@ -39,7 +40,12 @@ def blocks(language: str) -> list[str]:
 def test_python_examples_run(code: str, tmp_path, monkeypatch, capsys) -> None:
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
     monkeypatch.chdir(tmp_path)
-    exec(compile(code, "README.md", "exec"), {})
+    before = dict(FAMILIES)
+    try:
+        exec(compile(code, "README.md", "exec"), {})
+    finally:  # a family the example registers is the example's alone
+        FAMILIES.clear()
+        FAMILIES.update(before)
 
 
 def test_the_readme_is_short() -> None:

@@ -19,8 +19,10 @@ FAMILIES: dict[str, Family[Any, Any]] = {}
 
 
 def register(fam: Family[Any, Any], *, first: bool = False) -> None:
-    """Add a family (``first``: sniffed before the others); a kind already taken is an
-    error."""
+    """Add a family (``first``: sniffed before the others); the same family again changes
+    nothing, another under a kind already taken is an error."""
+    if FAMILIES.get(fam.kind) is fam:
+        return
     if fam.kind in FAMILIES:
         raise UsageError(f"a puzzle family {fam.kind!r} is registered already")
     FAMILIES[fam.kind] = fam
