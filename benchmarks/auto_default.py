@@ -28,10 +28,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from satdomino.generate import planted, puzzle_text
-
 from benchmarks.cpsat_worker import CpsatWorker
+from satdomino.generators import planted
 from satdomino.puzzles import dominosa as D
+from satdomino.puzzles import family
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 CLI = [sys.executable, "-c", "from satdomino.cli import main; raise SystemExit(main())"]
@@ -130,7 +130,7 @@ def families(repeats: int, limit: float, folder: Path) -> None:
         sums = {"auto": 0.0, "cadical195": 0.0}
         for seed in range(1, seeds + 1):
             path = folder / f"{kind}-{'-'.join(map(str, params.values()))}-{seed}.txt"
-            path.write_text(puzzle_text(kind, planted(kind, params, seed), None))
+            path.write_text(family(kind).write(planted(family(kind), params, seed)))
             med = paired({"auto": ["solve", str(path), "--kind", kind],
                           "cadical195": ["solve", str(path), "--kind", kind, "--backend",
                                          "cadical195"]}, repeats, limit)

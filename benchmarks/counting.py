@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from satdomino.analysis.count import count
+from satdomino.backends.counters import ganak_count
 from satdomino.encode import Encodings, lower
 from satdomino.puzzles import dominofit, dominosa, doodlefit, family
 
@@ -74,18 +75,9 @@ def pentominoes(repeats: int) -> None:
 
 
 def _ganak(board: dominosa.Dominosa) -> int:
-    import pyganak
-
-    from satdomino.backends.highs_backend import _no_stdout
-
     m = dominosa.build_placement(board)
     cnf = lower(m, Encodings(amo="pairwise"))
-    with _no_stdout():
-        c = pyganak.Counter()
-        c.new_vars(cnf.num_vars)
-        c.add_clauses(cnf.clauses)
-        c.set_sampling_set(m.projection)
-        return int(c.count())
+    return ganak_count(cnf.clauses, m.projection, cnf.num_vars)
 
 
 def dominosa_boards(repeats: int) -> None:

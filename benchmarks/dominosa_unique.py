@@ -1,6 +1,6 @@
 """Unique Dominosa boards benchmark (not a test): ``python -m benchmarks.dominosa_unique``.
 
-1. The constructive generator (``puzzles.dominosa_unique``: plant, sharpen, repair by SAT,
+1. The constructive generator (``puzzles.dominosa.unique``: plant, sharpen, repair by SAT,
    prove with ``solve(..., unique=True)``): seconds per board (everything, including the
    proof), repair rounds and the proof's share, median and max over seeds, per N.
    ``--sharpen 0`` turns the sharpening step off, to see what it buys.

@@ -16,7 +16,8 @@ import statistics
 from pathlib import Path
 
 from satdomino import generators as gen
-from satdomino.puzzles import pips_gen
+from satdomino.puzzles import family
+from satdomino.puzzles.pips import generate as pips_gen
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 
@@ -47,7 +48,8 @@ def main() -> None:
     print("|---|---|---|---|---|")
     hard = []
     for difficulty in ("easy", "medium", "hard"):
-        rows = [gen.made("pips", {}, s, unique=True, difficulty=difficulty) for s in seeds]
+        rows = [gen.made(family("pips"), {}, s, unique=True, choices={"difficulty": difficulty})
+                for s in seeds]
         if difficulty == "hard":
             hard = rows
         doms = [len(m.puzzle.dominoes) for m in rows]
@@ -67,7 +69,7 @@ def main() -> None:
                                ("dominofit", {"width": 20, "height": 20}, "20x20"),
                                ("doodlefit", {"cells": 80, "blocks": 16},
                                 "80 cells, 16 blocks")):
-        rows = [gen.made(kind, params, s, unique=True, grade=False) for s in seeds]
+        rows = [gen.made(family(kind), params, s, unique=True, grade=False) for s in seeds]
         print(f"| {kind} | {size} | {_times(rows)} | "
               f"{statistics.median(m.repairs for m in rows):g} |")
 
