@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from ..clock import NEVER, Deadline
+from ..clock import NEVER, Deadline, TimeUp
 from ..errors import SatDominoError
 from ..export.dimacs import read_dimacs
 from ..fileio import compression, opener
@@ -329,9 +329,9 @@ class _Checker:
         del trail[mark:]
         self.qhead = mark
 
-    def rat(self, lemma: list[int], deadline: Deadline) -> bool | None:
+    def rat(self, lemma: list[int]) -> bool:
         """With the lemma's negation asserted (no conflict): is every resolvent on its first
-        literal with a database clause RUP? None when the deadline passes."""
+        literal with a database clause RUP?"""
         neg = -lemma[0]
         if self.occ is None:  # built at the first RAT check: most proofs never need it
             self.occ = {}
@@ -343,9 +343,7 @@ class _Checker:
         if len(live) < len(candidates):
             self.occ[neg] = live
         trail = self.trail
-        for n, c in enumerate(live):
-            if n & 255 == 255 and deadline.passed():
-                return None
+        for c in live:
             mark = len(trail)
             conflict = self.assume_negation(c, skip=neg)
             self.undo(mark)
@@ -465,18 +463,22 @@ def check_drat(num_vars: int, clauses: list[list[int]],
     if num_vars > MAX_CHECKED_VARIABLES:
         raise SatDominoError(f"the formula has {num_vars:,} variables; the built-in checker "
                              f"takes at most {MAX_CHECKED_VARIABLES:,} (use drat-trim)")
-    check = _Check(num_vars, deadline)
-    refuted = check.formula(clauses)
-    if refuted:
-        return check.result(True, refuted, _read_through(proof))
-    return check.steps(proof)
+    check = _Check(num_vars)
+    try:  # a long Python loop: the deadline stops it
+        with deadline.interrupting():
+            refuted = check.formula(clauses)
+            if refuted:
+                return check.result(True, refuted, _read_through(proof))
+            return check.steps(proof)
+    except TimeUp:
+        raise check.out_of_time() from None
 
 
 class _Check:
     """One forward check: the checker, what has been counted, the clock."""
 
-    def __init__(self, num_vars: int, deadline: Deadline) -> None:
-        self.start, self.deadline, self.num_vars = time.monotonic(), deadline, num_vars
+    def __init__(self, num_vars: int) -> None:
+        self.start, self.num_vars = time.monotonic(), num_vars
         self.lemmas = self.deletions = self.rat_lemmas = self.ignored = self.step = 0
         self.checker = _Checker(num_vars)
         self.limit = max(num_vars, 16) + EXTRA_VARS
@@ -505,8 +507,6 @@ class _Check:
         """Load the formula; the verdict when it refutes itself (else "")."""
         checker = self.checker
         for number, clause in enumerate(clauses, start=1):
-            if number % 8192 == 0 and self.deadline.passed():
-                raise self.out_of_time()
             if not clause:
                 return "VERIFIED: the formula contains the empty clause"
             if 0 in clause:
@@ -525,8 +525,6 @@ class _Check:
     def steps(self, proof: Iterable[tuple[bool, list[int]]]) -> ProofCheck:
         checker = self.checker
         for self.step, (is_deletion, raw) in enumerate(proof, start=1):
-            if self.deadline.passed():
-                raise self.out_of_time()
             if is_deletion:
                 self.deletions += 1
                 self.ignored += not checker.delete(raw)
@@ -559,12 +557,10 @@ class _Check:
         if checker.assume_negation(lits):
             checker.undo(mark)
             return True
-        is_rat = checker.rat(lits, self.deadline)
+        is_rat = checker.rat(lits)
         checker.undo(mark)
-        if is_rat is None:
-            raise self.out_of_time()
-        self.rat_lemmas += bool(is_rat)
-        return bool(is_rat)
+        self.rat_lemmas += is_rat
+        return is_rat
 
 
 def _read_through(proof: Iterable[tuple[bool, list[int]]], which: str = "") -> str:

@@ -39,6 +39,7 @@ from ..errors import OutOfTimeError, SatDominoError, VerificationError
 from ..family import Cell, Family
 from ..model import AtMostOne, Constraint, Define, ExactlyOne, Model
 from ..render import svg
+from ..result import Result
 from .rules import RANK, Candidates, RuledOut
 
 LEVELS = {1: "rule", 2: "elimination", 3: "set", 4: "chain", 5: "propagation", 6: "solver"}
@@ -151,22 +152,18 @@ class _Groups:
 
     def model(self, placed: list[int]) -> set[int]:
         """The true literals of one solution extending ``placed``."""
-        answer = self.solver.solve(self.selectors + placed, deadline=self.deadline)
-        self._late()
-        return set(answer.true_vars)
-
-    def _late(self) -> None:
-        if self.deadline.passed():
-            raise OutOfTimeError("time limit")
+        return set(self._answer(self.selectors + placed).true_vars)
 
     def _solve(self, assumptions: list[int], budget: int | None = None) -> bool | None:
         """True, False, or None (the budget ran out); OutOfTimeError at the deadline."""
-        self._late()
+        status = self._answer(assumptions, budget).status
+        return None if status == "unknown" else status == "sat"
+
+    def _answer(self, assumptions: list[int], budget: int | None = None) -> Result:
         answer = self.solver.solve(assumptions, deadline=self.deadline, conflicts=budget)
-        self._late()
-        if answer.status == "unknown" and budget is None:
+        if self.deadline.passed() or answer.status == "unknown" and budget is None:
             raise OutOfTimeError("time limit")
-        return None if answer.status == "unknown" else answer.status == "sat"
+        return answer
 
     def propagated(self, placed: list[int]) -> set[int]:
         """Every literal unit propagation gives from all constraints and ``placed``."""
@@ -197,26 +194,24 @@ def explain(puzzle: Any, family: Family[Any, Any], *, timeout: float | None = No
     and a grade's K only an upper bound (the generators grade this way)."""
     limit = deadline.sooner(timeout)
     out = Explanation()
-    try:
-        with limit.interrupting():  # building the model and its groups: Python loops
+    groups = None
+    try:  # the named rules and building the groups are Python loops: the deadline stops them
+        with limit.interrupting():
             m = family.model(None)(puzzle)
             start = _given_vars(puzzle, family, m, given or [])
             groups = _Groups(m, limit, minimal)
-    except TimeUp:
-        out.reason = "time limit"
-        return out
-    try:
-        for x in start:
-            if not groups._solve(groups.selectors + [x]):
-                raise SatDominoError(f"the given placement {_shown(puzzle, family, m, x)} is "
-                                     "in no solution")
-        if start and not groups._solve(groups.selectors + start):
-            raise SatDominoError("the given placements are in no solution together")
-        _explain(puzzle, family, m, groups, max_steps, out, start)
-    except OutOfTimeError:
+            for x in start:
+                if not groups._solve(groups.selectors + [x]):
+                    raise SatDominoError(f"the given placement {_shown(puzzle, family, m, x)} "
+                                         "is in no solution")
+            if start and not groups._solve(groups.selectors + start):
+                raise SatDominoError("the given placements are in no solution together")
+            _explain(puzzle, family, m, groups, max_steps, out, start)
+    except (TimeUp, OutOfTimeError):
         out.reason = "time limit"
     finally:
-        groups.close()
+        if groups is not None:
+            groups.close()
     return out
 
 
@@ -281,13 +276,11 @@ def _explain(puzzle: Any, family: Family[Any, Any], m: Model, groups: _Groups,
         m, groups.constraints, describe, squares=found[1] if found else None,
         values=(lambda key: _shows(puzzle, family, key, found[1](key))) if found else None,
         breaks=_Breaks(groups, m, describe))
-    candidates.late = groups._late
     reported: set[int] = set()  # ruled-out placements some step has shown already
     if not groups._solve(groups.selectors):
         out.reason = "the puzzle has no solution"
         return
     while max_steps is None or len(out.steps) < max_steps:
-        groups._late()
         implied = groups.propagated(placed)
         if not implied:
             raise VerificationError("the placements so far contradict the puzzle")
@@ -363,7 +356,6 @@ class _Breaks:
         for x in self.m.projection:
             if x in dead or x in placed:
                 continue
-            self.groups._late()
             if self._holds(every + [x]) or not self._holds(base + [x]):
                 continue  # no conflict, or one without any rule (a chain of cells)
             name = next((name for name, sels in self.rules.items()

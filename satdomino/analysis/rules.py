@@ -68,7 +68,6 @@ class Candidates:
                  ) -> None:
         self.m = m
         self.breaks = breaks
-        self.late: Callable[[], None] = lambda: None  # raises when the time is up
         self.describe = describe
         self.exclusive = [c for c in constraints if isinstance(c, (ExactlyOne, AtMostOne))]
         self.exactly = [c for c in self.exclusive if isinstance(c, ExactlyOne)]
@@ -154,7 +153,6 @@ class Candidates:
         does."""
         for rule in (self._empties, self.breaks, self._duplicates, self._parity, self._set,
                      self._set_with_doubles, self._chains):
-            self.late()
             found = rule(placed, self.dead(placed)) if rule else []
             if found:
                 for r in found:
@@ -190,7 +188,6 @@ class Candidates:
         for x in self.square_of:
             if x in dead or x in placed:
                 continue
-            self.late()
             mine = set(self.square_of[x])
             touched = {u for y in self.mates[x] if y not in dead and y in self.square_of
                        for u in self.square_of[y]} - mine
@@ -264,9 +261,7 @@ class Candidates:
             live = {u: [x for x in self.cover[u].lits if x not in dead] for u in group}
             masks, joined = self._masks(group, live, piece_index, pieces)
             done = 0
-            for n, subset in enumerate(_subsets_by_size(len(group))):
-                if n % 256 == 0:
-                    self.late()
+            for subset in _subsets_by_size(len(group)):
                 if subset & done:
                     continue
                 members = [i for i in range(len(group)) if subset >> i & 1]
@@ -399,7 +394,6 @@ class Candidates:
         for (root, _), side in sorted(sides.items()):
             if len(side) < 2:
                 continue
-            self.late()
             members = set(side)
             why, emptied = None, ()  # type: tuple[str | None, tuple[int, ...]]
             clash = next(((x, y) for x in side for y in self.mates[x] if y in members), None)
@@ -434,7 +428,6 @@ class Candidates:
             one, other = sides.get((root, 0), []), sides.get((root, 1), [])
             if not one or not other:
                 continue
-            self.late()
             both = set().union(*(self.mates[x] for x in one)) & set().union(
                 *(self.mates[x] for x in other))
             gone = sorted(both - dead - placed - set(one) - set(other))

@@ -25,7 +25,7 @@ import sys
 from collections.abc import Iterable, Sequence
 
 from ..backends import get_backend
-from ..clock import NEVER, Deadline
+from ..clock import NEVER, Deadline, TimeUp
 from ..encode import CNF, Encodings, lower
 from ..errors import OutOfTimeError
 from ..model import Model
@@ -38,7 +38,11 @@ def count_exact_covers(num_items: int, options: Sequence[Sequence[int]],
     Options are non-empty and name an item once."""
     if any(not o or len(set(o)) != len(o) for o in options):
         raise ValueError("each option must name one or more items, each once")
-    return _Counter(num_items, in_some_cover(num_items, options), deadline).total()
+    try:  # a long Python search: the deadline stops it
+        with deadline.interrupting():
+            return _Counter(num_items, in_some_cover(num_items, options)).total()
+    except TimeUp:
+        raise OutOfTimeError("the exact cover count ran out of time") from None
 
 
 def in_some_cover(num_items: int, options: Sequence[Sequence[int]]) -> list[Sequence[int]]:
@@ -85,8 +89,7 @@ def never_true(cnf: CNF, projection: Iterable[int],
 
 
 class _Counter:
-    def __init__(self, num_items: int, options: Sequence[Sequence[int]],
-                 deadline: Deadline) -> None:
+    def __init__(self, num_items: int, options: Sequence[Sequence[int]]) -> None:
         self.options = [tuple(o) for o in options]
         self.of_item: list[list[int]] = [[] for _ in range(num_items)]
         for k, o in enumerate(self.options):
@@ -97,8 +100,6 @@ class _Counter:
         self.free = [True] * num_items
         self.trail: list[tuple[int, int]] = []  # (0, option killed) or (1, item covered)
         self.memo: dict[frozenset[int], int] = {}
-        self.deadline = deadline
-        self.steps = 0
 
     # changes, and their undoing -------------------------------------------------------------
 
@@ -191,9 +192,6 @@ class _Counter:
         known = self.memo.get(key)
         if known is not None:
             return known
-        self.steps += 1
-        if self.steps % 256 == 0 and self.deadline.passed():
-            raise OutOfTimeError("the exact cover count ran out of time")
         split = min(items, key=self.live_count.__getitem__)
         total = 0
         for k in [k for k in self.of_item[split] if self.live[k]]:

@@ -216,8 +216,9 @@ def _hopcroft_karp(left: list[int], adj: dict[int, list[tuple[int, int]]],
         if not frontier:
             return mate
         dist = _layers(frontier, adj, mate)
-        if dist is None or not any([_augment(root, adj, mate, dist) for root in frontier]):
-            return None  # (a list: every free root is tried in each phase)
+        augmented = [_augment(root, adj, mate, dist) for root in frontier] if dist else []
+        if not any(augmented):  # every free root is tried in each phase
+            return None
 
 
 def _layers(frontier: list[int], adj: dict[int, list[tuple[int, int]]],
