@@ -23,8 +23,8 @@ from ..model import (
     Op,
     compare,
 )
-from ..process.run import run_limited
-from .base import Backend, Formula, Result, Status
+from ..process.run import run_in_child
+from .base import Backend, Formula, Result
 from .session import Session
 
 
@@ -92,14 +92,15 @@ class Z3Backend(Backend):
 
     def solve(self, formula: Formula, assumptions: Sequence[int] = (),
               deadline: Deadline = NEVER, phases: Sequence[int] = ()) -> Result:
-        t0 = time.perf_counter()
+        args = (self.name, self._form(formula), assumptions, deadline)
         if deadline.at is None:
-            status, true, note = _check(self._form(formula), assumptions, None)
-            return Result(status, frozenset(true), time.perf_counter() - t0, note)
+            return _solve_once(*args)
         # building the formulas in Python can itself take long: the whole call runs in a
         # forked child that is killed at the deadline (Z3's own timeout is set too)
-        return run_limited(self.name, _check, (self._form(formula), assumptions, deadline.left()),
-                           deadline)
+        t0 = time.perf_counter()
+        done, answer = run_in_child(self.name, _solve_once, args, deadline)
+        return answer if done else Result("unknown", seconds=time.perf_counter() - t0,
+                                          note="time limit")
 
     def load(self) -> None:
         _z3()
@@ -145,7 +146,7 @@ class Z3Session(Session):
             self._core = [by_id[c.get_id()] for c in self._solver.unsat_core()
                           if c.get_id() in by_id]
             return Result("unsat", seconds=seconds)
-        why = self._solver.reason_unknown()
+        why = self._solver.reason_unknown()  # "out of memory" under a memory limit, say
         return Result("unknown", seconds=seconds,
                       note="time limit" if why in ("timeout", "canceled") else why)
 
@@ -156,7 +157,12 @@ class Z3Session(Session):
         self._solver.ctx.interrupt()
 
 
-def z3_solver(formula: CNF | Model):
+def _solve_once(name: str, formula: CNF | Model, assumptions: Sequence[int],
+                deadline: Deadline) -> Result:
+    return Z3Session(name, formula).solve(assumptions, deadline=deadline)
+
+
+def z3_solver(formula: CNF | Model) -> tuple[Any, list]:
     """A Z3 solver holding ``formula``, and the Z3 Boolean of every variable id (index 0 unused)."""
     z3 = _z3()
     s = z3.Solver()
@@ -187,18 +193,3 @@ def true_ids(s, xs) -> list[int]:
 def z3_clause(xs: list, clause: Sequence[int]) -> Any:
     z3 = _z3()
     return z3.Or([xs[v] if v > 0 else z3.Not(xs[-v]) for v in clause])
-
-
-def _check(formula: CNF | Model, assumptions: Sequence[int],
-           time_limit: float | None) -> tuple[Status, list[int], str]:
-    z3 = _z3()
-    s, xs = z3_solver(formula)
-    if time_limit is not None:
-        s.set("timeout", max(1, int(time_limit * 1000)))
-    answer = s.check([xs[a] if a > 0 else z3.Not(xs[-a]) for a in assumptions])
-    if answer == z3.sat:
-        return "sat", true_ids(s, xs), ""
-    if answer == z3.unsat:
-        return "unsat", [], ""
-    why = s.reason_unknown()  # "out of memory" under a memory limit, say
-    return "unknown", [], "time limit" if why in ("timeout", "canceled") else why
