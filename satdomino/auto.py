@@ -19,7 +19,7 @@ from typing import Any
 from .backends import DEFAULT_BACKEND, Backend, resolves
 from .encode import KINDS, Encodings
 from .errors import SatDominoError, UsageError
-from .family import Family
+from .family import AutoRule, Family
 
 AUTO = DEFAULT_BACKEND
 # where every rule's solvers are missing, and for native encodings (which need a solver with
@@ -66,7 +66,7 @@ def setup(puzzle: Any, family: Family[Any, Any], model: str | None, backend: str
     named = named_encodings(encodings)
     if not (isinstance(backend, str) and backend == AUTO):
         return Setup(model, Encodings(**named), backend)
-    rule = family.rule(puzzle)
+    rule = family.rule(puzzle) or AutoRule(0, family.default_model, {}, (FALLBACK,), "")
     chosen = Encodings(**{**rule.encodings, **named})
     if chosen.native:  # a native encoding the user named: a solver that takes it
         return Setup(model or rule.model, chosen, NATIVE, picked=True)

@@ -10,6 +10,7 @@ thread, the main one or a worker's.
 from __future__ import annotations
 
 import ctypes
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -19,8 +20,9 @@ from dataclasses import dataclass
 from .errors import OutOfTimeError
 
 
-class TimeUp(Exception):
-    """The deadline of an ``interrupting`` block passed (raised into the block's thread)."""
+class TimeUp(BaseException):
+    """The deadline of an ``interrupting`` block passed (raised into the block's thread). A
+    BaseException, as KeyboardInterrupt is: no ``except Exception`` on its way swallows it."""
 
 
 @dataclass(frozen=True)
@@ -31,12 +33,14 @@ class Deadline:
 
     @staticmethod
     def after(seconds: float | None) -> Deadline:
-        """The deadline ``seconds`` from now (None: never)."""
-        return Deadline(None if seconds is None else time.monotonic() + max(seconds, 0.0))
+        """The deadline ``seconds`` from now (None, or more than FOREVER seconds: never)."""
+        if seconds is None or not seconds <= FOREVER:  # nan and inf too
+            return Deadline()
+        return Deadline(time.monotonic() + max(seconds, 0.0))
 
     def left(self) -> float | None:
-        """Seconds until the deadline, at least 0 (None: no limit)."""
-        return None if self.at is None else max(0.0, self.at - time.monotonic())
+        """Seconds until the deadline, 0 to FOREVER (None: no limit)."""
+        return None if self.at is None else min(max(0.0, self.at - time.monotonic()), FOREVER)
 
     def passed(self) -> bool:
         """Has the deadline come?"""
@@ -62,11 +66,13 @@ class Deadline:
         block ends. An enclosing block of this thread whose deadline comes no later already
         covers this one."""
         stack = _armed.__dict__.setdefault("stack", [])
+        if stack and stack[-1][1].rang:  # an enclosing deadline has passed already
+            raise TimeUp
         if self.at is None or (stack and stack[-1][0] <= self.at):
             yield
             return
         alarm = _Alarm(threading.get_ident())
-        timer = threading.Timer(max(0.0, self.at - time.monotonic()), alarm.ring)
+        timer = threading.Timer(self.left() or 0.0, alarm.ring)
         timer.daemon = True
         entry = (self.at, alarm)
         lost = False
@@ -92,7 +98,17 @@ class Deadline:
 
 
 NEVER = Deadline()
+FOREVER = 1e8  # seconds: a limit beyond it is none (the waits of threads and pipes overflow)
 _armed = threading.local()  # each thread's enclosing ``interrupting`` deadlines
+
+
+def _forget_after_fork() -> None:
+    """A forked child has no timer threads: it starts with no enclosing deadlines."""
+    global _armed
+    _armed = threading.local()
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)
 
 
 class _Alarm:

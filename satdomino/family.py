@@ -90,6 +90,8 @@ class Built(Generic[P, S]):
     repairs: int = 0
     grade: str | None = None  # explain's level name, when the builder graded it
     hard_steps: int | None = None  # explain's steps beyond the named rules
+    exactly: str = "exactly one solution"  # what is unique, in words
+    ungraded: str = ""  # why explain cannot grade it (it is not graded then)
 
 
 @dataclass(frozen=True)
@@ -190,8 +192,10 @@ class Family(Generic[P, S]):
         """The puzzle in its file format (``fmt``: one of ``formats``)."""
         return self.formats[fmt or next(iter(self.formats))](puzzle)
 
-    def rule(self, puzzle: P) -> AutoRule:
-        """``auto``'s rule for this puzzle's size."""
+    def rule(self, puzzle: P) -> AutoRule | None:
+        """``auto``'s rule for this puzzle's size (None: the family has no rules)."""
+        if not self.auto:
+            return None
         size = self.size[1](puzzle)
         return max((r for r in self.auto if r.size <= size), key=lambda r: r.size,
                    default=self.auto[0])

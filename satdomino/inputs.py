@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import lzma
 import os
+import select
 import sys
 import zlib
 from collections.abc import Callable, Iterator
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .clock import Deadline, TimeUp
+from .clock import NEVER, Deadline, TimeUp
 from .errors import PuzzleFormatError, SatDominoError
 from .family import Family, Skipped
 from .fileio import compression, opener
@@ -38,9 +39,36 @@ class Item:
 MAX_INPUT_BYTES = 64 * 2**20
 
 
-def read_text(path: str) -> str:
+def read_text(path: str, deadline: Deadline = NEVER) -> str:
     """The text of a file (decompressed by suffix) or of standard input ("-"); binary or
-    non-UTF-8 data, or more than MAX_INPUT_BYTES, is an error; a byte-order mark is dropped."""
+    non-UTF-8 data, or more than MAX_INPUT_BYTES, is an error; a byte-order mark is dropped.
+    Standard input that sends nothing is given up at the ``deadline`` (TimeUp)."""
+    if path == "-" and deadline.at is not None:
+        return _decoded(path, _stdin_by(deadline))
+    return _decoded(path, _read_bytes(path))
+
+
+def _stdin_by(deadline: Deadline) -> bytes:
+    """Standard input, read while it has something to read before the deadline: a blocked
+    read would look at no clock."""
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, ValueError, OSError):  # not a file (replaced, in tests): read it
+        return _read_bytes("-")
+    chunks, size = [], 0
+    while size <= MAX_INPUT_BYTES:
+        ready, _, _ = select.select([fd], [], [], deadline.left())
+        if not ready:
+            raise TimeUp
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def _read_bytes(path: str) -> bytes:
     if path == "-":
         data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
     else:
@@ -55,6 +83,10 @@ def read_text(path: str) -> str:
             raise SatDominoError("is a directory") from None
         except OSError as e:
             raise SatDominoError(e.strerror or str(e)) from None
+    return data
+
+
+def _decoded(path: str, data: bytes) -> str:
     if len(data) > MAX_INPUT_BYTES:
         raise SatDominoError(f"larger than {MAX_INPUT_BYTES // 2**20} MiB"
                              + (" once decompressed" if path != "-" and compression(path)
@@ -147,8 +179,9 @@ def load(paths: list[str], kind: str | None = None, puzzle: str | None = None,
             items.append(Item(path, None, None, error=problem))
             continue
         try:
-            with Deadline.after(timeout).interrupting():
-                items.extend(_load_one(path, kind, puzzle, notice))
+            limit = Deadline.after(timeout)
+            with limit.interrupting():
+                items.extend(_load_one(path, kind, puzzle, notice, limit))
         except TimeUp:
             items.append(Item(path, None, None, error="time limit, while reading and parsing",
                               timed_out=True))
@@ -156,9 +189,9 @@ def load(paths: list[str], kind: str | None = None, puzzle: str | None = None,
 
 
 def _load_one(path: str, kind: str | None, puzzle: str | None,
-              notice: Callable[[str], None] | None) -> list[Item]:
+              notice: Callable[[str], None] | None, deadline: Deadline) -> list[Item]:
     try:
-        text = read_text(path)
+        text = read_text(path, deadline)
     except SatDominoError as e:
         written = as_puzzle_text(path, kind) if str(e) == "no such file" else None
         if written is None:

@@ -120,12 +120,15 @@ def _solve(puzzle: Any, family: Family, chosen: Setup, deadline: Deadline,
     engine = get_backend(chosen.backend) if isinstance(chosen.backend, str) else chosen.backend
     t0 = time.perf_counter()
     engine.prepare()
+    session = None
     try:  # building, lowering and loading are Python loops: the deadline stops them too
         with deadline.interrupting():
             m = family.model(chosen.model)(puzzle)
             formula = engine.formula(m, chosen.encodings)
             session = engine.session(formula)
     except TimeUp:
+        if session is not None:
+            session.close()
         return Outcome("unknown", reason="time limit, while building and encoding",
                        stats={"variables": None, "clauses": None,
                               "encode_seconds": round(time.perf_counter() - t0, 6),

@@ -188,3 +188,63 @@ def test_nested_deadlines_the_sooner_rings() -> None:
     with Deadline.after(60).interrupting():  # the block ends first: nothing rings after it
         pass
     time.sleep(0.05)
+
+
+def test_interrupt_kills_a_forked_copy_and_cores_are_never_made_up() -> None:
+    with get_backend("cadical195").session(pigeonhole(11)) as s:
+        threading.Timer(0.3, s.interrupt).start()
+        t0 = time.monotonic()
+        answer = s.solve(deadline=Deadline.after(60))  # a copy in a child: killed
+        assert answer.status == "unknown" and time.monotonic() - t0 < 10
+    for name, deadline in (("kissat404", Deadline.after(30)), ("kissat404", Deadline())):
+        with get_backend(name).session(small()) as s:
+            assert s.solve([1, 2], deadline=deadline).status == "unsat"
+            with pytest.raises(BackendError):  # its assumptions went in as units
+                s.core()
+
+
+def test_a_forked_run_dropped_unfinished_takes_its_child_with_it() -> None:
+    import os
+
+    from satdomino.process.child import descendants
+    from satdomino.process.run import ForkedRun
+
+    run = ForkedRun(time.sleep, (60,))
+    pid = run._pid
+    assert pid in descendants(os.getpid())
+    del run  # no cleanup ran (as when a TimeUp lands in it): it is freed, the child killed
+    end = time.monotonic() + 10
+    while pid in descendants(os.getpid()) and time.monotonic() < end:
+        time.sleep(0.01)
+    assert pid not in descendants(os.getpid())
+
+
+def test_a_block_inside_one_whose_deadline_has_rung_stops_at_once() -> None:
+    with pytest.raises(TimeUp), Deadline.after(0.05).interrupting():
+        try:
+            time.sleep(1)  # the outer alarm rings here
+            while True:
+                time.sleep(0.001)
+        except TimeUp:
+            with Deadline.after(60).interrupting():  # entered late: raises at once
+                while True:
+                    time.sleep(0.001)
+
+
+def test_standard_input_that_never_comes_stops_at_the_time_limit() -> None:
+    import subprocess
+    import sys
+
+    t0 = time.monotonic()
+    with subprocess.Popen([sys.executable, "-m", "satdomino", "solve", "-", "--timeout", "1"],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True) as p:
+        _, err = _wait_without_closing(p)
+    assert p.returncode == 3 and "time limit, while reading" in err
+    assert time.monotonic() - t0 < 30
+
+
+def _wait_without_closing(p) -> tuple[str, str]:
+    """The process's output, its standard input held open (a writer that never writes)."""
+    p.wait(timeout=60)
+    return p.stdout.read(), p.stderr.read()

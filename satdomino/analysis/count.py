@@ -32,7 +32,7 @@ from ..backends import Backend, get_backend
 from ..backends.base import Formula
 from ..backends.counters import ganak_available, ganak_count
 from ..backends.session import record_new
-from ..clock import NEVER, Deadline
+from ..clock import NEVER, Deadline, TimeUp
 from ..encode import CNF, Encodings, lower
 from ..errors import SatDominoError, UnknownNameError, VerificationError
 from ..family import Family
@@ -102,8 +102,12 @@ def count(puzzle: Any, family: Family[Any, Any], *, model: str | None = None,
                                f"{', '.join(sorted(unknown)) or 'none'}")
     engine = get_backend(chosen.backend) if isinstance(chosen.backend, str) else chosen.backend
     exact = family.exact_count if by == "placement" and "dp" in methods else None
-    race = _Race(puzzle, family, build, engine, chosen.encodings, limit, limit_at, exact,
-                 progress, methods)
+    try:  # building and lowering are Python loops: the deadline stops them too
+        with limit_at.interrupting():
+            race = _Race(puzzle, family, build, engine, chosen.encodings, limit, limit_at,
+                         exact, progress, methods)
+    except TimeUp:
+        return done(0, "enumeration", False, "time limit, while building and encoding")
     return done(*race.run())
 
 
@@ -175,9 +179,9 @@ class _Race:
     def _head_start(self) -> tuple[int, str]:
         """Enumeration alone in this process for HEAD_START seconds, on a solver that stops
         on an interrupt (else not at all)."""
+        if not self.engine.interruptible:
+            return 0, "stopped"
         with self.engine.session(self.formula) as s:
-            if not s.interruptible:
-                return 0, "stopped"
             return s.enumerate(self.m.projection, self.enumerator.check,
                                deadline=self.deadline.sooner(HEAD_START), limit=self.limit)
 

@@ -69,6 +69,7 @@ class Backend:
     summary: str = ""
 
     takes_phases: bool = False  # honours the ``phases`` hint of ``solve``
+    interruptible: bool = False  # its sessions solve in this process and stop on interrupt
 
     def solve(self, formula: Formula, assumptions: Sequence[int] = (),
               deadline: Deadline = NEVER, phases: Sequence[int] = ()) -> Result:

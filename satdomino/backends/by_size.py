@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from ..clock import NEVER, Deadline
 from ..errors import UsageError
 from ..process.run import Run
-from .base import Backend, Formula, Group, Result, form_for, size
+from .base import Backend, Formula, Group, Result, Session, form_for, size
 
 PREFIX = "by-size:"
 
@@ -46,6 +46,10 @@ class BySizeBackend(Group):
               deadline: Deadline = NEVER, phases: Sequence[int] = ()) -> Result:
         engine = self.pick(formula)
         return engine.solve(form_for(formula, engine), assumptions, deadline, phases)
+
+    def session(self, formula: Formula) -> Session:
+        engine = self.pick(formula)
+        return engine.session(form_for(formula, engine))
 
     def start(self, formula: Formula, assumptions: Sequence[int] = (),
               phases: Sequence[int] = ()) -> Run:

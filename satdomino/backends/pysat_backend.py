@@ -9,6 +9,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import suppress
 from itertools import repeat
 from typing import Any
 
@@ -210,7 +211,8 @@ class PysatSession(Session):
         self._added: list[list[int]] = []  # for a solver made again for each solve (Kissat)
         self._solver = open_solver(self.name, cnf)
         self._add = clause_adder(self._solver)
-        self._core: list[int] | None = []
+        self._core: list[int] | None = None
+        self._core_here = True  # the last answer's core is the solver's own to give
         self._lock = threading.Lock()
         self._child: ForkedRun | None = None
         self._timer: threading.Timer | None = None
@@ -235,12 +237,12 @@ class PysatSession(Session):
         if phases and self.takes_phases:
             s.set_phases(list(phases))
         if deadline.at is not None and not self.interruptible:
-            answer, true, core = self._in_child(list(assumptions), conflicts, deadline)
-            self._core = core
+            answer, true, self._core = self._in_child(list(assumptions), conflicts, deadline)
+            self._core_here = False
         else:
             answer = self._here(s, list(assumptions), conflicts, deadline)
             true = [x for x in s.get_model() or [] if x > 0] if answer else []
-            self._core = None  # asked of the solver when wanted (Kissat has none)
+            self._core, self._core_here = None, True  # asked of the solver when wanted
         if answer is None:
             return Result("unknown", seconds=time.perf_counter() - t0,
                           note="time limit" if deadline.passed() else "stopped")
@@ -278,24 +280,26 @@ class PysatSession(Session):
             self._timer.start()
 
     def _in_child(self, assumptions: list[int], conflicts: int | None,
-                  deadline: Deadline) -> tuple[bool | None, list[int], list[int]]:
+                  deadline: Deadline) -> tuple[bool | None, list[int], list[int] | None]:
+        if deadline.passed():
+            return None, [], None
         run = ForkedRun(_solve_copy, (self._solver, assumptions, conflicts))
         with self._lock:
             self._child = run
         try:
-            done = run.ready(deadline.left())
-            return run.result() if done else (None, [], [])
+            answer = run.result() if run.ready(deadline.left()) else None
+            return answer if isinstance(answer, tuple) else (None, [], None)  # or stopped
         finally:
             with self._lock:
                 self._child = None
             run.close()
 
     def core(self) -> list[int]:
-        if self._core is None:
-            try:
+        if self._core is None and self._core_here and self.incremental:
+            with suppress(NotImplementedError):  # Lingeling has none
                 self._core = list(self._solver.get_core() or [])
-            except NotImplementedError:
-                raise BackendError(f"{self.name} gives no unsatisfiable cores") from None
+        if self._core is None:  # Kissat takes its assumptions as units: no core either
+            raise BackendError(f"{self.name} gives no unsatisfiable core here")
         return self._core
 
     def propagate(self, assumptions: Sequence[int]) -> tuple[bool, list[int]]:
@@ -337,9 +341,9 @@ class PysatSession(Session):
 
 
 def _solve_copy(s: Solver, assumptions: list[int],
-                conflicts: int | None) -> tuple[bool | None, list[int], list[int]]:
+                conflicts: int | None) -> tuple[bool | None, list[int], list[int] | None]:
     """In a forked child: the answer of its copy of the solver, the true variables and the
-    core."""
+    core (None where the solver gives none)."""
     if conflicts is not None:
         s.conf_budget(conflicts)
         answer = s.solve_limited(assumptions=assumptions)
@@ -347,9 +351,9 @@ def _solve_copy(s: Solver, assumptions: list[int],
         answer = s.solve(assumptions=assumptions)
     true = [x for x in s.get_model() or [] if x > 0] if answer else []
     try:
-        core = list(s.get_core() or []) if answer is False and assumptions else []
+        core = list(s.get_core() or []) if answer is False else None
     except NotImplementedError:  # Kissat, Lingeling: no cores
-        core = []
+        core = None
     return answer, true, core
 
 

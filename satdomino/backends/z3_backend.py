@@ -147,8 +147,9 @@ class Z3Session(Session):
                           if c.get_id() in by_id]
             return Result("unsat", seconds=seconds)
         why = self._solver.reason_unknown()  # "out of memory" under a memory limit, say
-        return Result("unknown", seconds=seconds,
-                      note="time limit" if why in ("timeout", "canceled") else why)
+        if why in ("timeout", "canceled"):  # its own limit, or an interrupt
+            why = "time limit" if deadline.passed() else "stopped"
+        return Result("unknown", seconds=seconds, note=why)
 
     def core(self) -> list[int]:
         return self._core

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..analysis.explain import difficulty, explain
 from ..clock import NEVER, Deadline, TimeUp
-from ..errors import OutOfTimeError, UsageError
+from ..errors import OutOfTimeError, SatDominoError, UsageError
 from ..family import Ask, Built, Family
 from ..instance import SAT, Origin
 from ..solve import solve
@@ -64,22 +64,20 @@ class Made:
     puzzle: Any
     seed: int
     unique: bool
-    unique_by: str = "placement"
     solution: Any = None  # the planted layout (every rule holds for it)
     grade: str | None = None  # explain's level ("elimination", "solver", ...), when measured
     hard_steps: int | None = None  # explain's steps beyond the named rules
     repairs: int = 0
     seconds: float = 0.0
+    exactly: str = "exactly one solution"  # what is unique, in words
+    ungraded: str = "explain did not finish in the time given"  # why there is no grade
 
     def summary(self) -> str:
         """One line for stderr: what was made and how hard it is."""
-        what = ("a planted solution" if not self.unique else "exactly one pips grid"
-                if self.unique_by == "grid" else "exactly one solution")
+        what = self.exactly if self.unique else "a planted solution"
         line = f"seed {self.seed} gives a puzzle with {what}"
         if self.grade is None and self.unique:
-            line += "; difficulty not measured" + (
-                " (explain needs a unique layout)" if self.unique_by == "grid" else
-                " (explain did not finish in the time given)")
+            line += f"; difficulty not measured ({self.ungraded})"
         if self.grade:
             line += f"; difficulty {self.grade}"
             if self.hard_steps:
@@ -106,12 +104,15 @@ def made(family: Family[Any, Any], params: dict[str, Any], seed: int, *, unique:
     except TimeUp:
         raise OutOfTimeError(f"no {'unique ' if unique else ''}"
                              f"{family.generator.named(params)} within the time limit") from None
-    out = Made(built.puzzle, seed, unique, choices.get("unique_by", "placement"),
-               built.solution, built.grade, built.hard_steps, built.repairs)
-    if unique and grade and out.grade is None:  # after the build: a grade cut short is no failure
+    out = Made(built.puzzle, seed, unique, built.solution, built.grade, built.hard_steps,
+               built.repairs, exactly=built.exactly)
+    if built.ungraded:
+        out.grade = out.hard_steps = None
+        out.ungraded = built.ungraded
+    elif unique and grade and out.grade is None:  # after the build: cut short, no failure
         out.grade, out.hard_steps = _grade(family, out.puzzle, limit)
-    if out.grade is not None and "search" in out.grade:  # unique by grid: layouts not
-        out.grade = out.hard_steps = None  # explained to the end, so no grade
+    if out.grade is not None and "search" in out.grade:  # not explained to the end
+        out.grade = out.hard_steps = None
     if rules:
         out.puzzle = dataclasses.replace(out.puzzle, **rules)
     out.seconds = time.monotonic() - started
@@ -128,17 +129,20 @@ def _build(family: Family[Any, Any], params: dict[str, Any], seed: int,
         return gen.build(params, seed, ask)
     if not ask.unique:
         return Built(*gen.planted(params, seed))
+    why = f"in {UNIQUE_TRIES} planted puzzles"
     for k in range(UNIQUE_TRIES):  # no builder: planted, seed after seed
         puzzle, sol = gen.planted(params, seed + k * 1_000_003)
         puzzle = dataclasses.replace(puzzle, **ask.readings)
         out = solve(puzzle, family, unique=True, deadline=ask.deadline, backend=BACKEND)
-        if out.unique is None:
-            break
         if out.unique:
             return Built(puzzle, out.solution, k)
-    raise OutOfTimeError(f"no unique {gen.named(params)} within the time limit"
-                         if ask.deadline.passed() else
-                         f"no unique {gen.named(params)} in {UNIQUE_TRIES} planted puzzles")
+        if ask.deadline.passed():
+            why = "within the time limit"
+            break
+        if out.status == "unknown" or out.status == "sat" and out.unique is None:
+            why = f"(the solver gave no answer: {out.reason or 'unknown'})"
+            break
+    raise OutOfTimeError(f"no unique {gen.named(params)} {why}")
 
 
 def _grade(family: Family[Any, Any], puzzle: Any,
@@ -148,7 +152,10 @@ def _grade(family: Family[Any, Any], puzzle: Any,
     limit = deadline.sooner(GRADE_SECONDS)
     if limit.passed():
         return None, None
-    out = explain(puzzle, family, deadline=limit, minimal=False)
+    try:
+        out = explain(puzzle, family, deadline=limit, minimal=False)
+    except SatDominoError:  # a model explain cannot take (integer variables)
+        return None, None
     return difficulty(out) if out.complete else (None, None)
 
 

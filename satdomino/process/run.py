@@ -13,6 +13,7 @@ import os
 import signal
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from multiprocessing.connection import Connection, wait
@@ -174,7 +175,7 @@ class ForkedRun(Run):
     memory takes milliseconds, and nothing needs to wait for that (it runs no more code)."""
 
     def __init__(self, fn: Callable[..., Any], args: tuple) -> None:
-        super().__init__(self._wait)
+        super().__init__(ForkedRun._wait)  # type: ignore[arg-type]  # unbound: no cycle
         self._open_pipes()
         self._pid, parent, write = 0, os.getpid(), -1
         try:
@@ -198,6 +199,9 @@ class ForkedRun(Run):
             raise
         self._watch()
         self.searching = True  # its set-up is in the child
+        # a run dropped unfinished (an exception that skipped its cleanup, a time limit's
+        # TimeUp among them) still kills its child and frees its pipes when it is freed
+        self._abandoned = weakref.finalize(self, _abandon, self._pid, (self._wake, self._woken))
 
     _recv: Connection | None
 
@@ -218,10 +222,15 @@ class ForkedRun(Run):
         self._wake = self._woken = -1
 
     def _watch(self) -> None:
-        """From now on the child can be stopped, and paused."""
-        self._stoppers.append(self._kill)
-        self._pausers.append((lambda: self._signal(signal.SIGSTOP),
-                              lambda: self._signal(signal.SIGCONT)))
+        """From now on the child can be stopped, and paused (through a weak reference: the
+        run must not hold itself, so that a run dropped unfinished is freed at once)."""
+        me = weakref.ref(self)
+
+        def call(method: str, *args: int) -> Callable[[], None]:
+            return lambda: getattr(me(), method, lambda *_: None)(*args)
+
+        self._stoppers.append(call("_kill"))
+        self._pausers.append((call("_signal", signal.SIGSTOP), call("_signal", signal.SIGCONT)))
 
     @property
     def connection(self) -> Connection:
@@ -251,7 +260,7 @@ class ForkedRun(Run):
         with suppress(BackendError):
             self._wait(self)
 
-    def _wait(self, _: Run) -> Any:  # a Result when fn is a solve
+    def _wait(self, _: Run | None = None) -> Any:  # a Result when fn is a solve
         if self._waited:  # close() after result()
             return self.stopped_result(0.0)
         self._waited = True
@@ -273,6 +282,8 @@ class ForkedRun(Run):
                 self._signal(signal.SIGKILL)  # (SIGSTOP): make sure it ends
             self._close_pipes()
             why = self._end(died=ended and answer is None and not stopped)
+            if getattr(self, "_abandoned", None) is not None:
+                self._abandoned.detach()  # reaped, or being reaped, here
         if answer is None:
             if stopped:
                 return self.stopped_result(0.0)
@@ -359,6 +370,16 @@ class ServedRun(ForkedRun):
                 os.close(self._pidfd)
         self._pidfd = -1
         return "a worker of the fork server, killed or crashed"
+
+
+def _abandon(pid: int, fds: tuple[int, ...]) -> None:
+    """A forked run nobody finished: kill its child, reap it in the background, close its
+    wake-up pipe."""
+    _sigkill(pid)
+    threading.Thread(target=_reap, args=(pid,), daemon=True).start()
+    for fd in fds:
+        with suppress(OSError):
+            os.close(fd)
 
 
 def _sigkill(pid: int) -> None:

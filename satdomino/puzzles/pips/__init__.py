@@ -34,8 +34,11 @@ def _build(params: dict[str, int], seed: int, ask: Ask) -> Built[Pips, PipsSolut
                          progress=ask.progress, unique=ask.unique,
                          grade=ask.unique and ask.grade)
     graded = ask.unique and ask.grade and bool(made.grade)
+    by_grid = ask.choices.get("unique_by") == "grid"
     return Built(made.puzzle, made.solution, made.rounds, made.grade if graded else None,
-                 made.hard_steps if graded else None)
+                 made.hard_steps if graded else None,
+                 "exactly one pips grid" if by_grid else "exactly one solution",
+                 "explain needs a unique layout" if by_grid else "")
 
 
 def _check(params: dict[str, int], choices: dict[str, str]) -> str | None:
