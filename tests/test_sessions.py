@@ -96,6 +96,16 @@ def test_interrupt_from_another_thread(name: str) -> None:
         assert time.monotonic() - t0 < 5
 
 
+@pytest.mark.parametrize("name", ["minisat22", "glucose4", "cadical195", "z3",
+                                  "portfolio:minisat22+glucose4"])
+def test_an_interrupt_between_solves_is_forgotten(name: str) -> None:
+    with get_backend(name).session(small()) as s:
+        s.interrupt()
+        assert s.solve([1]).status == "sat"
+        s.interrupt()
+        assert s.solve([1, 2]).status == "unsat"
+
+
 def test_a_deadline_for_a_solver_that_ignores_interrupt_kills_a_forked_copy() -> None:
     with get_backend("cadical195").session(small()) as s:
         s.add([[3]])

@@ -4,7 +4,9 @@ to (uniqueness, counting, explanations, the generators' repair loops, the cover 
 A session holds a formula and the clauses added since; it solves under assumptions, by a
 deadline or within a conflict budget; after an unsat answer it gives the failed assumptions
 (``core``); it propagates units; ``interrupt()`` from any thread ends the solve under way with
-"unknown"; ``enumerate`` lists solutions that differ on a projection, blocking each one found.
+"unknown" where the solver listens (``interruptible``, or a solve running in a forked copy
+under a deadline; CaDiCaL, Kissat and Lingeling solving here without one run on), and an
+interrupt sent between solves is forgotten; ``enumerate`` lists solutions that differ on a projection, blocking each one found.
 ``Backend.session`` makes one: python-sat solvers keep one solver in this process, Z3 one Z3
 solver, and any other backend solves again from the formula each time.
 """
@@ -71,7 +73,8 @@ class Session:
         raise BackendError(f"{self.name} does not propagate on demand")
 
     def interrupt(self) -> None:
-        """From any thread: the solve under way ends soon with "unknown"."""
+        """From any thread: the solve under way ends soon with "unknown" (where the solver
+        listens: see the module docstring); no effect between solves."""
 
     def enumerate(self, projection: Sequence[int], on_solution: Callable[[frozenset[int]], None],
                   *, deadline: Deadline = NEVER, limit: int | None = None) -> tuple[int, Ended]:
