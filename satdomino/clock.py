@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import ctypes
 import os
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import OutOfTimeError
 
@@ -71,6 +73,7 @@ class Deadline:
         if self.at is None or (stack and stack[-1][0] <= self.at):
             yield
             return
+        _quiet_lost_alarms()
         alarm = _Alarm(threading.get_ident())
         timer = threading.Timer(self.left() or 0.0, alarm.ring)
         timer.daemon = True
@@ -109,6 +112,26 @@ def _forget_after_fork() -> None:
 
 
 os.register_at_fork(after_in_child=_forget_after_fork)
+
+
+_hook_lock = threading.Lock()
+
+
+def _quiet_lost_alarms() -> None:
+    """A TimeUp that lands in a ``__del__`` or a gc callback is swallowed there and raised
+    again as its block ends: Python's "Exception ignored in ..." report of it is noise. Wraps
+    ``sys.unraisablehook`` once, passing on everything else."""
+    with _hook_lock:
+        before = sys.unraisablehook
+        if getattr(before, "quiets_timeup", False):
+            return
+
+        def hook(unraisable: Any) -> None:
+            if not isinstance(unraisable.exc_value, TimeUp):
+                before(unraisable)
+
+        hook.quiets_timeup = True  # type: ignore[attr-defined]
+        sys.unraisablehook = hook
 
 
 class _Alarm:

@@ -70,10 +70,10 @@ class Puzzle:
               approx: bool = False, epsilon: float = 0.8, delta: float = 0.2,
               deadline: Deadline = NEVER) -> Count:
         """The number of distinct solutions (``by`` "placement", or one of the family's
-        ``count_views``: Pips "grid" or "tiling", Dominosa "tiling"), by the first of enumeration, the family's counter and Ganak to finish
-        (``.method`` says which); ``limit`` stops an enumeration early (the count is then
-        incomplete). ``approx``: ApproxMC's estimate, within a factor 1 + ``epsilon`` with
-        probability 1 - ``delta``."""
+        ``count_views``: Pips "grid" or "tiling", Dominosa "tiling"), by the first of
+        enumeration, the family's counter and Ganak to finish (``.method`` says which);
+        ``limit`` stops an enumeration early (the count is then incomplete). ``approx``:
+        ApproxMC's estimate, within a factor 1 + ``epsilon`` with probability 1 - ``delta``."""
         return count(self.data, self.family, model=model, backend=backend,
                      encodings=encodings, limit=limit, timeout=timeout, by=by,
                      approx=approx, epsilon=epsilon, delta=delta, deadline=deadline)

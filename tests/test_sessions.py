@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -186,6 +187,20 @@ def test_a_deadline_stops_solving_counting_and_explaining_from_a_worker_thread()
         out, counted, told, *took = pool.submit(work).result()
     assert out.status == "unknown" and not counted.complete and told.reason == "time limit"
     assert max(took) < 10, took  # half a second asked: a wide margin for a loaded machine
+
+
+def test_a_time_up_swallowed_by_a_destructor_is_raised_again_without_a_report(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    reports: list = []
+    monkeypatch.setattr(sys, "unraisablehook", reports.append)
+
+    class Slow:
+        def __del__(self) -> None:
+            time.sleep(0.5)  # the alarm rings in here, where Python can only report it
+
+    with pytest.raises(TimeUp), Deadline.after(0.1).interrupting():
+        Slow()
+    assert reports == []
 
 
 def test_nested_deadlines_the_sooner_rings() -> None:

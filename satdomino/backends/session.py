@@ -6,7 +6,8 @@ deadline or within a conflict budget; after an unsat answer it gives the failed 
 (``core``); it propagates units; ``interrupt()`` from any thread ends the solve under way with
 "unknown" where the solver listens (``interruptible``, or a solve running in a forked copy
 under a deadline; CaDiCaL, Kissat and Lingeling solving here without one run on), and an
-interrupt sent between solves is forgotten; ``enumerate`` lists solutions that differ on a projection, blocking each one found.
+interrupt sent between solves is forgotten; ``enumerate`` lists solutions that differ on a
+projection, blocking each one found.
 ``Backend.session`` makes one: python-sat solvers keep one solver in this process, Z3 one Z3
 solver, and any other backend solves again from the formula each time.
 """
