@@ -33,6 +33,11 @@ class Item:
     text: str | None = None  # the whole input text (an exported DIMACS map embeds it)
     timed_out: bool = False  # reading and parsing it took longer than the time limit
 
+    @property
+    def where(self) -> str:
+        """The input as messages name it: the file, then the part's name in brackets."""
+        return self.file + (f" [{self.name}]" if self.name else "")
+
 
 # the most an input may hold (after decompression): far beyond any puzzle or solver answer a
 # solver could take, and a bound on what reading ``/dev/zero`` or a compression bomb costs

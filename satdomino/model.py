@@ -155,8 +155,8 @@ class Model:
         self._label_starts: list[int] = []
         self._labels: list[tuple[int, Label | None]] = []
 
-    def _labelled(self, label: Label | None, count: int = 1) -> None:
-        """The next ``count`` constraints carry ``label`` (a function: by position)."""
+    def _labelled(self, label: Label | None) -> None:
+        """The constraints added next carry ``label`` (a function: by position in the batch)."""
         first = len(self.constraints)
         if self._labels and self._labels[-1][1] is label and not callable(label):
             return  # the same name again: one entry covers both
@@ -166,9 +166,7 @@ class Model:
     def label(self, index: int) -> str:
         """The label of constraint ``index`` (one without a label is named by its kind)."""
         k = bisect_right(self._label_starts, index) - 1
-        if k < 0:
-            return f"{type(self.constraints[index]).__name__} {index}"
-        first, label = self._labels[k]
+        first, label = self._labels[k] if k >= 0 else (0, None)
         if label is None:
             return f"{type(self.constraints[index]).__name__} {index}"
         return label(index - first) if callable(label) else label

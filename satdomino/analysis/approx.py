@@ -53,8 +53,7 @@ def approx_count(clauses: Sequence[Sequence[int]], projection: Sequence[int], nu
     estimates = []
     m_hint = 1
     for _ in range(rounds(delta)):
-        hashes: list[int] = []  # their activation variables, made as they are needed
-        m, cell = counter.fewest_hashes(hashes, rng, m_hint)
+        m, cell = counter.fewest_hashes(rng, m_hint)
         if m is None:  # every hash used and still a full cell: cannot happen with n hashes
             raise SatDominoError("approximate count: no cell size below the threshold")
         m_hint = m
@@ -106,11 +105,11 @@ class _Cells:
             self.solver.add([[-b]])
         return found
 
-    def fewest_hashes(self, hashes: list[int], rng: random.Random,
-                      hint: int) -> tuple[int | None, int]:
+    def fewest_hashes(self, rng: random.Random, hint: int) -> tuple[int | None, int]:
         """(m, cell size) for the least m whose cell is below the threshold (cells shrink as
         hashes are added), searched by doubling from ``hint`` and then halving."""
         n = len(self.projection)
+        hashes: list[int] = []  # their activation variables, made as they are needed
         sizes: dict[int, int] = {}
 
         def size(m: int) -> int:

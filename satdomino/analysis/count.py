@@ -266,8 +266,8 @@ class _Enumerator:
 def _clauses(build: Build, puzzle: Any, encodings: Encodings) -> tuple[CNF, list[int]]:
     """The CNF a model counter reads, and the projection; native encodings become clausal
     ones (a counter takes clauses only)."""
-    plain = Encodings(**{k: ("totalizer" if k == "card" else "pairwise" if k == "amo"
-                             else v) if v == "native" else v
+    clausal = {"card": "totalizer", "amo": "pairwise"}
+    plain = Encodings(**{k: clausal.get(k, v) if v == "native" else v
                          for k, v in encodings.as_dict().items()})
     m = build(puzzle)
     return lower(m, plain), list(m.projection)
@@ -277,10 +277,8 @@ def _ganak(build: Build, puzzle: Any, encodings: Encodings) -> int:
     """The exact projected count by Ganak, told first which projection variables no model
     makes true."""
     cnf, projection = _clauses(build, puzzle, encodings)
-    if any(not c for c in cnf.clauses):
-        return 0
-    never = never_true(cnf, projection)
-    if never is None:
+    never = None if any(not c for c in cnf.clauses) else never_true(cnf, projection)
+    if never is None:  # no model
         return 0
     return ganak_count(cnf.clauses + [[-x] for x in never], projection, cnf.num_vars)
 

@@ -5,17 +5,13 @@ The checker works forward (every added lemma is checked, in proof order) with tw
 literals. Top-level (level-0) propagation is kept across lemmas; only the assignments made while
 checking one lemma are undone. A lemma must be RUP, or failing that RAT on its first literal.
 
-Soundness choices (the same as drat-trim's UNSAT modes):
-
-- Deleting a clause never endangers soundness by itself (a satisfiable formula stays satisfiable
-  when clauses go), and neither does *ignoring* a deletion (the checker then works on a database
-  that still holds only clauses already known to preserve satisfiability). What must not happen is
-  keeping a top-level assignment whose reason clause is gone: that would let later checks use a
-  literal the database no longer implies. So deletions of unit clauses and of clauses that are the
-  reason of a top-level literal ("pseudo units") are ignored and counted.
-- Deleting a clause that is not in the database is ignored and counted, like drat-trim.
-- Ignored deletions can only make a RAT check fail that would have passed (more candidate
-  clauses); they never make a wrong proof pass.
+Soundness choices (the same as drat-trim's UNSAT modes): neither deleting a clause nor
+*ignoring* a deletion can make a satisfiable formula look unsatisfiable (the database then still
+holds only clauses known to preserve satisfiability). What must not happen is keeping a top-level
+assignment whose reason clause is gone: later checks would use a literal the database no longer
+implies. So deletions of unit clauses, of the reasons of top-level literals ("pseudo units") and
+of clauses not in the database are ignored and counted. Ignored deletions can only make a RAT
+check fail that would have passed (more candidate clauses), never a wrong proof pass.
 """
 
 from __future__ import annotations
@@ -47,6 +43,7 @@ MAX_CHECKED_VARIABLES = 20_000_000
 
 _TEXT_START = frozenset(b"0123456789-cd \t\r\n")
 _CHUNK = 1 << 20
+_READ_ERRORS = (OSError, EOFError, lzma.LZMAError, zlib.error)  # missing file, bad compression
 
 
 @dataclass(frozen=True)
@@ -123,22 +120,17 @@ def _binary_steps(head: bytes, stream: IO[bytes], where: str
     """Binary DRAT: 'a' (97) or 'd' (100), then literals as little-endian base-128 varints of
     2*v (positive) or 2*v+1 (negative), then a 0."""
     offset = 0  # of the current byte in the whole (uncompressed) proof
-    in_clause = False
-    deletion = False
+    in_clause = deletion = False
     clause: list[int] = []
     value = shift = 0
     chunk = head
     while chunk:
         for byte in chunk:
             if not in_clause:
-                if byte == 97:
-                    deletion = False
-                elif byte == 100:
-                    deletion = True
-                else:
+                if byte != 97 and byte != 100:
                     raise SatDominoError(f"{where}: binary DRAT byte {byte:#04x} at offset "
                                          f"{offset} is neither 'a' nor 'd'")
-                in_clause = True
+                deletion, in_clause = byte == 100, True
             elif byte < 128:
                 value |= byte << shift
                 if value == 0:
@@ -190,12 +182,11 @@ def read_proof(path: str | Path) -> Iterator[tuple[bool, list[int]]]:
             head = stream.read(_CHUNK)
             if head.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark: text, as elsewhere
                 head = head[3:]
-                yield from parse_proof_lines(_text_lines(head, stream), where)
             elif is_binary_proof(head):
                 yield from _binary_steps(head, stream, where)
-            else:
-                yield from parse_proof_lines(_text_lines(head, stream), where)
-    except (OSError, EOFError, lzma.LZMAError, zlib.error) as e:  # missing file, bad compression
+                return
+            yield from parse_proof_lines(_text_lines(head, stream), where)
+    except _READ_ERRORS as e:
         raise SatDominoError(f"cannot read proof {where}: "
                              f"{getattr(e, 'strerror', None) or e}") from None
 
@@ -397,16 +388,14 @@ class _Checker:
         if not picked:  # every literal false at top level
             self.conflict = True
             return
-        unit = len(picked) == 1 and val[c[picked[0]]] == 0
         first = picked[0]
-        second = picked[1] if len(picked) == 2 else (1 if first == 0 else 0)
+        # alone, it is watched with the old c[0], which the swap moves to ``first``
+        second = picked[1] if len(picked) == 2 else first or 1
         c[0], c[first] = c[first], c[0]
-        if second == 0:  # that literal just moved to ``first``
-            second = first
         c[1], c[second] = c[second], c[1]
         self.watches[c[0]].append(c)
         self.watches[c[1]].append(c)
-        if unit:
+        if len(picked) == 1 and val[c[0]] == 0:
             self._assign(c[0], c)
 
     def _assign(self, lit: int, reason: list[int] | int) -> None:
@@ -471,7 +460,8 @@ def check_drat(num_vars: int, clauses: list[list[int]],
                 return check.result(True, refuted, _read_through(proof))
             return check.steps(proof)
     except TimeUp:
-        raise check.out_of_time() from None
+        raise SatDominoError(f"proof check ran out of time after {check.lemmas} lemma(s) "
+                             f"({time.monotonic() - check.start:.1f} s)") from None
 
 
 class _Check:
@@ -498,10 +488,6 @@ class _Check:
                 raise SatDominoError(f"{where} uses variable {top}, far beyond the formula's "
                                      f"{self.num_vars}")
             self.checker.grow(top)
-
-    def out_of_time(self) -> SatDominoError:
-        return SatDominoError(f"proof check ran out of time after {self.lemmas} lemma(s) "
-                              f"({time.monotonic() - self.start:.1f} s)")
 
     def formula(self, clauses: list[list[int]]) -> str:
         """Load the formula; the verdict when it refutes itself (else "")."""
@@ -546,7 +532,7 @@ class _Check:
             if checker.conflict or checker.propagate():
                 return self.result(True, f"VERIFIED: conflict at top level after lemma "
                                    f"{self.lemmas} (proof step {self.step})",
-                                   _read_through(proof, "after it"))
+                                   _read_through(proof, "after it "))
         return self.result(False, f"NOT VERIFIED: the proof ({self.step} steps) ends without "
                            "deriving the empty clause")
 
@@ -554,13 +540,11 @@ class _Check:
         """Is the lemma RUP, or else RAT on its first literal (its negation still asserted)?"""
         checker = self.checker
         mark = len(checker.trail)
-        if checker.assume_negation(lits):
-            checker.undo(mark)
-            return True
-        is_rat = checker.rat(lits)
+        rup = checker.assume_negation(lits)
+        is_rat = not rup and checker.rat(lits)
         checker.undo(mark)
         self.rat_lemmas += is_rat
-        return is_rat
+        return rup or is_rat
 
 
 def _read_through(proof: Iterable[tuple[bool, list[int]]], which: str = "") -> str:
@@ -568,9 +552,7 @@ def _read_through(proof: Iterable[tuple[bool, list[int]]], which: str = "") -> s
     refutes it, but a file that is not a proof (malformed: parsing raises) is not passed as
     one: its rest is read through."""
     steps = sum(1 for _ in proof)
-    if not steps:
-        return ""
-    return f" (the proof's {steps} step(s) {which + ' ' if which else ''}are not needed)"
+    return f" (the proof's {steps} step(s) {which}are not needed)" if steps else ""
 
 
 def check_drat_files(cnf_path: str | Path, proof_path: str | Path,
@@ -592,7 +574,7 @@ def _plain_copy(path: Path, folder: str) -> Path:
     try:
         with opener(path)(path, "rb") as src, open(target, "wb") as dst:
             shutil.copyfileobj(src, dst, _CHUNK)
-    except (OSError, EOFError, lzma.LZMAError, zlib.error) as e:
+    except _READ_ERRORS as e:
         raise SatDominoError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
     return target
 
@@ -618,18 +600,16 @@ def drat_trim(cnf_path: str | Path, proof_path: str | Path,
                                  f"{timeout} s") from None
         except OSError as e:
             raise SatDominoError(f"cannot run drat-trim: {e.strerror or e}") from None
-    lines = [line.strip("\r ") for chunk in run.stdout.splitlines()
-             for line in chunk.split("\r") if line.strip("\r ")]
+    lines = [line.strip(" ") for line in run.stdout.splitlines() if line.strip(" ")]
     status = next((line[2:].strip() for line in lines if line.startswith("s ")), None)
     seconds = time.monotonic() - start
-    lemmas = rat = 0
-    for line in lines:
-        found = re.match(r"c (\d+) of (\d+) lemmas in core", line)
-        if found:
-            lemmas = int(found.group(2))
-        found = re.match(r"c (\d+) RAT lemmas in core", line)
-        if found:
-            rat = int(found.group(1))
+
+    def number(pattern: str) -> int:  # in the last line it matches
+        found = [int(m.group(1)) for m in map(re.compile(pattern).match, lines) if m]
+        return found[-1] if found else 0
+
+    lemmas = number(r"c \d+ of (\d+) lemmas in core")
+    rat = number(r"c (\d+) RAT lemmas in core")
     if status == "TIMEOUT":
         raise SatDominoError(f"proof check ran out of time: drat-trim stopped after {timeout} s")
     if status == "DERIVATION":  # every lemma checked, but no empty clause

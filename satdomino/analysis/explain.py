@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from ..backends import get_backend
@@ -255,9 +256,7 @@ def _given_vars(puzzle: Any, family: Family[Any, Any], m: Model,
 
 def step_json(puzzle: Any, family: Family[Any, Any], step: Step) -> dict:
     """A step as ``explain --json`` gives it."""
-    def shown(key: Hashable) -> dict:
-        return family.placement_json(puzzle, key)
-
+    shown = partial(family.placement_json, puzzle)
     return {"placements": [shown(step.key)], "rule": step.rule, "uses": step.uses,
             "level": step.level,
             "ruled_out": [{"placement": shown(r.key), "rule": r.rule}
@@ -306,8 +305,7 @@ def _explain(puzzle: Any, family: Family[Any, Any], m: Model, groups: _Groups,
         step_of[step.placement] = len(out.steps) + 1
         out.steps.append(step)
         placed.append(step.placement)
-    implied = groups.propagated(placed)
-    if finished:
+    if finished:  # the loop broke with ``implied`` current
         solution = family.decode(puzzle, m, frozenset(x for x in projection if x in implied))
         problems = family.verify(puzzle, solution)
         if problems:
@@ -339,12 +337,12 @@ class _Breaks:
 
     def __init__(self, groups: _Groups, m: Model, describe) -> None:
         self.groups, self.m = groups, m
-        self.structure = [sel for c, sel in zip(groups.constraints, groups.selectors,
-                                                strict=True) if isinstance(c, STRUCTURE)]
+        self.structure: list[int] = []
         self.rules: dict[str, list[int]] = {}
         for c, sel in zip(groups.constraints, groups.selectors, strict=True):
-            if not isinstance(c, STRUCTURE) and (getattr(c, "lits", None)
-                                                 or getattr(c, "terms", None)):
+            if isinstance(c, STRUCTURE):
+                self.structure.append(sel)
+            elif getattr(c, "lits", None) or getattr(c, "terms", None):
                 self.rules.setdefault(describe(m, c), []).append(sel)
 
     def __call__(self, placed: set[int], dead: set[int]) -> list[RuledOut]:
@@ -387,14 +385,10 @@ def _by_rule(candidates: Candidates, placed: set[int], m, reported: set[int]) ->
 
 def _by_propagation(groups, placed, to_place, m, describe, step_of) -> Step | None:
     """The placement unit propagation forces with the smallest reason."""
-    best = None
-    for x in to_place:
-        reason = groups.forced(placed, x) or []
-        if best is None or len(reason) < len(best[1]):
-            best = (x, reason)
-    if best is None:
+    if not to_place:
         return None
-    x, reason = best
+    reason, x = min(((groups.forced(placed, x) or [], x) for x in to_place),
+                    key=lambda rx: len(rx[0]))
     return Step(x, m.key(x), PROPAGATION, "a chain of rules",
                 _uses(reason, groups, m, describe, step_of))
 
@@ -408,39 +402,24 @@ def _by_solver(groups, placed, open_vars, m, describe, step_of) -> Step | None:
     reasons (shrinking every one cost minutes on some NYT Pips puzzles)."""
     true_now = groups.model(placed)
     candidates = [x for x in open_vars if x in true_now]
-    cores = []
-    for x in candidates:  # the easy refutations first
-        core = groups.core(placed, x, SHRINK_CONFLICTS)
-        if core is not None:
-            cores.append((len(core), x, core))
-    for x in candidates if not cores else ():  # else the first that can be refuted at all
-        core = groups.core(placed, x)
-        if core is not None:
-            cores.append((len(core), x, core))
-            break
+    # the easy refutations first, else the first that can be refuted at all
+    cores = sorted((len(core), x, core) for x in candidates
+                   if (core := groups.core(placed, x, SHRINK_CONFLICTS)) is not None)
+    cores = cores or next(([(len(core), x, core)] for x in candidates
+                           if (core := groups.core(placed, x)) is not None), [])
     if not cores:
         return None
-    cores.sort()
-    best = min(((groups.shrink(core, x), x) for _, x, core in cores[:SHRUNK]),
-               key=lambda rx: len(rx[0]))
-    reason, x = best
+    reason, x = min(((groups.shrink(core, x), x) for _, x, core in cores[:SHRUNK]),
+                    key=lambda rx: len(rx[0]))
     uses = _uses(reason, groups, m, describe, step_of)
     return Step(x, m.key(x), SOLVER, f"the solver: {_constraint_count(uses)} of the puzzle's "
                 "rules with it negated are unsatisfiable", uses)
 
 
 def _uses(reason, groups, m, describe, step_of) -> list[str]:
-    out: list[str] = []
-    for a in reason:
-        if a in groups.index:
-            name = describe(m, groups.constraints[groups.index[a]])
-        elif a in step_of:
-            name = f"step {step_of[a]}"
-        else:  # a given placement
-            name = "a given placement"
-        if name not in out:  # two constraints of one name (a cell's cover and its value)
-            out.append(name)
-    return out
+    names = (describe(m, groups.constraints[groups.index[a]]) if a in groups.index
+             else f"step {step_of[a]}" if a in step_of else "a given placement" for a in reason)
+    return list(dict.fromkeys(names))  # once: a cell's cover and its value share a name
 
 
 Squares = tuple[set[Cell], Callable[[Hashable], list[Cell]]]

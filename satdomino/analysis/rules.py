@@ -19,10 +19,9 @@ family's model has that shape:
   that cuts the open squares into two even areas is out (each side would keep an odd number);
 - **set** (his Hard set analysis): k squares showing the same number, no two joined by one
   placement, whose candidates all belong to k pieces, use those pieces up: the pieces'
-  placements elsewhere are out.
-
-  Where a double could cover two of the squares, his Extreme variants (ranked with chains):
-  k squares with k-1 pieces need the double on two of them, k with k need it on one;
+  placements elsewhere are out. Where a double could cover two of the squares, his Extreme
+  variants (ranked with chains): k squares with k-1 pieces need the double on two of them, k
+  with k need it on one;
 - **chain** (his Extreme forcing chains): an exactly-one constraint with two candidates left
   links them (one goes exactly when the other does not); a set of placements linked to go
   together that clashes with itself or leaves a constraint with no place is out, and so is
@@ -35,8 +34,9 @@ next.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
+from functools import partial
 
 from ..model import AtMostOne, ExactlyOne, Model
 
@@ -75,10 +75,8 @@ class Candidates:
         self.member: dict[int, list] = {}  # the exclusive constraints it is in
         for c in self.exclusive:
             for x in c.lits:
-                self.mates.setdefault(x, set()).update(c.lits)
+                self.mates.setdefault(x, set()).update(y for y in c.lits if y != x)
                 self.member.setdefault(x, []).append(c)
-        for x, mates in self.mates.items():
-            mates.discard(x)
         self.ruled: dict[int, RuledOut] = {}
         self.cover: dict[Hashable, ExactlyOne] = {}  # a square -> its "covered once" one
         self.square_of: dict[int, tuple] = {}  # a placement -> the squares it covers
@@ -119,14 +117,14 @@ class Candidates:
 
     def single(self, placed: set[int]) -> tuple[int, object] | None:
         """An open exactly-one constraint with one live candidate: (that candidate, it)."""
-        dead = self.dead(placed)
+        return next(((left[0], c) for c, left in self._open(placed, self.dead(placed))
+                     if len(left) == 1), None)
+
+    def _open(self, placed: set[int], dead: set[int]) -> Iterator[tuple[ExactlyOne, list[int]]]:
+        """The exactly-one constraints no placement fills yet, with their live candidates."""
         for c in self.exactly:
-            if placed.intersection(c.lits):
-                continue
-            left = [x for x in c.lits if x not in dead]
-            if len(left) == 1:
-                return left[0], c
-        return None
+            if not placed.intersection(c.lits):
+                yield c, [x for x in c.lits if x not in dead]
 
     def needs(self, lits, placed: set[int]) -> tuple[int, ...]:
         """The ruled-out placements among ``lits`` (what a deduction over them rests on)."""
@@ -152,7 +150,7 @@ class Candidates:
         """The easiest rule that rules something out now, applied throughout; [] when none
         does."""
         for rule in (self._empties, self.breaks, self._duplicates, self._parity, self._set,
-                     self._set_with_doubles, self._chains):
+                     partial(self._set, doubles=True), self._chains):
             found = rule(placed, self.dead(placed)) if rule else []
             if found:
                 for r in found:
@@ -165,10 +163,7 @@ class Candidates:
 
     def _empties(self, placed: set[int], dead: set[int]) -> list[RuledOut]:
         found: dict[int, RuledOut] = {}
-        for c in self.exactly:
-            if placed.intersection(c.lits):
-                continue
-            live = [x for x in c.lits if x not in dead]
+        for c, live in self._open(placed, dead):
             if not live:
                 continue
             # a candidate that rules out all of c shares a constraint with its first one
@@ -182,8 +177,6 @@ class Candidates:
         return list(found.values())
 
     def _duplicates(self, placed: set[int], dead: set[int]) -> list[RuledOut]:
-        if not self.square_of:
-            return []
         found: list[RuledOut] = []
         for x in self.square_of:
             if x in dead or x in placed:
@@ -198,7 +191,7 @@ class Candidates:
                            if y not in dead and y not in self.mates[x]]
                 if not left[u]:
                     continue  # the empties rule's case
-                for c in set.intersection(*(self._pieces(y) for y in left[u])):
+                for c in set.intersection(*(set(self._pieces(y)) for y in left[u])):
                     needing.setdefault(id(c), (c, []))[1].append(u)
             for piece, squares in needing.values():
                 # two squares no one placement of the piece covers together
@@ -214,10 +207,10 @@ class Candidates:
                     break
         return found
 
-    def _pieces(self, y: int) -> set:
+    def _pieces(self, y: int) -> list:
         """The exclusive constraints of a placement besides its squares' (its piece's)."""
         own = {id(self.cover[u]) for u in self.square_of[y]}
-        return {c for c in self.member[y] if id(c) not in own}
+        return [c for c in self.member[y] if id(c) not in own]
 
     def _open_graph(self, placed: set[int], dead: set[int]):
         covered = {u for x in placed for u in self.square_of.get(x, ())}
@@ -226,8 +219,6 @@ class Candidates:
         return [u for u in self.cover if u not in covered], edges
 
     def _parity(self, placed: set[int], dead: set[int]) -> list[RuledOut]:
-        if not self.square_of:
-            return []
         squares, edges = self._open_graph(placed, dead)
         found = []
         for x, side, component in _bridges(squares, edges):
@@ -240,9 +231,6 @@ class Candidates:
                                       f"into two odd areas ({side - 1} and {total - side - 1} "
                                       "squares)", RANK["parity"], gone, len(placed)))
         return found
-
-    def _set_with_doubles(self, placed: set[int], dead: set[int]) -> list[RuledOut]:
-        return self._set(placed, dead, doubles=True)
 
     def _set(self, placed: set[int], dead: set[int], doubles: bool = False) -> list[RuledOut]:
         if not self.value:
@@ -299,8 +287,7 @@ class Candidates:
         for u in group:
             mask, near = 0, 0
             for x in live[u]:
-                own = {id(self.cover[w]) for w in self.square_of[x]}
-                held = [c for c in self.member[x] if id(c) not in own]  # its pieces
+                held = self._pieces(x)
                 if not held:  # a candidate no piece limits: the square counts no piece
                     mask = -1
                     break
@@ -346,7 +333,6 @@ class Candidates:
                     if x not in dead and on(x) == 0]
         return []
 
-
     def _chains(self, placed: set[int], dead: set[int]) -> list[RuledOut]:
         """Forcing chains: where an exactly-one constraint has two candidates left, one goes
         exactly when the other does not; following such links gives two sets of placements,
@@ -371,10 +357,7 @@ class Candidates:
 
         links: dict[int, list] = {}
         nodes: set[int] = set()
-        for c in self.exactly:
-            if placed.intersection(c.lits):
-                continue
-            live = [x for x in c.lits if x not in dead]
+        for c, live in self._open(placed, dead):
             if len(live) != 2:
                 continue
             nodes.update(live)
@@ -462,12 +445,11 @@ def _bridges(squares: list, edges: list) -> list[tuple[int, int, set]]:
     for root in squares:
         if root in order:
             continue
-        component: list = []
+        component: list = [root]
         found: list = []
         stack = [(root, None, iter(adjacent[root]))]
         order[root] = low[root] = len(order)
         size[root] = 1
-        component.append(root)
         while stack:
             u, via, it = stack[-1]
             step = next(it, None)

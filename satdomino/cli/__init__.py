@@ -17,8 +17,7 @@ from . import check_proof, compare, decode, encodings, explain, export, generate
 from .common import OUT_OF_MEMORY, Parser, say
 
 # the commands in the order ``satdomino --help`` lists them
-COMMANDS = {"solve": solve, "explain": explain, "hint": hint, "export": export,
-            "decode": decode,
+COMMANDS = {"solve": solve, "explain": explain, "hint": hint, "export": export, "decode": decode,
             "check-proof": check_proof, "compare": compare, "encodings": encodings,
             "generate": generate}
 
@@ -52,6 +51,13 @@ def _terminate(signum: int, frame: object) -> None:
     raise Terminated
 
 
+# how a failed command ends (the first match counts): (exception, message, exit status)
+FAILURES: tuple[tuple[type[BaseException], str, int], ...] = (
+    (OutOfTimeError, "{}", 3), (SatDominoError, "error: {}", 2),
+    (VerificationError, "internal error: {}", 4), (MemoryError, OUT_OF_MEMORY, 3),
+    (Terminated, "terminated", 128 + signal.SIGTERM), (KeyboardInterrupt, "interrupted", 130))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run one command; its exit status (see the module docstring)."""
     in_main_thread = threading.current_thread() is threading.main_thread()
@@ -59,26 +65,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return COMMANDS[args.command].run(args)
-    except OutOfTimeError as e:
-        say(f"satdomino: {e}")
-        return 3
-    except SatDominoError as e:
-        say(f"satdomino: error: {e}")
-        return 2
-    except VerificationError as e:
-        say(f"satdomino: internal error: {e}")
-        return 4
-    except MemoryError:
-        say(f"satdomino: {OUT_OF_MEMORY}")
-        return 3
-    except Terminated:
-        print("satdomino: terminated", file=sys.stderr)
-        return 128 + signal.SIGTERM
-    except KeyboardInterrupt:
-        print("satdomino: interrupted", file=sys.stderr)
-        return 130
     except BrokenPipeError:
         return 0
+    except (SatDominoError, VerificationError, MemoryError, KeyboardInterrupt) as e:
+        message, code = next((m, c) for kind, m, c in FAILURES if isinstance(e, kind))
+        say("satdomino: " + message.format(e))
+        return code
     finally:
         if in_main_thread:
             signal.signal(signal.SIGTERM, previous)

@@ -34,8 +34,7 @@ def run(args: argparse.Namespace) -> int:
                                                   else "no such file"))
     t0 = time.perf_counter()
     try:
-        built_in = check_drat_files(args.cnf, args.proof,
-                                    deadline=Deadline.after(args.timeout))
+        built_in = check_drat_files(args.cnf, args.proof, deadline=Deadline.after(args.timeout))
     except SatDominoError as e:
         if "ran out of time" not in str(e):
             raise

@@ -14,7 +14,7 @@ from ..encode import KINDS, Encodings
 from ..errors import UsageError
 from ..family import Family, Reading
 from ..fileio import atomic_text
-from ..inputs import Item
+from ..inputs import Item, load
 from ..puzzles import FAMILIES
 from ..solve import MAX_TIMEOUT
 
@@ -87,44 +87,38 @@ def numbered(base: str, index: int, total: int) -> str:
 def encoding_options(p: argparse.ArgumentParser, what: str = "solve") -> None:
     """--amo, --card, --pb, --int: not given, auto picks (or, with a named backend, the
     plain default); export and generate write the plain defaults."""
-    defaults = Encodings()
-    for kind in KINDS:
-        plain = getattr(defaults, kind)
+    for kind, plain in Encodings().as_dict().items():
         p.add_argument(f"--{kind}", metavar="E", help=(
             f"{KIND_HELP[kind]} encoding (default: auto's pick; with a named --backend, "
             f"{plain})" if what == "solve" else
             f"{KIND_HELP[kind]} encoding (default {plain})"))
 
 
-def all_readings() -> dict[str, tuple[Reading, list[str]]]:
-    """Every family's readings of the rules by flag: (the reading, the kinds that have it)."""
-    out: dict[str, tuple[Reading, list[str]]] = {}
-    for fam in FAMILIES.values():
-        for r in fam.readings:
-            out.setdefault(r.flag, (r, []))[1].append(fam.kind)
-    return out
-
-
 def rule_options(p: argparse.ArgumentParser, family: Family[Any, Any] | None = None) -> None:
     """The readings of the rules that some families have (only ``family``'s when given):
     ``--no-cover`` sets ``args.readings["cover"] = False``."""
     p.set_defaults(readings={})
-    shown = ({r.flag: (r, [family.kind]) for r in family.readings} if family is not None
-             else all_readings())
+    shown: dict[str, tuple[Reading, list[str]]] = {}  # by flag: the reading, the kinds with it
+    for fam in [family] if family is not None else FAMILIES.values():
+        for r in fam.readings:
+            shown.setdefault(r.flag, (r, []))[1].append(fam.kind)
     for flag, (r, kinds) in shown.items():
         p.add_argument(flag, action=_SetReading, nargs=0, field=r.field, value=r.value,
                        help=("" if family else ", ".join(kinds) + ": ") + r.help)
 
 
-def apply_readings(items: list[Item], args: argparse.Namespace) -> None:
-    """The readings of the rules asked on the command line (``args.readings``), for the
-    puzzles whose family has them."""
+def load_puzzles(files: list[str], args: argparse.Namespace,
+                 timeout: float | None = None) -> list[Item]:
+    """The puzzles of ``files`` (``--kind``, ``--puzzle``), each read under the readings of
+    the rules asked on the command line (``args.readings``) where its family has them."""
+    items = load(files, args.kind, args.puzzle, notice=notice, timeout=timeout)
     for item in items:
         if item.error is None and item.family is not None:
             fields = {r.field for r in item.family.readings}
             wanted = {k: v for k, v in args.readings.items() if k in fields}
             if wanted:
                 item.puzzle = dataclasses.replace(item.puzzle, **wanted)
+    return items
 
 
 class _SetReading(argparse.Action):

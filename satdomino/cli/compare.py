@@ -21,7 +21,6 @@ MAX_SEEDS = 10_000  # runs per configuration and puzzle
 
 
 def add_parser(sub) -> None:
-    defaults = Encodings()
     c = sub.add_parser("compare", help="sweep puzzles x models x encodings x backends x seeds",
                        description="Run every combination, each in a process of its own with "
                        "time and memory limits; rows go to a CSV as they finish.")
@@ -29,10 +28,9 @@ def add_parser(sub) -> None:
                    help="files, folders, or generator specs such as dominosa:n=40..60:seeds=5")
     c.add_argument("--model", default="", metavar="M,M", help="models (default: each "
                    "family's default); a model another family lacks is skipped there")
-    for kind in KINDS:
-        c.add_argument(f"--{kind}", metavar="E,E",
-                       help=f"{KIND_HELP[kind]} encodings (default: auto's pick; with named "
-                       f"backends, {getattr(defaults, kind)})")
+    for kind, plain in Encodings().as_dict().items():
+        c.add_argument(f"--{kind}", metavar="E,E", help=f"{KIND_HELP[kind]} encodings (default: "
+                       f"auto's pick; with named backends, {plain})")
     c.add_argument("--backend", default=AUTO, metavar="B,B",
                    help="backends (default auto: each puzzle's pick, named in the rows)")
     rule_options(c)
@@ -65,11 +63,8 @@ def run(args: argparse.Namespace) -> int:
     if args.memory is not None and not 16 <= args.memory <= 2**30:
         raise UsageError("--memory must be between 16 and 2^30 MB")
     out = output_path(args.output, "-o")
-    for plot in (args.plot, args.scatter):
-        if plot:
-            output_path(plot, "plot")
-            if Path(plot).suffix.lower() not in (".svg", ".png", ".pdf"):
-                raise UsageError(f"{plot}: a plot is written as .svg, .png or .pdf")
+    for plot in filter(None, (args.plot, args.scatter)):
+        summary.plot_path(plot)
     # a kind not given is left to auto ([None]); one given must name something
     lists: dict[str, list[str | None]] = {
         kind: [None] if getattr(args, kind) is None

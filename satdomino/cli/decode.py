@@ -12,7 +12,7 @@ from ..backends.external import competition_answer
 from ..errors import SatDominoError
 from ..export.dimacs import gbd_hash, read_dimacs
 from ..family import Family, Skipped
-from ..inputs import Item, read_text
+from ..inputs import read_text
 from ..model import Model
 from ..puzzles import family
 from ..solve import Outcome
@@ -44,8 +44,7 @@ def read_map(instance: str) -> tuple[Family[Any, Any], str | None, Any, dict]:
     """The puzzle an exported instance was written from, rebuilt from ``INSTANCE.map.json``:
     (family, part name, puzzle, the map)."""
     where = f"{instance}.map.json"
-    needs = (f"decode needs an instance that satdomino export wrote, beside its map "
-             f"({where})")
+    needs = f"decode needs an instance that satdomino export wrote, beside its map ({where})"
     try:
         text = read_text(where)
     except SatDominoError as e:
@@ -67,11 +66,9 @@ def read_map(instance: str) -> tuple[Family[Any, Any], str | None, Any, dict]:
     if len(parts) != 1 or isinstance(parts[0][1], SatDominoError | Skipped):
         raise SatDominoError(f"{where}: the puzzle cannot be rebuilt")
     name, puzzle = parts[0]
-    readings = mapping.get("readings") or {}
-    if readings:
-        allowed = {r.field for r in fam.readings}
-        if not set(readings) <= allowed or not all(isinstance(v, bool)
-                                                    for v in readings.values()):
+    if readings := mapping.get("readings"):
+        if not set(readings) <= {r.field for r in fam.readings} or not all(
+                isinstance(v, bool) for v in readings.values()):
             raise SatDominoError(f"{where} is not a satdomino map; {needs}")
         puzzle = dataclasses.replace(puzzle, **readings)
     return fam, name, puzzle, mapping
@@ -118,7 +115,6 @@ def run(args: argparse.Namespace) -> int:
     except SatDominoError as e:
         raise SatDominoError(f"{args.answer}: {e}") from None
     status, true = competition_answer(text, args.answer, num_vars, listed)
-    item = Item(mapping["source"], name, fam, puzzle)
     stats = {"backend": "outside solver", "model": model.name}
     if status == "UNSATISFIABLE":
         out = Outcome("unsat", stats=stats, reason=CLAIM)
@@ -133,11 +129,11 @@ def run(args: argparse.Namespace) -> int:
     else:
         raise SatDominoError(f"{args.answer}: no 's SATISFIABLE' with 'v' lines, "
                              "nor 's UNSATISFIABLE' or 's UNKNOWN'")
-    out.family, out.puzzle, out.source, out.name = fam, puzzle, item.file, name
+    out.family, out.puzzle, out.source, out.name = fam, puzzle, mapping["source"], name
     if args.json:
         print(json.dumps(out.json()))
     else:
-        head = f"== {item.file}" + (f" [{name}]" if name else "") + f": {out.status}"
+        head = f"== {out.source}" + (f" [{name}]" if name else "") + f": {out.status}"
         if mapping.get("uniqueness") and out.status != "unknown":  # one solution excluded
             head += {"sat": ", a second solution: the puzzle is not unique",
                      "unsat": ": the excluded solution is the only one"}[out.status]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
 
 from ..auto import AUTO, describe
 from ..backends import PRESETS, available_backends
@@ -22,10 +21,8 @@ def run(args: argparse.Namespace) -> int:
     backends = [AUTO, *available_backends()]
     rules = describe(FAMILIES.values())
     if args.json:
-        data: dict[str, Any] = {kind: list(REGISTRY[kind]) for kind in KINDS}
-        data["backends"] = backends
-        data["auto"] = rules
-        print(json.dumps(data))
+        print(json.dumps({**{kind: list(REGISTRY[kind]) for kind in KINDS},
+                          "backends": backends, "auto": rules}))
         return 0
     print("auto (the default --backend): per family and size, what it picks here")
     for r in rules:

@@ -18,13 +18,12 @@ from ..analysis.explain import (
 from ..errors import SatDominoError, VerificationError
 from ..family import Family
 from ..fileio import output_path
-from ..inputs import Item, load
+from ..inputs import Item
 from .common import (
     apart,
-    apply_readings,
     check_timeout,
     kind_option,
-    notice,
+    load_puzzles,
     numbered,
     rule_options,
     say,
@@ -60,13 +59,11 @@ def run(args: argparse.Namespace) -> int:
     if args.svg is not None:
         output_path(args.svg, "--svg")
         apart(args.files, {"--svg": args.svg})
-    items = load(args.files, args.kind, args.puzzle, notice=notice, timeout=args.timeout)
-    apply_readings(items, args)
+    items = load_puzzles(args.files, args, args.timeout)
     drawable = sum(it.error is None for it in items)
-    drawn = 0
-    code = 0
+    drawn = code = 0
     for item in items:
-        where = item.file + (f" [{item.name}]" if item.name else "")
+        where = item.where
         out = None
         if item.error is None and item.family is not None:
             try:
@@ -106,10 +103,8 @@ def _text(item: Item, where: str, out: Explanation, steps: list[dict]) -> str:
     assert fam is not None
     verdict = "explained" if out.complete else f"stopped: {out.reason}"
     lines = [f"== {where}: {verdict}, {len(steps)} steps, grade {out.grade}"]
-    for n, (s, shown) in enumerate(zip(out.steps, steps, strict=True), start=1):
-        piece = ", ".join(map(fam.placement_text, shown["placements"]))
-        lines.append(f"{n:4}. {piece}: {s.rule} [level {s.level}]")
-        lines += step_details(fam, shown, "      ")
+    for n, shown in enumerate(steps, start=1):
+        lines += step_text(fam, shown, f"{n:4}. ", "      ")
     board_text = numbered_board(item.puzzle, fam, out.steps)
     if board_text:
         lines += ["steps on the board:", board_text]
@@ -118,13 +113,16 @@ def _text(item: Item, where: str, out: Explanation, steps: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def step_details(family: Family[Any, Any], shown: dict, indent: str) -> list[str]:
-    """The lines under a step (``step_json``'s shape): the eliminations it rests on, one line
-    per reason, and the constraints of a chain of rules or of the solver's reason."""
+def step_text(family: Family[Any, Any], shown: dict, head: str, indent: str) -> list[str]:
+    """A step (``step_json``'s shape) as lines: after ``head`` what it places and by which rule;
+    under it the eliminations it rests on, one line per reason, and the constraints of a chain
+    of rules or of the solver's reason."""
+    placed = ", ".join(map(family.placement_text, shown["placements"]))
+    lines = [f"{head}{placed}: {shown['rule']} [level {shown['level']}]"]
     by_rule: dict[str, list[str]] = {}
     for r in shown["ruled_out"]:
         by_rule.setdefault(r["rule"], []).append(family.placement_text(r["placement"]))
-    lines = [f"{indent}ruled out ({why}): {', '.join(pieces)}" for why, pieces in by_rule.items()]
+    lines += [f"{indent}ruled out ({why}): {', '.join(pieces)}" for why, pieces in by_rule.items()]
     if shown["level"] >= PROPAGATION:
         lines.append(f"{indent}uses " + "; ".join(shown["uses"]))
     return lines

@@ -6,27 +6,25 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from typing import Any
 
 from ..auto import AUTO
 from ..backends.pysat_backend import prove
 from ..clock import Deadline
-from ..encode import KINDS, Encodings
+from ..encode import Encodings
 from ..errors import SatDominoError, UsageError
 from ..export.dimacs import read_dimacs
 from ..family import Family
 from ..fileio import atomic_text, output_path
-from ..inputs import load
 from ..instance import FORMATS, SAT, UNSAT, Origin, export_instance, format_of
 from ..puzzles import FAMILIES
 from .common import (
     apart,
-    apply_readings,
     check_timeout,
     encoding_options,
     kind_option,
-    notice,
+    load_puzzles,
+    named_encodings,
     rule_options,
     say,
 )
@@ -74,7 +72,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    items = load([args.file], args.kind, args.puzzle, notice=notice)
+    items = load_puzzles([args.file], args)
     bad = [it for it in items if it.error is not None]
     if bad:
         raise SatDominoError(f"{bad[0].file}: {bad[0].error}")
@@ -83,7 +81,6 @@ def run(args: argparse.Namespace) -> int:
                          if args.puzzle is None else
                          f"{args.file} holds {len(items)} puzzles named {args.puzzle!r}; "
                          "export takes one (give them distinct names)")
-    apply_readings(items, args)
     item = items[0]
     assert item.family is not None
     text = item.text if item.file != "-" else None
@@ -101,11 +98,9 @@ def write(fam: Family[Any, Any], puzzle: Any, origin: Origin, args: argparse.Nam
     apart([origin.source] if os.path.isfile(origin.source) else [],
           {"-o": args.output, "the map": args.output + ".map.json" if fmt == "dimacs" else None,
            "--proof": args.proof})
-    encodings = Encodings(**{kind: getattr(args, kind) for kind in KINDS
-                             if getattr(args, kind)})
     info = export_instance(fam, puzzle, origin, args.output, fmt, model=args.model,
-                           encodings=encodings, uniqueness=args.uniqueness,
-                           timeout=args.timeout)
+                           encodings=Encodings(**named_encodings(args)),
+                           uniqueness=args.uniqueness, timeout=args.timeout)
     record = info.as_json()
     code = 0
     if args.proof:
@@ -135,8 +130,7 @@ def write_proof(cnf_path: str, proof_path: str, backend: str,
     _, clauses = read_dimacs(cnf_path)  # the file as written: the proof is about exactly it
     status, lines = prove(backend, clauses, Deadline.after(timeout))
     if status == "sat":
-        print("satdomino: the instance is satisfiable, so it has no proof of UNSAT; "
-              "none written", file=sys.stderr)
+        say("satdomino: the instance is satisfiable, so it has no proof of UNSAT; none written")
         return 1, None
     if status != "unsat":
         say(f"satdomino: {backend} found no answer within --timeout; no proof written")

@@ -72,10 +72,10 @@ def _family_parser(kinds: Any, fam: Family[Any, Any]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     fam = family(args.kind)
-    instance = _check(args, fam)
     params = {p.name: getattr(args, p.name) for p in fam.generator.params
               if getattr(args, p.name) is not None}
     choices = {c.name: getattr(args, c.name) for c in fam.generator.choices}
+    instance = _check(args, fam, params, choices)
     job = Job(fam.kind, params, args.unique, args.timeout, args.readings, choices,
               args.format if args.format in fam.formats else None)
     seeds = range(args.seed, args.seed + args.number)
@@ -85,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
     return _write_all(args, fam, job, instance, results)
 
 
-def _check(args: argparse.Namespace, fam: Family[Any, Any]) -> bool:
+def _check(args: argparse.Namespace, fam: Family[Any, Any], params: dict[str, int],
+           choices: dict[str, Any]) -> bool:
     """Refuse options that do not fit together; whether the output is a solver instance."""
     instance = args.output is not None and (args.format in FORMATS
                                             or is_instance_name(args.output))
@@ -101,7 +102,7 @@ def _check(args: argparse.Namespace, fam: Family[Any, Any]) -> bool:
     if not 1 <= args.number <= MAX_NUMBER:
         raise UsageError(f"--number must be 1 to {MAX_NUMBER}")
     for c in fam.generator.choices:
-        value = getattr(args, c.name)
+        value = choices[c.name]
         if c.every and value == c.every and instance:
             raise UsageError(f"--{c.name.replace('_', '-')} {c.every} writes one file of "
                              "several puzzles, not a solver instance")
@@ -111,9 +112,7 @@ def _check(args: argparse.Namespace, fam: Family[Any, Any]) -> bool:
         raise UsageError(f"--number {args.number} writes {args.number} files: name them "
                          "with -o")
     check_timeout(args.timeout)
-    params = {p.name: getattr(args, p.name) for p in fam.generator.params}
-    check_params(fam, params, {c.name: getattr(args, c.name) for c in fam.generator.choices
-                               if getattr(args, c.name) is not None})
+    check_params(fam, params, {k: v for k, v in choices.items() if v is not None})
     if args.readings and not (instance or args.unique):
         flag = next(r.flag for r in fam.readings if r.field in args.readings)
         raise UsageError(f"{flag} is a reading of the rules: for --unique or an instance "
@@ -165,15 +164,14 @@ class Job:
 
     def run(self, seed: int, progress: Callable[[str], None] | None = None) -> Result:
         fam = family(self.kind)
-        every = {c.name: c for c in fam.generator.choices
-                 if c.every and self.choices.get(c.name) == c.every}
-        name, choice = next(iter(every.items()), (None, None))
+        choice = next((c for c in fam.generator.choices
+                       if c.every and self.choices.get(c.name) == c.every), None)
         parts: list[str | None] = list(choice.values) if choice else [None]
         day: dict[str, Any] = {}
         lines: list[str] = []
         deadline = Deadline.after(self.timeout)  # a collection's puzzles share the limit
         for part in parts:
-            chosen = {**self.choices, **({name: part} if name else {})}
+            chosen = {**self.choices, **({choice.name: part} if choice else {})}
             out = made(fam, self.params, seed, unique=self.unique, deadline=deadline,
                        rules=self.readings, choices=chosen, progress=progress)
             if self.unique or self.flags():
@@ -188,9 +186,8 @@ class Job:
 
     def flags(self) -> list[str]:
         """The options beyond the family's parameters that remake these puzzles."""
-        fam = family(self.kind)
         return [f"--{c.name.replace('_', '-')} {self.choices[c.name]}"
-                for c in fam.generator.choices
+                for c in family(self.kind).generator.choices
                 if self.choices.get(c.name) not in (None, c.default)]
 
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
+import os
 from typing import Any
 
 from ..analysis.explain import hint, step_json
 from ..errors import PuzzleFormatError, SatDominoError, UsageError, VerificationError
 from ..family import Family
-from ..inputs import load, read_text
-from .common import apply_readings, check_timeout, kind_option, notice, rule_options, say
-from .explain import step_details
+from ..inputs import read_text
+from .common import check_timeout, kind_option, load_puzzles, rule_options, say
+from .explain import step_text
 
 
 def add_parser(sub) -> None:
@@ -34,8 +34,7 @@ def add_parser(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_timeout(args.timeout)
-    items = load([args.file], args.kind, args.puzzle, notice=notice, timeout=args.timeout)
-    apply_readings(items, args)
+    items = load_puzzles([args.file], args, args.timeout)
     if len(items) != 1:
         raise UsageError(f"hint takes one puzzle; {args.file} holds {len(items)} "
                          "(choose one with --puzzle)")
@@ -56,17 +55,14 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"file": item.file, "puzzle": item.name, "kind": item.family.kind,
                           "step": step, "solved": solved, "reason": reason}))
     elif step:
-        s = out.steps[0]
-        piece = ", ".join(map(item.family.placement_text, step["placements"]))
-        print("\n".join([f"next: {piece}: {s.rule} [level {s.level}]",
-                         *step_details(item.family, step, "  ")]))
+        print("\n".join(step_text(item.family, step, "next: ", "  ")))
     else:
         print("solved: every piece is placed" if solved else f"no hint: {reason}")
     return 0 if step or solved else (3 if reason == "time limit" else 1)
 
 
 def _read_given(source: str, family: Family[Any, Any], puzzle: Any) -> list[dict]:
-    text = read_text(source) if source == "-" or _is_file(source) else source  # or inline
+    text = read_text(source) if source == "-" or os.path.isfile(source) else source  # or inline
     stripped = text.strip()
     if stripped.startswith(("[", "{")):
         try:
@@ -83,9 +79,3 @@ def _read_given(source: str, family: Family[Any, Any], puzzle: Any) -> list[dict
         raise PuzzleFormatError(f"--given: {family.title} placements are given as JSON")
     return family.given_text(puzzle, stripped)
 
-
-def _is_file(source: str) -> bool:
-    try:
-        return Path(source).is_file()
-    except (OSError, ValueError):
-        return False

@@ -13,18 +13,17 @@ from ..clock import Deadline
 from ..encode import Encodings
 from ..errors import SatDominoError, UsageError, VerificationError
 from ..fileio import output_path
-from ..inputs import Item, load
+from ..inputs import Item
 from ..puzzles import FAMILIES, family
 from ..solve import Outcome, solve
 from .common import (
     OUT_OF_MEMORY,
     apart,
-    apply_readings,
     check_timeout,
     encoding_options,
     kind_option,
+    load_puzzles,
     named_encodings,
-    notice,
     numbered,
     rule_options,
     say,
@@ -32,6 +31,8 @@ from .common import (
 )
 
 COUNT_KINDS = ("exact", "approx")
+# the exit status of a run: the first of these statuses that some puzzle had, else 0
+EXIT_CODES = (("internal", 4), ("error", 2), ("unknown", 3), ("unsat", 1))
 
 
 def add_parser(sub) -> None:
@@ -102,7 +103,7 @@ def error_record(item: Item) -> dict:
 def report(item: Item, out: Outcome, asked_unique: bool) -> str:
     """The text answer: a head line, what auto picked, the count, the drawing (and a second
     solution's, when the puzzle is not unique)."""
-    label = item.file + (f" [{item.name}]" if item.name else "")
+    label = item.where
     verdict = {"sat": "solved", "unsat": "no solution", "unknown": f"unknown ({out.reason})"}[
         out.status]
     if out.unique is not None:
@@ -137,13 +138,12 @@ def report(item: Item, out: Outcome, asked_unique: bool) -> str:
 
 def run(args: argparse.Namespace) -> int:
     encodings, engine = _checked(args)
-    items = load(args.files, args.kind, args.puzzle, notice=notice, timeout=args.timeout)
-    apply_readings(items, args)
+    items = load_puzzles(args.files, args, args.timeout)
     statuses: set[str] = set()
     drawable = sum(it.error is None for it in items)  # puzzles that may get an SVG
     drawn = 0
     for item in items:
-        where = item.file + (f" [{item.name}]" if item.name else "")
+        where = item.where
         out = _answer(item, args, engine, encodings, statuses)
         if out is None:
             statuses.add("unknown" if item.error == OUT_OF_MEMORY or item.timed_out
@@ -169,10 +169,7 @@ def run(args: argparse.Namespace) -> int:
             except SatDominoError as e:
                 statuses.add("error")
                 say(f"satdomino: {e}")
-    for status, code in (("internal", 4), ("error", 2), ("unknown", 3), ("unsat", 1)):
-        if status in statuses:
-            return code
-    return 0
+    return next((code for status, code in EXIT_CODES if status in statuses), 0)
 
 
 def _checked(args: argparse.Namespace) -> tuple[dict[str, str], str | Backend]:
@@ -216,8 +213,7 @@ def _answer(item: Item, args: argparse.Namespace, engine: str | Backend,
                     encodings=encodings, deadline=limit, unique=args.unique)
         out.source, out.name = item.file, item.name
         if args.count and out.status != "unknown":
-            where = item.file + (f" [{item.name}]" if item.name else "")
-            progress = terminal_progress(where)
+            progress = terminal_progress(item.where)
             out.count = count(item.puzzle, item.family, model=args.model, backend=engine,
                               encodings=encodings, limit=args.limit, deadline=limit,
                               by=args.count_by, known=out, approx=args.count == "approx",

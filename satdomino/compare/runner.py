@@ -105,7 +105,8 @@ def shuffled(cnf: CNF, seed: int) -> tuple[CNF, dict[int, int]]:
     rng = random.Random(seed)
     ids = list(range(1, cnf.num_vars + 1))
     rng.shuffle(ids)
-    new = {old: i for i, old in enumerate(ids, start=1)}
+    back = dict(enumerate(ids, start=1))
+    new = {old: i for i, old in back.items()}
 
     def rename(lits):
         out = [new[x] if x > 0 else -new[-x] for x in lits]
@@ -115,7 +116,6 @@ def shuffled(cnf: CNF, seed: int) -> tuple[CNF, dict[int, int]]:
     clauses = [rename(c) for c in cnf.clauses]
     rng.shuffle(clauses)
     atmosts = [(rename(lits), k) for lits, k in cnf.atmosts]
-    back = {i: old for old, i in new.items()}
     return CNF(cnf.num_vars, 0, clauses, atmosts), back
 
 
@@ -145,13 +145,11 @@ def execute(task: Task, report: Callable[[dict[str, Any]], None] = lambda row: N
             member.new_session = False  # an outside binary stays in this run's process group
             member.measure_peak = True  # and its peak memory is measured (``solver_peak_mb``)
     result = engine.solve(formula)  # the parent kills the whole group at the limit
-    row["solve_seconds"] = round(result.seconds, 4)
-    row["status"] = result.status
-    if result.status == "unknown":  # not the time limit (the parent kills at that): the
-        # solver gave up (a local search, an outside solver's UNKNOWN) or ran out of memory
-        row["status"] = "memout" if re.search(r"memory", result.note, re.I) else "unknown"
-    if result.note:
-        row["note"] = result.note
+    # unknown is not the time limit (the parent kills at that): the solver gave up (a local
+    # search, an outside solver's UNKNOWN) or ran out of memory
+    memout = result.status == "unknown" and re.search(r"memory", result.note, re.I)
+    row.update(solve_seconds=round(result.seconds, 4), note=result.note,
+               status="memout" if memout else result.status)
     if result.status == "sat":  # every answer is decoded and checked by the rule checker
         try:
             true = (result.true_vars if back is None
@@ -208,14 +206,15 @@ class Child:
             return self.started + self.task.timeout + START_GRACE
         return self.began + self.task.timeout
 
-    def start_time(self) -> float:
-        """When the run's work started, by its own clock reading in its first message (the
-        system's monotonic clock, the same in every process): not when this process got
-        round to reading it, which may be after the run has ended."""
-        first = self.data.split(b"\n", 1)[0]
-        with contextlib.suppress(ValueError, TypeError):
-            return float(json.loads(first)["began"])
-        return time.monotonic()
+    def receive(self, chunk: bytes) -> None:
+        """Take what the run sent. Its work started when its first message says, by its own
+        clock reading (the system's monotonic clock, the same in every process): not when
+        this process got round to reading it, which may be after the run has ended."""
+        self.data += chunk
+        if self.began is None:
+            self.began = time.monotonic()
+            with contextlib.suppress(ValueError, TypeError):
+                self.began = float(json.loads(self.data.split(b"\n", 1)[0])["began"])
 
     def finish(self, killed: bool) -> dict[str, Any]:
         """Reap the child and make its row (after EOF on the pipe, or to kill it)."""
@@ -227,9 +226,10 @@ class Child:
                 known.update(json.loads(line))
             except ValueError:
                 break
+        finished = "status" in known
         # a run whose row never came (killed, crashed): what its processes reached, read
         # before they are killed
-        live = None if "status" in known else group_peaks(self.pid)
+        live = None if finished else group_peaks(self.pid)
         # the whole group, after a run that ended too: nothing the run started outlives it (an
         # outside solver whose parent died before the solver asked to die with it). The group
         # is ours until the run, its leader, is reaped
@@ -242,16 +242,17 @@ class Child:
         measured = solver_peak_mb(Path(self.folder))  # GNU time's, for outside solvers
         shutil.rmtree(self.folder, ignore_errors=True)
         t = self.task
-        row = base_row(t)
         # ru_maxrss: kB; a crashed fork's own peak (an exec'd run's has the image it replaced)
         crashed_peak = None if t.memory_mb else usage.ru_maxrss / 1024
-        peak = _run_peak(known, live, self.pid, crashed_peak, measured)
-        known.pop("began", None)
-        finished = "status" in known
-        row.update(known)
+        row = base_row(t)
+        row.update({k: v for k, v in known.items() if k in row}, wall_seconds=round(wall, 4),
+                   peak_mb=_run_peak(known, live, self.pid, crashed_peak, measured))
         if killed:
+            encoded = row["encode_seconds"] != ""
             row.update(status="timeout", note="killed at the time limit" + (
-                "" if row["encode_seconds"] != "" else ", while building and encoding"))
+                "" if encoded else ", while building and encoding"))
+            if encoded and row["solve_seconds"] == "":
+                row["solve_seconds"] = round(wall - float(row["encode_seconds"]), 4)
         elif not finished:
             sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
             how = f"died by signal {sig}" if sig else f"exit {os.WEXITSTATUS(status)}"
@@ -268,11 +269,6 @@ class Child:
                 row["status"] = "memout"
             if stderr:
                 row["note"] = f"{row['note']}; {stderr}"[:300]
-        row["wall_seconds"] = round(wall, 4)
-        row["peak_mb"] = peak
-        if row["status"] == "timeout" and row["solve_seconds"] == "" \
-                and row["encode_seconds"] != "":
-            row["solve_seconds"] = round(wall - float(row["encode_seconds"] or 0), 4)
         row["bug"] = bug(row)
         return row
 
@@ -294,22 +290,33 @@ def bug(row: dict[str, Any]) -> str:
     return ""
 
 
-def _child_main(task: Task, fd: int, folder: str) -> None:
+@contextlib.contextmanager
+def _process_body() -> Iterator[None]:
+    """A run's process ends with the block: exit 70 and a traceback (to the run's stderr, its
+    last line the row's note) when it fails."""
     code = 0
     try:
+        faulthandler.disable()  # a solver's crash is a result here, not a traceback to print
+        yield
+    except BaseException:
+        code = 70
+        traceback.print_exc()
+    finally:
+        os._exit(code)
+
+
+def _child_main(task: Task, fd: int, folder: str) -> None:
+    with _process_body():
         signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's handler is not ours
         signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)  # held while the parent forked
-        faulthandler.disable()  # a solver's crash is a result here, not a traceback to print
         os.setpgid(0, 0)  # killing the group also kills anything the solver started
         die_with_parent()
         # a backstop if the parent cannot kill us: SIGALRM's default action ends the process
         signal.alarm(math.ceil(task.timeout + START_GRACE + ALARM_GRACE))
         # the run's files (an outside solver's CNF) go in a folder the parent removes, and its
         # chatter on stderr to a file, for the note, not over the progress bar
-        err = os.open(Path(folder) / "stderr", os.O_WRONLY | os.O_CREAT, 0o600)
-        os.dup2(err, 2)
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, 1)
+        os.dup2(os.open(Path(folder) / "stderr", os.O_WRONLY | os.O_CREAT, 0o600), 2)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
         if task.memory_mb:
             # A forked child can reuse the heap it inherited (memory the parent freed but kept)
             # without growing, so RLIMIT_AS would not see it: after one N = 80 solve in the
@@ -317,11 +324,6 @@ def _child_main(task: Task, fd: int, folder: str) -> None:
             # PDEATHSIG, the alarm and the redirections above survive exec.
             _exec_fresh(task, fd, folder)
         _run(task, fd, folder)
-    except BaseException:
-        code = 70
-        traceback.print_exc()  # to the run's stderr: its last line is the row's note
-    finally:
-        os._exit(code)
 
 
 def _exec_fresh(task: Task, fd: int, folder: str) -> None:
@@ -338,22 +340,13 @@ def _exec_fresh(task: Task, fd: int, folder: str) -> None:
 
 def _fresh_main(task: Task) -> None:
     """``_child_main``'s second half, in the interpreter that ``_exec_fresh`` started."""
-    code = 0
-    try:
-        faulthandler.disable()
+    with _process_body():
         fd, path = int(sys.argv[1]), Path(sys.argv[2])
         path.unlink()
-        # what a forked run inherits loaded, loaded here before the limit too
+        # loaded before the limit, as a forked run inherits them (the backend: in ``_run``)
         family(task.kind)
-        with contextlib.suppress(Exception):  # if it fails, it fails again in the run, recorded
-            get_backend(engine_name(task))
         gnu_time()
         _run(task, fd, str(path.parent))
-    except BaseException:
-        code = 70
-        traceback.print_exc()
-    finally:
-        os._exit(code)
 
 
 def _run(task: Task, fd: int, folder: str) -> None:
@@ -391,9 +384,9 @@ def _run(task: Task, fd: int, folder: str) -> None:
 def _run_peak(known: dict[str, Any], live: dict[int, tuple[str, float]] | None, pid: int,
               crashed_peak: float | None, measured: float) -> float | str:
     """The peak memory (MB) a run added, or an outside solver's own, whichever is larger; ""
-    if unknown. ``known``: what the run sent (its internal fields are taken out); ``live``:
-    its group's processes, read before a kill; ``measured``: the outside solvers' largest."""
-    start, own, children = (known.pop(k, None) for k in (
+    if unknown. ``known``: what the run sent; ``live``: its group's processes, read before a
+    kill; ``measured``: the outside solvers' largest."""
+    start, own, children = (known.get(k) for k in (
         "start_rss_mb", "peak_rss_mb", "children_peak_mb"))
     if start is None:  # killed or dead before it said what it started with
         return ""
@@ -428,9 +421,7 @@ def watch(children: list[Child]) -> Iterator[tuple[Child, bool]]:
         for fd in ready:
             chunk = os.read(fd, 65536)
             if chunk:
-                running[fd].data += chunk
-                if running[fd].began is None:
-                    running[fd].began = running[fd].start_time()
+                running[fd].receive(chunk)
             else:
                 yield running.pop(fd), False
         now = time.monotonic()

@@ -3,11 +3,13 @@ and scatter plots (matplotlib, SVG or PNG by suffix)."""
 
 from __future__ import annotations
 
+import contextlib
 import statistics
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..errors import UsageError
 from ..fileio import output_path
@@ -79,8 +81,7 @@ def table(rows: list[dict]) -> str:
              str(ln.timeouts), str(ln.unknown), str(ln.failures), str(ln.bugs)] for ln in lines]
     widths = [max(len(x) for x in col) for col in zip(head, *body, strict=True)]
     fmt = "  ".join(f"{{:{'<' if i == 0 else '>'}{w}}}" for i, w in enumerate(widths))
-    out = [fmt.format(*head), fmt.format(*("-" * w for w in widths))]
-    out += [fmt.format(*b) for b in body]
+    out = [fmt.format(*r) for r in (head, ["-" * w for w in widths], *body)]
     out.append("PAR-2: the mean run time, an unsolved run counted as twice its time limit.")
     return "\n".join(out)
 
@@ -90,7 +91,17 @@ def bugs(rows: Iterable[dict]) -> list[str]:
             for r in rows if r["bug"]]
 
 
-def _pyplot():
+def plot_path(path: str | Path) -> Path:
+    """The file a plot goes to, or a clear error (its suffix picks the format)."""
+    target = output_path(path, "plot")
+    if target.suffix.lower() not in (".svg", ".png", ".pdf"):
+        raise UsageError(f"{path}: a plot is written as .svg, .png or .pdf")
+    return target
+
+
+@contextlib.contextmanager
+def _plot(path: Path, size: tuple[float, float]) -> Iterator[Any]:
+    """The axes of a new figure, saved to ``path`` (atomically) at the end of the block."""
     try:
         import matplotlib
     except ImportError:
@@ -98,68 +109,52 @@ def _pyplot():
     matplotlib.use("Agg")  # files only, no display
     import matplotlib.pyplot as plt
 
-    return plt
-
-
-def _save(fig, path: Path) -> None:
-    target = output_path(path, "plot")
-    if target.suffix.lower() not in (".svg", ".png", ".pdf"):
-        raise UsageError(f"{path}: a plot is written as .svg, .png or .pdf")
-    tmp = target.with_name(f".{target.name}.tmp{target.suffix}")
-    fig.savefig(tmp, bbox_inches="tight", dpi=120)
-    tmp.replace(target)
+    fig, ax = plt.subplots(figsize=size)
+    try:
+        yield ax
+        ax.grid(True, which="both", alpha=0.3)
+        target = plot_path(path)
+        tmp = target.with_name(f".{target.name}.tmp{target.suffix}")
+        fig.savefig(tmp, bbox_inches="tight", dpi=120)
+        tmp.replace(target)
+    finally:
+        plt.close(fig)
 
 
 def cactus(rows: list[dict], path: Path) -> None:
     """Runs solved (x) against the time limit that would have sufficed (y), per
     configuration: further right and lower is better."""
-    plt = _pyplot()
-    labels = config_labels(rows)
-    fig, ax = plt.subplots(figsize=(7, 4.5))
     limit = max(float(r["timeout"]) for r in rows)
-    for config, name in labels.items():
-        times = sorted(float(r["wall_seconds"]) for r in rows
-                       if tuple(r[k] for k in CONFIG) == config and solved(r))
-        ax.plot(range(1, len(times) + 1), times, marker="o", markersize=3, label=name)
-    ax.axhline(limit, color="grey", linestyle="--", linewidth=0.8, label=f"limit {limit:g} s")
-    ax.set_xlabel("runs solved")
-    ax.set_ylabel("seconds (wall: build, encode, solve, check)")
-    ax.set_yscale("log")
-    ax.set_title("cactus plot")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    _save(fig, path)
-    plt.close(fig)
+    with _plot(path, (7, 4.5)) as ax:
+        for c, name in config_labels(rows).items():
+            times = sorted(float(r["wall_seconds"]) for r in rows
+                           if tuple(r[k] for k in CONFIG) == c and solved(r))
+            ax.plot(range(1, len(times) + 1), times, marker="o", markersize=3, label=name)
+        ax.axhline(limit, color="grey", linestyle="--", linewidth=0.8, label=f"limit {limit:g} s")
+        ax.set(xlabel="runs solved", ylabel="seconds (wall: build, encode, solve, check)",
+               yscale="log", title="cactus plot")
+        ax.legend(fontsize=8)
 
 
 def scatter(rows: list[dict], path: Path) -> None:
     """Per puzzle and seed, the first configuration's time (x) against the second's (y);
     unsolved runs sit on the limit lines. Below the diagonal, the second is faster."""
-    plt = _pyplot()
     labels = config_labels(rows)
     if len(labels) < 2:
         raise UsageError("a scatter plot needs two configurations in the results")
     (ca, na), (cb, nb) = list(labels.items())[:2]
 
-    def times(config: tuple) -> dict[tuple, float]:
-        return {(r["puzzle"], r["seed"]): (float(r["wall_seconds"]) if solved(r)
-                                           else float(r["timeout"]))
-                for r in rows if tuple(r[k] for k in CONFIG) == config}
+    def times(c: tuple) -> dict[tuple, float]:
+        return {(r["puzzle"], r["seed"]): float(r["wall_seconds" if solved(r) else "timeout"])
+                for r in rows if tuple(r[k] for k in CONFIG) == c}
 
     ta, tb = times(ca), times(cb)
     both = sorted(set(ta) & set(tb))
     limit = max(float(r["timeout"]) for r in rows)
-    fig, ax = plt.subplots(figsize=(5.5, 5.5))
-    ax.scatter([ta[k] for k in both], [tb[k] for k in both], s=14)
-    low = min([*(ta[k] for k in both), *(tb[k] for k in both), limit]) / 2
-    ax.plot([low, limit], [low, limit], color="grey", linewidth=0.8)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlim(low, limit * 1.5)
-    ax.set_ylim(low, limit * 1.5)
-    ax.set_xlabel(f"{na} (s)")
-    ax.set_ylabel(f"{nb} (s)")
-    ax.set_title(f"{len(both)} runs; on the edge: unsolved within {limit:g} s")
-    ax.grid(True, which="both", alpha=0.3)
-    _save(fig, path)
-    plt.close(fig)
+    with _plot(path, (5.5, 5.5)) as ax:
+        ax.scatter([ta[k] for k in both], [tb[k] for k in both], s=14)
+        low = min([*(ta[k] for k in both), *(tb[k] for k in both), limit]) / 2
+        ax.plot([low, limit], [low, limit], color="grey", linewidth=0.8)
+        ax.set(xscale="log", yscale="log", xlim=(low, limit * 1.5), ylim=(low, limit * 1.5),
+               xlabel=f"{na} (s)", ylabel=f"{nb} (s)",
+               title=f"{len(both)} runs; on the edge: unsolved within {limit:g} s")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import itertools
+import math
 import os
 import re
 import sys
@@ -68,8 +69,7 @@ def generated(spec: str, readings: dict[str, bool] | None = None) -> list[Puzzle
     ``readings`` of the rules, ``{"cover": False}``, where the family has them)."""
     kind, _, rest = spec.partition(":")
     fam = family(kind)
-    pairs = [(part.partition("=")[0], part.partition("=")[2])
-             for part in rest.split(":") if part]
+    pairs = [part.partition("=")[::2] for part in rest.split(":") if part]
     fields = dict(pairs)
     if len(fields) < len(pairs):
         twice = next(k for k, _ in pairs if sum(k == j for j, _ in pairs) > 1)
@@ -89,19 +89,15 @@ def generated(spec: str, readings: dict[str, bool] | None = None) -> list[Puzzle
     if unknown:
         raise UsageError(f"{spec}: unknown parameter {sorted(unknown)[0]!r} for {kind}; "
                          f"it takes {', '.join(takes)}, seeds, unique")
-    names = list(fields)
-    for combo in itertools.product(*(_values(k, fields[k])[:1] for k in names)):
-        check(fam, dict(zip(names, combo, strict=True)), spec=spec)  # the spec's own words
-    size = len(seeds)
-    for k in names:
-        size *= len(_values(k, fields[k]))
+    values = {k: _values(k, text) for k, text in fields.items()}
+    check(fam, {k: v[0] for k, v in values.items()}, spec=spec)  # the spec's own words
+    size = len(seeds) * math.prod(map(len, values.values()))
     if size > MAX_VALUES:
         raise UsageError(f"{spec}: {size} puzzles; at most {MAX_VALUES} per spec")
     items = []
-    rules = {r.field: v for r in fam.readings
-             for k, v in (readings or {}).items() if k == r.field}
-    for combo in itertools.product(*(_values(k, fields[k]) for k in names)):
-        params = dict(zip(names, combo, strict=True))
+    rules = _rules(kind, readings)
+    for combo in itertools.product(*values.values()):
+        params = dict(zip(values, combo, strict=True))
         for seed in seeds:
             puzzle = (made(fam, params, seed, unique=True, rules=rules, grade=False).puzzle
                       if unique else planted(fam, params, seed))
@@ -122,20 +118,24 @@ def puzzles(args: Iterable[str], readings: dict[str, bool] | None = None) -> lis
             continue
         for it in load([arg], None):
             if it.error is not None:
-                raise SatDominoError(f"{it.file}" + (f" [{it.name}]" if it.name else "")
-                                     + f": {it.error}")
+                raise SatDominoError(f"{it.where}: {it.error}")
             assert it.family is not None
             label = it.file + (f"[{it.name}]" if it.name else "")
             items.append(PuzzleItem(label, it.family.kind, it.puzzle))
     if not items:
         raise UsageError("no puzzles to compare")
     for item in items:
-        fields = {r.field for r in family(item.kind).readings}
-        rules = {k: v for k, v in (readings or {}).items() if k in fields}
+        rules = _rules(item.kind, readings)
         if rules:  # part of the puzzle's identity, so a resumed sweep keeps them apart
             item.instance = dataclasses.replace(item.instance, **rules)
             item.label += " (" + ", ".join(k if v else f"no-{k}" for k, v in rules.items()) + ")"
     return items
+
+
+def _rules(kind: str, readings: dict[str, bool] | None) -> dict[str, bool]:
+    """The ``readings`` of the rules that the family ``kind`` has."""
+    fields = {r.field for r in family(kind).readings}
+    return {k: v for k, v in (readings or {}).items() if k in fields}
 
 
 def tasks(items: list[PuzzleItem], models: list[str | None],
@@ -173,17 +173,14 @@ def tasks(items: list[PuzzleItem], models: list[str | None],
             used_models.add(model)
             for enc, backend, seed in itertools.product(combos, backends, range(seeds)):
                 chosen = setup(item.instance, fam, model, backend, enc)
-                name = chosen.backend if isinstance(chosen.backend, str) else chosen.backend.name
                 out.append(Task(item.label, item.kind, item.instance, item.parameters,
                                 item.planted, chosen.model or fam.default_model,
-                                chosen.encodings.as_dict(),
-                                f"{AUTO}: {name}" if chosen.picked else name,
-                                seed, timeout, memory_mb))
+                                chosen.encodings.as_dict(), chosen.label, seed, timeout,
+                                memory_mb))
     missing = [m for m in models if m not in used_models]
     if missing:
         raise UsageError(f"model {missing[0]!r} belongs to none of the puzzles' families")
-    unique = {t.key(): t for t in out}  # a puzzle or a name given twice runs once
-    return list(unique.values())
+    return list({t.key(): t for t in out}.values())  # a puzzle or a name given twice: once
 
 
 def check_results_file(path: Path) -> None:
@@ -203,15 +200,10 @@ def check_results_file(path: Path) -> None:
 
 
 def done_keys(path: Path) -> set[tuple[str, ...]]:
-    """The runs a results file already holds (to resume)."""
+    """The runs a results file (``check_results_file``'s) already holds (to resume)."""
     if not path.exists() or path.stat().st_size == 0:
         return set()
-    with path.open(newline="", errors="replace") as f:
-        reader = csv.DictReader(f)
-        if reader.fieldnames != COLUMNS:
-            raise SatDominoError(f"{path} is not a satdomino compare results file (other "
-                                 "columns); choose another -o")
-        return {tuple(row[k] for k in KEY) for row in reader}
+    return {tuple(row[k] for k in KEY) for row in read_rows(path)}
 
 
 def read_rows(path: Path) -> list[dict[str, str]]:
@@ -225,21 +217,19 @@ def drop_partial_row(path: Path) -> None:
     if path.exists() and path.stat().st_size:
         data = path.read_bytes()
         if not data.endswith(b"\n"):
-            with path.open("r+b") as f:
-                f.truncate(data.rfind(b"\n") + 1)
+            os.truncate(path, data.rfind(b"\n") + 1)
 
 
 class Appender:
     """Rows appended and flushed one by one: what is written stays written."""
 
     def __init__(self, path: Path) -> None:
-        new = not path.exists() or path.stat().st_size == 0
         try:
             self.file = path.open("a", newline="")
         except OSError as e:
             raise SatDominoError(f"cannot write {path}: {e.strerror or e}") from None
         self.writer = csv.DictWriter(self.file, fieldnames=COLUMNS)
-        if new:
+        if self.file.tell() == 0:  # a new file
             self.writer.writeheader()
             self.file.flush()
 
@@ -265,16 +255,12 @@ class Progress:
         self.failed += row["status"] not in ("sat", "unsat")
         if not self.enabled:
             return
-        elapsed = time.monotonic() - self.started
-        eta = elapsed / self.done * (self.total - self.done)
-        width = 30
-        filled = int(width * self.done / max(self.total, 1))
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total}"
-                         f" runs, {self.failed} unsolved, ETA {_clock(eta)}  ")
-        if self.done == self.total:
-            sys.stderr.write("\n")
+        eta = (time.monotonic() - self.started) / self.done * (self.total - self.done)
+        filled = int(30 * self.done / max(self.total, 1))
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total}"
+                         f" runs, {self.failed} unsolved, ETA {_clock(eta)}  "
+                         + ("\n" if self.done == self.total else ""))
         sys.stderr.flush()
-
 
     def close(self) -> None:
         """End the bar's line (also when the sweep is interrupted)."""

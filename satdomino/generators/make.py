@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..analysis.explain import difficulty, explain
+from ..analysis.repair import BACKEND
 from ..clock import NEVER, Deadline, TimeUp
 from ..errors import OutOfTimeError, SatDominoError, UsageError
 from ..family import Ask, Built, Family
@@ -22,7 +23,6 @@ from ..solve import solve
 GRADE_SECONDS = 2.0
 # planted puzzles tried for a unique one, by a family without a builder of its own
 UNIQUE_TRIES = 200
-BACKEND = "cadical195"  # one solver, not auto's race: the same seed gives the same puzzle
 
 
 def check(family: Family[Any, Any], params: dict[str, Any],
@@ -36,15 +36,13 @@ def check(family: Family[Any, Any], params: dict[str, Any],
         return f"{key}=" if spec else "--" + key.replace("_", "-")
 
     where = f"{spec}:" if spec else f"generate {family.kind}"
+    given: dict[str, int] = {}
     for p in gen.params:
         value = params.get(p.name, p.default)
         if value is None and (p.required or spec):
             raise UsageError(f"{where} needs {name(p.name)} between {p.lo} and {p.hi}")
         if value is not None and not (isinstance(value, int) and p.lo <= value <= p.hi):
             raise UsageError(f"{where} {name(p.name)} must be between {p.lo} and {p.hi}")
-    given: dict[str, int] = {}
-    for p in gen.params:
-        value = params.get(p.name, p.default)
         if value is not None:
             given[p.name] = value
     problem = gen.check(given, choices or {})
@@ -122,8 +120,7 @@ def made(family: Family[Any, Any], params: dict[str, Any], seed: int, *, unique:
 def _build(family: Family[Any, Any], params: dict[str, Any], seed: int,
            ask: Ask) -> Built[Any, Any]:
     gen = family.generator
-    defaults = {p.name: p.default for p in gen.params if p.default is not None}
-    params = {**defaults, **params}
+    params = _with_defaults(family, params)
     if gen.build is not None and (ask.unique or any(
             ask.choices.get(c.name, c.default) != c.default for c in gen.choices)):
         return gen.build(params, seed, ask)
@@ -191,5 +188,9 @@ def origin(family: Family[Any, Any], params: dict[str, Any], seed: int, is_uniqu
 def planted(family: Family[Any, Any], params: dict[str, Any], seed: int) -> Any:
     """The family's planted puzzle: solvable by construction, often with several solutions."""
     check(family, params)
-    defaults = {p.name: p.default for p in family.generator.params if p.default is not None}
-    return family.generator.planted({**defaults, **params}, seed)[0]
+    return family.generator.planted(_with_defaults(family, params), seed)[0]
+
+
+def _with_defaults(family: Family[Any, Any], params: dict[str, Any]) -> dict[str, Any]:
+    return {**{p.name: p.default for p in family.generator.params if p.default is not None},
+            **params}

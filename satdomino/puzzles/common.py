@@ -38,11 +38,7 @@ def single(make: Callable[[Any], Any], text: Any) -> Parts:
 def domino_json(pips: tuple[int, int], u: object, v: object) -> dict[str, Any]:
     """A domino placed, as JSON: its pips, and its cells in their order (a graph board's
     nodes by their names)."""
-    return {"pips": list(pips), "cells": [_node(u), _node(v)]}
-
-
-def _node(u: object) -> object:
-    return list(u) if isinstance(u, tuple) else u
+    return {"pips": list(pips), "cells": [list(x) if isinstance(x, tuple) else x for x in (u, v)]}
 
 
 def domino_text(shown: dict[str, Any]) -> str:

@@ -13,18 +13,18 @@ horizontal domino, ``2`` its dot half, ``X`` black, ``.`` uncovered.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 from array import array
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from ..analysis.repair import other_solution
 from ..errors import PuzzleFormatError, SatDominoError
 from ..family import Ask, AutoRule, Built, Family, Generator, Param, Parts, Reading, Sample, strict
 from ..model import Model
 from ..render import svg
-from .common import load_json, single
+from .common import cell_text, load_json, single
 from .common import whole_number as _int
 
 try:
@@ -52,14 +52,9 @@ class DominoFit:
 
     def pieces(self) -> list[tuple[str, Cell]]:
         """("V", top cell) and ("H", left cell) for every position a piece fits."""
-        out = []
-        for r in range(self.height):
-            for c in range(self.width):
-                if self.free((r, c)) and self.free((r + 1, c)):
-                    out.append(("V", (r, c)))
-                if self.free((r, c)) and self.free((r, c + 1)):
-                    out.append(("H", (r, c)))
-        return out
+        return [(kind, (r, c)) for r in range(self.height) for c in range(self.width)
+                for kind, other in (("V", (r + 1, c)), ("H", (r, c + 1)))
+                if self.free((r, c)) and self.free(other)]
 
 
 def cells_of(kind: str, at: Cell) -> tuple[Cell, Cell]:
@@ -73,6 +68,17 @@ def dots_of(kind: str, at: Cell) -> tuple[Cell, int]:
     """Where a piece's dots are, and how many: 1 on a vertical's top, 2 on a horizontal's right."""
     r, c = at
     return ((r, c), 1) if kind == "V" else ((r, c + 1), 2)
+
+
+def _sums(width: int, height: int, pieces) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The dots of these pieces per column and per row (dots off the board left out)."""
+    top, side = [0] * width, [0] * height
+    for kind, at in pieces:
+        (r, c), n = dots_of(kind, at)
+        if 0 <= r < height and 0 <= c < width:
+            side[r] += n
+            top[c] += n
+    return tuple(top), tuple(side)
 
 
 # parsing -----------------------------------------------------------------------------------------
@@ -92,17 +98,16 @@ def from_json(obj: object) -> DominoFit:
             raise PuzzleFormatError(f"a Domino Fit puzzle needs '{key}'")
     w = _int(obj["width"], "width", 1, MAX_SIDE)
     h = _int(obj["height"], "height", 1, MAX_SIDE)
-    top, side = obj["top_numbers"], obj["side_numbers"]
-    if not isinstance(top, list) or len(top) != w:
-        raise PuzzleFormatError(f"'top_numbers' needs {w} column sums (the width), "
-                                f"not {len(top) if isinstance(top, list) else repr(top)}")
-    if not isinstance(side, list) or len(side) != h:
-        raise PuzzleFormatError(f"'side_numbers' needs {h} row sums (the height), "
-                                f"not {len(side) if isinstance(side, list) else repr(side)}")
-    top_t = tuple(_int(v, f"column sum {i + 1}", 0, 2 * h) for i, v in enumerate(top))
-    side_t = tuple(_int(v, f"row sum {i + 1}", 0, 2 * w) for i, v in enumerate(side))
-    stray = sorted(set(obj) - KEYS - METADATA)
-    if stray:  # a misspelt key ("black") would silently solve another puzzle
+    for key, size, what in (("top_numbers", w, "column sums (the width)"),
+                            ("side_numbers", h, "row sums (the height)")):
+        got = obj[key]
+        if not isinstance(got, list) or len(got) != size:
+            raise PuzzleFormatError(f"'{key}' needs {size} {what}, "
+                                    f"not {len(got) if isinstance(got, list) else repr(got)}")
+    top = tuple(_int(v, f"column sum {i + 1}", 0, 2 * h) for i, v in enumerate(obj["top_numbers"]))
+    side = tuple(_int(v, f"row sum {i + 1}", 0, 2 * w) for i, v in enumerate(obj["side_numbers"]))
+    # a misspelt key ("black") would silently solve another puzzle
+    if stray := sorted(set(obj) - KEYS - METADATA):
         raise PuzzleFormatError(f"unknown key {stray[0]!r} in a Domino Fit puzzle; it takes "
                                 f"{', '.join(sorted(KEYS))}"[:200])
     given = obj.get("blacks", [])
@@ -117,7 +122,7 @@ def from_json(obj: object) -> DominoFit:
         if col >= w or row >= h:
             raise PuzzleFormatError(f"black square [{col}, {row}] is off the {w}x{h} board")
         blacks.add((row, col))
-    return DominoFit(w, h, frozenset(blacks), top_t, side_t)
+    return DominoFit(w, h, frozenset(blacks), top, side)
 
 
 def parse_parts(text: str) -> Parts:
@@ -131,18 +136,29 @@ def parse(text: str) -> list[tuple[str | None, DominoFit]]:
 
 
 def sniff(text: str) -> bool:
-    # the whole text: a large board's "blacks" list can come first and run long
-    # either sum list: a file missing the other is ours, and its parse says what is missing
-    """Does ``text`` look like a Domino Fit board (JSON with either sum list)?"""
+    """Does ``text`` look like a Domino Fit board (JSON with either sum list)? The whole text
+    is searched: a large board's "blacks" list can come first and run long; a file missing
+    one sum list is ours, and its parse says what is missing."""
     return text.lstrip().startswith("{") and '"dominoes"' not in text and (
         '"top_numbers"' in text or '"side_numbers"' in text)
 
 
 # models ------------------------------------------------------------------------------------------
 
-def _constrain(p: DominoFit, m: Model, covering: dict[Cell, list[int]],
-               dots: list[tuple[Cell, int, int]]) -> None:
-    """Shared rules: each free square covered once (or at most once), the dot sums."""
+def _model(p: DominoFit, name: str, pieces: list[tuple[str, Cell]],
+           key: Callable[[str, Cell], tuple]) -> Model:
+    """A variable ``key(kind, at)`` per piece, in the order given; each free square covered
+    once (or at most once), the dot sums."""
+    m = Model(name)
+    covering: dict[Cell, list[int]] = {(r, c): [] for r in range(p.height)
+                                       for c in range(p.width) if p.free((r, c))}
+    dots = []
+    for kind, at in pieces:
+        x = m.var(key(kind, at))
+        for cell in cells_of(kind, at):
+            covering[cell].append(x)
+        dots.append((*dots_of(kind, at), x))
+    m.projection = list(range(1, m.num_vars + 1))
     for cell, xs in covering.items():
         if p.cover:
             m.exactly_one(xs, f"square {cell}")
@@ -154,48 +170,22 @@ def _constrain(p: DominoFit, m: Model, covering: dict[Cell, list[int]],
     for c in range(p.width):
         m.pb([(n, x) for (_, cc), n, x in dots if cc == c], "==", p.top[c],
              f"column {c} sum {p.top[c]}")
+    return m
 
 
 def build_placement(p: DominoFit) -> Model:
     """One variable per position a piece fits."""
-    m = Model("placement")
-    covering: dict[Cell, list[int]] = {(r, c): [] for r in range(p.height)
-                                       for c in range(p.width) if p.free((r, c))}
-    dots = []
-    for kind, at in p.pieces():
-        x = m.var(("piece", kind, at))
-        for cell in cells_of(kind, at):
-            covering[cell].append(x)
-        cell, n = dots_of(kind, at)
-        dots.append((cell, n, x))
-    m.projection = list(range(1, m.num_vars + 1))
-    _constrain(p, m, covering, dots)
-    return m
+    return _model(p, "placement", p.pieces(), lambda kind, at: ("piece", kind, at))
 
 
 def build_dot_half(p: DominoFit) -> Model:
     """The published model: grids ``ones`` (a vertical's dotted top here) and ``twos`` (a
     horizontal's dotted right half here), indexed by the dotted square, with non-overlap over
     the squares each piece covers."""
-    m = Model("dot-half")
-    covering: dict[Cell, list[int]] = {(r, c): [] for r in range(p.height)
-                                       for c in range(p.width) if p.free((r, c))}
-    dots = []
-    for r in range(p.height):
-        for c in range(p.width):
-            if p.free((r, c)) and p.free((r + 1, c)):
-                x = m.var(("ones", (r, c)))
-                covering[(r, c)].append(x)
-                covering[(r + 1, c)].append(x)
-                dots.append(((r, c), 1, x))
-            if p.free((r, c)) and p.free((r, c - 1)):
-                x = m.var(("twos", (r, c)))
-                covering[(r, c)].append(x)
-                covering[(r, c - 1)].append(x)
-                dots.append(((r, c), 2, x))
-    m.projection = list(range(1, m.num_vars + 1))
-    _constrain(p, m, covering, dots)
-    return m
+    # its variables by dotted square, row-major, a vertical piece before a horizontal one
+    order = sorted(p.pieces(), key=lambda piece: (dots_of(*piece)[0], piece[0] == "H"))
+    return _model(p, "dot-half", order, lambda kind, at: (
+        "ones" if kind == "V" else "twos", dots_of(kind, at)[0]))
 
 
 MAX_COUNT_STATES = 8_000_000  # states a sweep of the counter may hold (about 60 bytes each)
@@ -209,10 +199,8 @@ def count_placements(p: DominoFit) -> int:
     verticals start in each row; the column sums, swept left to right, fix how many verticals
     lie in each column. The horizontal pieces then fill what is left of each row, which they
     can exactly when it falls into runs of even length. The count of such sets of verticals is
-    taken by sweeping the rows from both ends (``_fitcount.c``): planted 20x20 boards with up to
-    7 * 10^9 solutions in 0.03-8 s. Not for ``cover=False``, boards wider than 64 squares,
-    or boards whose sweeps outgrow MAX_COUNT_STATES (those raise SatDominoError: the other
-    counting methods go on)."""
+    taken by sweeping the rows from both ends (``_fitcount.c``). Boards it does not take raise
+    SatDominoError, and the other counting methods go on."""
     if not p.cover:
         raise SatDominoError("the exact counter needs every square covered")
     if p.width > 64:
@@ -250,8 +238,7 @@ def placement_json(p: DominoFit, key: tuple) -> dict:
 
 def placement_text(shown: dict) -> str:
     """A piece as ``placement_json`` shows it, in words: 'V at (2,4)'."""
-    r, c = shown["at"]
-    return f"{shown['piece']} at ({r},{c})"
+    return f"{shown['piece']} at {cell_text(shown['at'])}"
 
 
 def squares(p: DominoFit, key: tuple) -> list[Cell]:
@@ -271,9 +258,9 @@ def decode(p: DominoFit, model: Model, true_vars: frozenset[int]) -> DominoFitSo
     out = []
     for x in model.projection:
         if x in true_vars:
-            name, at = model.key(x)[0], model.key(x)[-1]
+            name, *_, at = model.key(x)
             if name == "piece":
-                out.append((model.key(x)[1], at))
+                out.append(model.key(x)[1:])
             elif name == "ones":
                 out.append(("V", at))
             else:  # twos: the dotted right half; the piece starts one square left
@@ -282,15 +269,12 @@ def decode(p: DominoFit, model: Model, true_vars: frozenset[int]) -> DominoFitSo
 
 
 def rows(p: DominoFit, sol: DominoFitSolution) -> list[str]:
-    """The solution as text rows: ``1``/``|`` a vertical piece's dotted and blank halves,
-    ``-``/``2`` a horizontal one's, ``X`` black, ``.`` uncovered."""
+    """The solution as text rows, in the symbols of the module docstring."""
     grid = [["X" if (r, c) in p.blacks else "." for c in range(p.width)]
             for r in range(p.height)]
-    for kind, (r, c) in sol.pieces:
-        if kind == "V":
-            grid[r][c], grid[r + 1][c] = "1", "|"
-        else:
-            grid[r][c], grid[r][c + 1] = "-", "2"
+    for kind, at in sol.pieces:
+        (r, c), (r2, c2) = cells_of(kind, at)
+        grid[r][c], grid[r2][c2] = "1|" if kind == "V" else "-2"
     return ["".join(row) for row in grid]
 
 
@@ -298,8 +282,6 @@ def verify(p: DominoFit, sol: DominoFitSolution) -> list[str]:
     """Everything wrong with ``sol``: plain counting over squares, no model."""
     problems = []
     used: dict[Cell, int] = {}
-    row_dots = [0] * p.height
-    col_dots = [0] * p.width
     for kind, at in sol.pieces:
         if kind not in ("V", "H"):
             problems.append(f"unknown piece {kind!r}")
@@ -308,10 +290,7 @@ def verify(p: DominoFit, sol: DominoFitSolution) -> list[str]:
             if not p.free(cell):
                 problems.append(f"a piece at {at} lies on a black or outside square {cell}")
             used[cell] = used.get(cell, 0) + 1
-        (r, c), n = dots_of(kind, at)
-        if 0 <= r < p.height and 0 <= c < p.width:
-            row_dots[r] += n
-            col_dots[c] += n
+    col_dots, row_dots = _sums(p.width, p.height, [pc for pc in sol.pieces if pc[0] in ("V", "H")])
     problems += [f"square {c} is covered {k} times" for c, k in used.items() if k > 1]
     if p.cover:
         problems += [f"square {(r, c)} is not covered" for r in range(p.height)
@@ -330,7 +309,7 @@ def solution_json(p: DominoFit, sol: DominoFitSolution) -> dict:
 
 def render_text(p: DominoFit, sol: DominoFitSolution | None) -> str:
     """The board (with ``sol`` drawn when given), its sums in the margins."""
-    body = rows(p, sol) if sol else rows(p, DominoFitSolution(()))
+    body = rows(p, sol or DominoFitSolution(()))
     width = max(len(str(v)) for v in p.side)
     lines = [f"column sums: {' '.join(map(str, p.top))}"]
     lines += [f"  {str(s).rjust(width)} {row}" for s, row in zip(p.side, body, strict=True)]
@@ -340,14 +319,11 @@ def render_text(p: DominoFit, sol: DominoFitSolution | None) -> str:
 def render_svg(p: DominoFit, sol: DominoFitSolution | None) -> str:
     """The board as SVG, with ``sol``'s pieces when given."""
     labels = {(r, c): "" for r in range(p.height) for c in range(p.width)}
-    fills = dict.fromkeys(p.blacks, "#333")
-    pairs = []
-    for kind, at in (sol.pieces if sol else ()):
-        pairs.append(cells_of(kind, at))
-        cell, n = dots_of(kind, at)
+    pieces = sol.pieces if sol else ()
+    for cell, n in (dots_of(*piece) for piece in pieces):
         labels[cell] = "•" * n
-    return svg.draw_board(labels, pairs, f"Domino Fit {p.width}x{p.height}", fills)
-
+    return svg.draw_board(labels, [cells_of(*piece) for piece in pieces],
+                          f"Domino Fit {p.width}x{p.height}", dict.fromkeys(p.blacks, "#333"))
 
 
 def planted(width: int, height: int, seed: int, blacks: float = 0.1) -> tuple[DominoFit,
@@ -364,19 +340,13 @@ def planted(width: int, height: int, seed: int, blacks: float = 0.1) -> tuple[Do
                 continue
             options = [k for k, (dr, dc) in (("V", (1, 0)), ("H", (0, 1)))
                        if r + dr < height and c + dc < width and (r + dr, c + dc) not in used]
-            if not options:
+            if options:
+                kind = rng.choice(options)
+                pieces.append((kind, (r, c)))
+                used.update(cells_of(kind, (r, c)))
+            else:  # no later square looks back at this one
                 black.add((r, c))
-                used.add((r, c))
-                continue
-            kind = rng.choice(options)
-            pieces.append((kind, (r, c)))
-            used.update(cells_of(kind, (r, c)))
-    top, side = [0] * width, [0] * height
-    for kind, at in pieces:
-        (r, c), n = dots_of(kind, at)
-        side[r] += n
-        top[c] += n
-    return (DominoFit(width, height, frozenset(black), tuple(top), tuple(side)),
+    return (DominoFit(width, height, frozenset(black), *_sums(width, height, pieces)),
             DominoFitSolution(tuple(sorted(pieces))))
 
 
@@ -395,7 +365,7 @@ def unique_board(width: int, height: int, seed: int, ask: Ask
     breaks and the planted one, less that piece, keeps. ``ask.readings``: ``cover``."""
     rng = random.Random(f"dominofit-unique:{width}:{height}:{seed}")
     p, sol = planted(width, height, seed)
-    p = dataclasses.replace(p, **ask.readings)
+    p = replace(p, **ask.readings)
     pieces = set(sol.pieces)
     repairs = 0
     while True:
@@ -406,13 +376,9 @@ def unique_board(width: int, height: int, seed: int, ask: Ask
         if other is None:
             return p, DominoFitSolution(tuple(sorted(pieces))), repairs
         kind, at = rng.choice(sorted(pieces - set(other.pieces)))
-        pieces.discard((kind, at))
-        (r, c), n = dots_of(kind, at)
-        top, side = list(p.top), list(p.side)
-        top[c] -= n
-        side[r] -= n
-        p = DominoFit(width, height, p.blacks | set(cells_of(kind, at)), tuple(top),
-                      tuple(side), p.cover)
+        pieces.discard((kind, at))  # the sums stay those of the planted pieces left
+        p = DominoFit(width, height, p.blacks | set(cells_of(kind, at)),
+                      *_sums(width, height, pieces), p.cover)
         repairs += 1
 
 

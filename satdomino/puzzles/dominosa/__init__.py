@@ -15,7 +15,7 @@ from ...family import Ask, AutoRule, Built, Family, Generator, Param, Sample
 from ..common import domino_text
 from . import board as B
 from .board import *  # noqa: F403  (the board's names are the family's)
-from .board import Cell, Dominosa, DominosaSolution
+from .board import Dominosa, DominosaSolution
 from .reduce import build_reduced, reduce_board  # noqa: F401
 from .unique import unique_board
 
@@ -30,17 +30,14 @@ def given_text(p: Dominosa, text: str) -> list[dict[str, Any]]:
     out = []
     for r, row in enumerate(rows):
         for c, ch in enumerate(row):
-            pair: tuple[Cell, Cell] | None = None
             if ch == "L" and c + 1 < p.cols and row[c + 1] == "R":
-                pair = ((r, c), (r, c + 1))
+                out.append(B.placement_json(p, B.place_key(p, ((r, c), (r, c + 1)))))
             elif ch == "T" and r + 1 < p.rows and rows[r + 1][c] == "B":
-                pair = ((r, c), (r + 1, c))
+                out.append(B.placement_json(p, B.place_key(p, ((r, c), (r + 1, c)))))
             elif not (ch in ".?" or (ch == "R" and c > 0 and row[c - 1] == "L")
                       or (ch == "B" and r > 0 and rows[r - 1][c] == "T")):
                 raise PuzzleFormatError(f"--given: row {r + 1}, column {c + 1}: {ch!r} is not "
                                         "half of a domino (L R T B or .)")
-            if pair is not None:
-                out.append(B.placement_json(p, B.place_key(p, pair)))
     return out
 
 

@@ -20,7 +20,7 @@ from ...family import Parts, strict
 from ...kernels.cover_count import count_exact_covers
 from ...model import Model
 from ...render import svg, text
-from ..common import domino_json
+from ..common import domino_json, load_json
 
 Cell = tuple[int, int]
 Pair = tuple[Cell, Cell]
@@ -61,15 +61,7 @@ class Dominosa:
 
     def edges(self) -> list[Pair]:
         """Adjacent cell pairs (first cell above or left of the second), row-major."""
-        rows, cols = self.rows, self.cols
-        out = []
-        for r in range(rows):
-            for c in range(cols):
-                if c + 1 < cols:
-                    out.append(((r, c), (r, c + 1)))
-                if r + 1 < rows:
-                    out.append(((r, c), (r + 1, c)))
-        return out
+        return grid_edges(self.rows, self.cols)
 
     def game_id(self) -> str:
         """The board as a Tatham game id (``N:`` and the numbers, those from 10 in brackets)."""
@@ -84,6 +76,13 @@ class Dominosa:
         return "\n".join(lines) + "\n"
 
 
+def grid_edges(rows: int, cols: int) -> list[Pair]:
+    """The adjacent cell pairs of a rows x cols grid: each cell with its right, then its lower
+    neighbour, row-major."""
+    return [((r, c), v) for r in range(rows) for c in range(cols)
+            for v in ((r, c + 1), (r + 1, c)) if v[0] < rows and v[1] < cols]
+
+
 def dominoes(n: int) -> list[tuple[int, int]]:
     """The double-n set, a <= b."""
     return [(a, b) for a in range(n + 1) for b in range(a, n + 1)]
@@ -92,13 +91,11 @@ def dominoes(n: int) -> list[tuple[int, int]]:
 def _validate(grid: tuple[tuple[int, ...], ...]) -> None:
     if not grid or not grid[0]:
         raise PuzzleFormatError("empty grid")
-    cols = len(grid[0])
+    rows, cols, n = len(grid), len(grid[0]), len(grid) - 1
     for r, row in enumerate(grid):
         if len(row) != cols:
             raise PuzzleFormatError(
                 f"ragged grid: row {r + 1} has {len(row)} numbers, row 1 has {cols}")
-    rows = len(grid)
-    n = rows - 1
     if cols != rows + 1:
         raise PuzzleFormatError(
             f"a {rows}x{cols} grid fits no domino set: a double-N set needs N+1 rows and N+2 "
@@ -121,8 +118,6 @@ def _validate(grid: tuple[tuple[int, ...], ...]) -> None:
 
 MAX_N = 999  # far beyond any board a solver can take; bounds the numbers we read
 
-Parsed = Parts
-
 
 def _number(token: str) -> int:
     if not re.fullmatch(r"-?\d{1,6}", token, re.ASCII):  # 0-9 only
@@ -144,8 +139,7 @@ def parse_game_id(text: str) -> Dominosa:
     if len(values) != need:
         raise PuzzleFormatError(
             f"game id for N={n} needs {need} numbers ({n + 1}x{n + 2}), it has {len(values)}")
-    cols = n + 2
-    return Dominosa(tuple(tuple(values[r * cols:(r + 1) * cols]) for r in range(n + 1)))
+    return Dominosa(tuple(tuple(values[r * (n + 2):(r + 1) * (n + 2)]) for r in range(n + 1)))
 
 
 def parse_grid(text: str) -> Dominosa:
@@ -157,30 +151,28 @@ def parse_grid(text: str) -> Dominosa:
     if len(grid) > 1 and len(grid[0]) == 2:
         # a "rows cols" header: no grid of two or more rows has only two columns
         (h, w), grid = grid[0], grid[1:]
-        widths = {len(row) for row in grid}
-        if len(widths) == 1 and (len(grid), len(grid[0])) != (h, w):
+        if len({len(row) for row in grid}) == 1 and (len(grid), len(grid[0])) != (h, w):
             raise PuzzleFormatError(
                 f"header says {h}x{w}, the grid below it is {len(grid)}x{len(grid[0])}")
     return Dominosa(tuple(tuple(row) for row in grid))
 
 
-def _from_json(obj: object) -> tuple[str | None, Dominosa]:
+def _from_json(obj: object) -> Dominosa:
     if not isinstance(obj, dict):
         raise PuzzleFormatError("expected a JSON object")
-    name = obj.get("name")
-    if name is not None and not isinstance(name, str):
+    if obj.get("name") is not None and not isinstance(obj["name"], str):
         raise PuzzleFormatError("'name' must be a string")
     if isinstance(obj.get("problem"), str):
-        return name, parse_grid(obj["problem"])
+        return parse_grid(obj["problem"])
     if isinstance(obj.get("game_id"), str):
-        return name, parse_game_id(obj["game_id"])
+        return parse_game_id(obj["game_id"])
     grid = obj.get("grid")
     if isinstance(grid, list):
         if not all(isinstance(row, list) and all(type(v) is int for v in row) for row in grid):
             raise PuzzleFormatError("'grid' must be a list of rows of whole numbers")
         if any(abs(v) > 10**6 for row in grid for v in row):
             raise PuzzleFormatError("a number in 'grid' is out of range")
-        return name, Dominosa(tuple(tuple(row) for row in grid))
+        return Dominosa(tuple(tuple(row) for row in grid))
     raise PuzzleFormatError(
         "a Dominosa object needs 'problem' (grid text), 'game_id' (text) or 'grid' (rows)")
 
@@ -190,8 +182,8 @@ _ID_HEAD = re.compile(r"\d+(?:[a-z][a-z0-9]*)?", re.ASCII)
 
 def _is_game_id(field: str) -> bool:
     """Does ``field`` start as a game id does (``N:``, ``Ndt:``)? Only the few characters
-    before the colon are matched: a regex over the whole field backtracked quadratically on
-    a long run of digits (100,000 ones took 29 s)."""
+    before the colon are matched: a regex over the whole field backtracks quadratically on a
+    long run of digits."""
     head, colon, _ = field.partition(":")
     return bool(colon) and len(head) <= 24 and _ID_HEAD.fullmatch(head) is not None
 
@@ -211,21 +203,20 @@ def _id_lines(text: str) -> list[tuple[str | None, str]] | None:
             if i == 0 and len(lines) > 1:  # a header row (as in a TSV)
                 continue
             return None
-        name = fields[0] if fields[0] != ids[0] else None
-        out.append((name, ids[0]))
+        out.append((fields[0] if fields[0] != ids[0] else None, ids[0]))
     return out or None
 
 
-def _attempt(name: str | None, make) -> tuple[str | None, Dominosa | PuzzleFormatError]:
+def _attempt(make, arg: object) -> Dominosa | PuzzleFormatError:
     try:
-        return name, make()
+        return make(arg)
     except PuzzleFormatError as e:
-        return name, e
+        return e
     except (ValueError, RecursionError, OverflowError) as e:  # a backstop for odd input
-        return name, PuzzleFormatError(f"malformed input ({type(e).__name__})")
+        return PuzzleFormatError(f"malformed input ({type(e).__name__})")
 
 
-def parse_parts(text: str) -> Parsed:
+def parse_parts(text: str) -> Parts:
     """Every puzzle in ``text`` with its name, each parsed on its own: a part that is bad is
     returned as its PuzzleFormatError, so the good ones still count. A single unnamed puzzle
     has the name None; parts of a collection are named by the file or ``#k``."""
@@ -236,40 +227,31 @@ def parse_parts(text: str) -> Parsed:
         return _json_parts(stripped)
     ids = _id_lines(stripped)
     if ids is None:
-        return [_attempt(None, lambda: parse_grid(stripped))]
-    if len(ids) == 1 and ids[0][0] is None:
-        return [_attempt(None, lambda: parse_game_id(ids[0][1]))]
-    return [_attempt(name or f"#{i + 1}", lambda g=gid: parse_game_id(g))
+        return [(None, _attempt(parse_grid, stripped))]
+    return [(name or (f"#{i + 1}" if len(ids) > 1 else None), _attempt(parse_game_id, gid))
             for i, (name, gid) in enumerate(ids)]
 
 
-def _json_parts(text: str) -> Parsed:
+def _json_parts(text: str) -> Parts:
     try:
         data = json.loads(text)
         docs: list = data if isinstance(data, list) else [data]
-        where = [f"#{i + 1}" for i in range(len(docs))]
     except (ValueError, RecursionError):  # JSON lines, or broken JSON
-        docs, where = [], []
+        docs = []
         for i, line in enumerate(text.splitlines()):
             if line.strip():
                 try:
-                    docs.append(json.loads(line))
-                except (ValueError, RecursionError) as e:
-                    msg = e.msg if isinstance(e, json.JSONDecodeError) else type(e).__name__
-                    docs.append(PuzzleFormatError(f"line {i + 1}: invalid JSON ({msg})"))
-                where.append(f"#{len(docs)}")
+                    docs.append(load_json(line))
+                except PuzzleFormatError as e:
+                    docs.append(PuzzleFormatError(f"line {i + 1}: {e}"))
     if not docs:
         raise PuzzleFormatError("no puzzles in this file")
-    single = len(docs) == 1
-    out: Parsed = []
-    for doc, label in zip(docs, where, strict=True):
-        if isinstance(doc, PuzzleFormatError):
-            out.append((None if single else label, doc))
-            continue
+    out: Parts = []
+    for i, doc in enumerate(docs):
         name = doc.get("name") if isinstance(doc, dict) else None
         name = name if isinstance(name, str) else None
-        part = _attempt(None, lambda d=doc: _from_json(d)[1])[1]
-        out.append((name if single else name or label, part))
+        part = doc if isinstance(doc, PuzzleFormatError) else _attempt(_from_json, doc)
+        out.append((name if len(docs) == 1 else name or f"#{i + 1}", part))
     return out
 
 
@@ -285,9 +267,7 @@ def sniff(text: str) -> bool:
     if head.startswith(("{", "[")):
         return any(k in head for k in ('"problem"', '"game_id"', '"grid"'))
     first = next((ln for ln in head.splitlines() if ln.strip()), "")
-    if any(_is_game_id(f) for f in _fields(first)):
-        return True
-    return _id_lines(head) is not None or all(
+    return any(_is_game_id(f) for f in _fields(first)) or _id_lines(head) is not None or all(
         re.fullmatch(r"[-\d\s]+", ln, re.ASCII) for ln in head.splitlines() if ln.strip())
 
 
@@ -308,36 +288,22 @@ def place_key(p: Dominosa, e: Pair) -> tuple:
 def build_placement(p: Dominosa) -> Model:
     """One variable per adjacent pair of cells (which domino it is follows from the numbers);
     every cell covered exactly once, every domino of the set placed exactly once."""
-    grid, rows, cols = p.grid, p.rows, p.cols
-    # the variables are named as place_key names them, in the order of p.edges(), in one pass
-    # that shares each cell's and each domino's tuple among its placements and creates them
-    # all at once: 6.0 against 8.4 ms with place_key and m.var per edge on the 51x52 board of
-    # N = 50 (medians of 21), where building is a third of the Python before a solver starts
-    cells = p.cells()
+    # named as place_key names them, in the order of p.edges(), in one pass over flat cell
+    # indices that shares the cell and domino tuples (much faster than place_key per edge)
+    cells, cols = p.cells(), p.cols
+    flat = [v for row in p.grid for v in row]
     domino = [[(min(a, b), max(a, b)) for b in range(p.n + 1)] for a in range(p.n + 1)]
     keys: list[tuple] = []
     by_cell: list[list[int]] = [[] for _ in cells]
     by_domino: dict[tuple[int, int], list[int]] = {d: [] for d in dominoes(p.n)}
-    for r, row in enumerate(grid):
-        below = grid[r + 1] if r + 1 < rows else None
-        for c, a in enumerate(row):
-            i = r * cols + c
-            at_i = by_cell[i]
-            # written out for the right and the lower neighbour: a loop or a call per edge
-            # would cost a third of what this saves
-            if c + 1 < cols:
-                d = domino[a][row[c + 1]]
-                keys.append(("place", d, (cells[i], cells[i + 1])))
+    for i in range(len(cells)):
+        for j in (i + 1, i + cols) if (i + 1) % cols else (i + cols,):  # right, lower
+            if j < len(cells):
+                d = domino[flat[i]][flat[j]]
+                keys.append(("place", d, (cells[i], cells[j])))
                 x = len(keys)  # the id this key gets in a new model
-                at_i.append(x)
-                by_cell[i + 1].append(x)
-                by_domino[d].append(x)
-            if below is not None:
-                d = domino[a][below[c]]
-                keys.append(("place", d, (cells[i], cells[i + cols])))
-                x = len(keys)
-                at_i.append(x)
-                by_cell[i + cols].append(x)
+                by_cell[i].append(x)
+                by_cell[j].append(x)
                 by_domino[d].append(x)
     m = Model("placement")
     m.projection = list(m.new_vars(keys))
@@ -364,7 +330,11 @@ def build_counted(p: Dominosa) -> Model:
 
 def placement_json(p: Dominosa, key: tuple) -> dict:
     """A placement variable as ``solve --json`` shows a domino: its pips and cells."""
-    _, _, (u, v) = key
+    return _shown(p, *key[2])
+
+
+def _shown(p: Dominosa, u: Cell, v: Cell) -> dict:
+    """A domino's pips and cells, in the order of its pips."""
     if p.at(u) > p.at(v):
         u, v = v, u
     return domino_json((p.at(u), p.at(v)), u, v)
@@ -378,15 +348,12 @@ def squares(p: Dominosa, key: tuple) -> list[Cell]:
 def count_placements(p: Dominosa) -> int:
     """The exact number of solutions, without SAT: an exact cover of the cells and the
     dominoes by the adjacent pairs, counted by propagation and independent parts
-    (``kernels.cover_count``). Planted boards of N = 40 (counts up to 5e7) take well under a
-    second; boards that do not fall apart are left to the other counting methods."""
+    (``kernels.cover_count``): boards that do not fall apart are left to other methods."""
     cols, first_domino = p.cols, p.rows * p.cols
     domino_id = {d: first_domino + k for k, d in enumerate(dominoes(p.n))}
     options = [(a[0] * cols + a[1], b[0] * cols + b[1], domino_id[domino_of(p, (a, b))])
                for a, b in p.edges()]
     return count_exact_covers(first_domino + len(domino_id), options)
-
-
 
 
 # solutions ---------------------------------------------------------------------------------------
@@ -399,10 +366,7 @@ class DominosaSolution:
         """Tatham's per-cell letters: L/R halves of a horizontal domino, T/B of a vertical one."""
         grid = [["?"] * cols for _ in range(rows)]
         for (r1, c1), (r2, c2) in self.pairs:
-            if r1 == r2:
-                grid[r1][c1], grid[r2][c2] = "L", "R"
-            else:
-                grid[r1][c1], grid[r2][c2] = "T", "B"
+            grid[r1][c1], grid[r2][c2] = "LR" if r1 == r2 else "TB"
         return ["".join(row) for row in grid]
 
 
@@ -414,16 +378,12 @@ def decode(p: Dominosa, model: Model, true_vars: frozenset[int]) -> DominosaSolu
 
 def from_layout(layout: list[str]) -> DominosaSolution:
     """A solution from Tatham's letters (used to check published answers)."""
-    pairs = []
     for r, row in enumerate(layout):
-        for c, ch in enumerate(row):
-            if ch == "L":
-                pairs.append(((r, c), (r, c + 1)))
-            elif ch == "T":
-                pairs.append(((r, c), (r + 1, c)))
-            elif ch not in "RB":
-                raise PuzzleFormatError(f"layout letter {ch!r} at row {r + 1} is not L, R, T or B")
-    return DominosaSolution(tuple(sorted(pairs)))
+        if bad := [ch for ch in row if ch not in "LRTB"]:
+            raise PuzzleFormatError(f"layout letter {bad[0]!r} at row {r + 1} is not L, R, T or B")
+    return DominosaSolution(tuple(sorted(((r, c), (r, c + 1) if ch == "L" else (r + 1, c))
+                                         for r, row in enumerate(layout)
+                                         for c, ch in enumerate(row) if ch in "LT")))
 
 
 def verify(p: Dominosa, sol: DominosaSolution) -> list[str]:
@@ -440,33 +400,23 @@ def verify(p: Dominosa, sol: DominosaSolution) -> list[str]:
             problems.append(f"cells {a} and {b} are not neighbours")
         on_board.append((a, b))
     cells = [cell for pair in on_board for cell in pair]
-    grid = p.grid
-    used = [(x, y) if x <= y else (y, x) for x, y in
-            ((grid[a[0]][a[1]], grid[b[0]][b[1]]) for a, b in on_board)]
+    used = [domino_of(p, e) for e in on_board]
     # the pairs left are on the board: rows x cols distinct cells are all of its cells, and as
     # many distinct dominoes as the set holds are the whole set (numbers are 0..n)
     if len(set(cells)) == len(cells) == rows * cols and \
             len(set(used)) == len(used) == (p.n + 1) * (p.n + 2) // 2:
         return problems
     covered, placed = Counter(cells), Counter(used)  # what is wrong, cell by cell, domino by domino
-    for cell in p.cells():
-        if covered[cell] != 1:
-            problems.append(f"cell {cell} is covered {covered[cell]} times")
-    for d in dominoes(p.n):
-        if placed[d] != 1:
-            problems.append(f"domino {d[0]}-{d[1]} is placed {placed[d]} times")
-    return problems
+    problems += [f"cell {cell} is covered {covered[cell]} times" for cell in p.cells()
+                 if covered[cell] != 1]
+    return problems + [f"domino {a}-{b} is placed {placed[a, b]} times"
+                       for a, b in dominoes(p.n) if placed[a, b] != 1]
 
 
 def solution_json(p: Dominosa, sol: DominosaSolution) -> dict:
     """The solution as ``solve --json`` gives it: Tatham's per-cell letters and each domino with its
     cells, in the order of its pips."""
-    items = []
-    for a, b in sol.pairs:
-        if p.at(a) > p.at(b):
-            a, b = b, a
-        items.append({"pips": [p.at(a), p.at(b)], "cells": [list(a), list(b)]})
-    items.sort(key=lambda d: (d["pips"], d["cells"]))
+    items = sorted((_shown(p, a, b) for a, b in sol.pairs), key=lambda d: (d["pips"], d["cells"]))
     return {"layout": sol.layout(p.rows, p.cols), "dominoes": items}
 
 
@@ -483,9 +433,8 @@ def render_text(p: Dominosa, sol: DominosaSolution | None) -> str:
         parts.append("layout:\n" + "\n".join(f"  {row}" for row in data["layout"]) + "\n")
         items = [f"{a}-{b} ({c1[0]},{c1[1]})({c2[0]},{c2[1]})" for (a, b), (c1, c2) in
                  ((d["pips"], d["cells"]) for d in data["dominoes"])]
-        per_line = 4
-        lines = ["  " + "   ".join(f"{s:<16}" for s in items[i:i + per_line]).rstrip()
-                 for i in range(0, len(items), per_line)]
+        lines = ["  " + "   ".join(f"{s:<16}" for s in items[i:i + 4]).rstrip()
+                 for i in range(0, len(items), 4)]
         parts.append("dominoes (pips: cells):\n" + "\n".join(lines) + "\n")
     return "\n".join(parts)
 
@@ -503,16 +452,10 @@ def random_tiling(rows: int, cols: int, rng: random.Random, sweeps: int = 20) ->
     ``sweeps`` x cells times."""
     if rows * cols % 2:
         raise ValueError("an odd number of cells has no domino tiling")
-    partner: dict[Cell, Cell] = {}
-    for r in range(rows):
-        for c in range(cols):
-            if cols % 2 == 0:
-                partner[(r, c)] = (r, c + 1) if c % 2 == 0 else (r, c - 1)
-            else:
-                partner[(r, c)] = (r + 1, c) if r % 2 == 0 else (r - 1, c)
-    if rows < 2 or cols < 2:
-        sweeps = 0
-    for _ in range(sweeps * rows * cols):
+    # x ^ 1 pairs 2k with 2k + 1: all horizontal, or (an odd number of columns) all vertical
+    partner = {(r, c): (r, c ^ 1) if cols % 2 == 0 else (r ^ 1, c)
+               for r in range(rows) for c in range(cols)}
+    for _ in range(sweeps * rows * cols if rows > 1 and cols > 1 else 0):  # else no 2x2 block
         r, c = rng.randrange(rows - 1), rng.randrange(cols - 1)
         a, b, d, e = (r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)
         if partner[a] == b and partner[d] == e:  # two horizontals -> two verticals
@@ -533,7 +476,5 @@ def planted(n: int, seed: int) -> tuple[Dominosa, DominosaSolution]:
     rng.shuffle(dset)
     grid = [[0] * (n + 2) for _ in range(n + 1)]
     for (a, b), (x, y) in zip(tiles, dset, strict=True):
-        if rng.random() < 0.5:
-            x, y = y, x
-        grid[a[0]][a[1]], grid[b[0]][b[1]] = x, y
+        grid[a[0]][a[1]], grid[b[0]][b[1]] = (y, x) if rng.random() < 0.5 else (x, y)
     return Dominosa(tuple(map(tuple, grid))), DominosaSolution(tuple(sorted(tiles)))

@@ -26,12 +26,10 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
+from itertools import chain
 
 from ...model import Model
-from .board import Dominosa, domino_of, dominoes, place_key
-
-Cell = tuple[int, int]
-Pair = tuple[Cell, Cell]
+from .board import Cell, Dominosa, Pair, domino_of, dominoes, place_key
 
 
 class Conflict(Exception):
@@ -56,20 +54,16 @@ class _State:
         self.edges: list[Pair] = p.edges()
         dom_index = {d: i for i, d in enumerate(dominoes(p.n))}
         self.ndom = len(dom_index)
-        self.ea: list[int] = []
-        self.eb: list[int] = []
-        self.ed: list[int] = []
+        # edge i: its cells ea[i], eb[i] (flat indices) and its domino ed[i]
+        self.ea = [a[0] * self.cols + a[1] for a, _ in self.edges]
+        self.eb = [b[0] * self.cols + b[1] for _, b in self.edges]
+        self.ed = [dom_index[domino_of(p, e)] for e in self.edges]
         self.cell_edges: list[list[int]] = [[] for _ in range(self.ncells)]
         self.dom_edges: list[list[int]] = [[] for _ in range(self.ndom)]
-        for i, (a, b) in enumerate(self.edges):
-            ia, ib = a[0] * self.cols + a[1], b[0] * self.cols + b[1]
-            d = dom_index[domino_of(p, (a, b))]
-            self.ea.append(ia)
-            self.eb.append(ib)
-            self.ed.append(d)
-            self.cell_edges[ia].append(i)
-            self.cell_edges[ib].append(i)
-            self.dom_edges[d].append(i)
+        for i in range(len(self.edges)):
+            self.cell_edges[self.ea[i]].append(i)
+            self.cell_edges[self.eb[i]].append(i)
+            self.dom_edges[self.ed[i]].append(i)
         self.alive = [True] * len(self.edges)
         self.ccount = [len(x) for x in self.cell_edges]
         self.dcount = [len(x) for x in self.dom_edges]
@@ -88,10 +82,7 @@ class _State:
         self.dcount[d] -= 1
         if self.ccount[a] == 0 or self.ccount[b] == 0 or self.dcount[d] == 0:
             raise Conflict
-        if self.ccount[a] == 1:
-            self.queue.append((0, a))
-        if self.ccount[b] == 1:
-            self.queue.append((0, b))
+        self.queue += [(0, c) for c in (a, b) if self.ccount[c] == 1]
         if self.dcount[d] <= 3:
             self.queue.append((1, d))
 
@@ -99,13 +90,8 @@ class _State:
         """Edge i is in every solution that remains: remove everything that competes with it."""
         if not self.alive[i]:
             raise Conflict
-        for j in self.cell_edges[self.ea[i]]:
-            if j != i:
-                self.kill(j)
-        for j in self.cell_edges[self.eb[i]]:
-            if j != i:
-                self.kill(j)
-        for j in self.dom_edges[self.ed[i]]:
+        for j in chain(self.cell_edges[self.ea[i]], self.cell_edges[self.eb[i]],
+                       self.dom_edges[self.ed[i]]):
             if j != i:
                 self.kill(j)
 
@@ -121,9 +107,7 @@ class _State:
                 if len(live) == 1:
                     self.place(live[0])
                     continue
-                common = {self.ea[live[0]], self.eb[live[0]]}
-                for j in live[1:]:
-                    common &= {self.ea[j], self.eb[j]}
+                common = set.intersection(*({self.ea[j], self.eb[j]} for j in live))
                 for c in common:  # at most one cell: two placements share at most one
                     for j in self.cell_edges[c]:
                         if self.ed[j] != x:
@@ -141,23 +125,18 @@ class _State:
     def initial_queue(self) -> None:
         self.queue.extend((0, c) for c in range(self.ncells) if self.ccount[c] <= 1)
         self.queue.extend((1, d) for d in range(self.ndom) if self.dcount[d] <= 3)
-        if any(x == 0 for x in self.ccount) or any(x == 0 for x in self.dcount):
+        if 0 in self.ccount or 0 in self.dcount:
             raise Conflict
 
     # matching --------------------------------------------------------------------------------
     def matching_prune(self) -> int:
         """Remove the alive edges that lie in no perfect matching; return how many."""
         cols = self.cols
+        # as many black cells as white ones: N+1 or N+2 is even
         black = [c for c in range(self.ncells) if ((c // cols) + (c % cols)) % 2 == 0]
-        if 2 * len(black) != self.ncells:
-            raise Conflict
-        adj: dict[int, list[tuple[int, int]]] = {}
-        for b in black:
-            out = []
-            for i in self.cell_edges[b]:
-                if self.alive[i]:
-                    out.append((self.eb[i] if self.ea[i] == b else self.ea[i], i))
-            adj[b] = out
+        # black cell -> its alive edges as (white cell, edge)
+        adj = {b: [(self.eb[i] if self.ea[i] == b else self.ea[i], i)
+                   for i in self.cell_edges[b] if self.alive[i]] for b in black}
         mate = _hopcroft_karp(black, adj, self.ncells)
         if mate is None:
             raise Conflict
@@ -169,23 +148,18 @@ class _State:
                     succ[b].append(w)
             succ[mate[b]].append(b)
         comp = _scc(succ)
-        removed = 0
-        for b in black:
-            for w, i in adj[b]:
-                if mate[b] != w and comp[b] != comp[w] and self.alive[i]:
-                    self.kill(i)
-                    removed += 1
-        return removed
+        dead = [i for b in black for w, i in adj[b] if mate[b] != w and comp[b] != comp[w]]
+        for i in dead:
+            self.kill(i)
+        return len(dead)
 
     # probing ---------------------------------------------------------------------------------
     def probe(self) -> int:
         removed = 0
         for i in range(len(self.edges)):
-            if not self.alive[i]:
-                continue
-            # skip placements already forced (nothing competes with them)
-            if (self.ccount[self.ea[i]] == 1 and self.ccount[self.eb[i]] == 1
-                    and self.dcount[self.ed[i]] == 1):
+            # skip placements removed, or forced (nothing competes with them)
+            a, b, d = self.ea[i], self.eb[i], self.ed[i]
+            if not self.alive[i] or self.ccount[a] == self.ccount[b] == self.dcount[d] == 1:
                 continue
             mark = len(self.trail)
             try:
@@ -268,49 +242,37 @@ def _augment(root: int, adj: dict[int, list[tuple[int, int]]], mate: list[int],
 
 
 def _scc(succ: list[list[int]]) -> list[int]:
-    """Component id per node (iterative Tarjan)."""
+    """Component id per node (iterative Tarjan: a node is on Tarjan's stack while it is
+    visited and has no component yet)."""
     n = len(succ)
-    index = [-1] * n
-    low = [0] * n
-    on = [False] * n
-    comp = [-1] * n
+    index, low, comp = [-1] * n, [0] * n, [-1] * n
     stack: list[int] = []
-    counter = 0
-    ncomp = 0
+    counter = ncomp = 0
     for s in range(n):
         if index[s] >= 0:
             continue
-        work = [(s, 0)]
-        index[s] = low[s] = counter
-        counter += 1
-        stack.append(s)
-        on[s] = True
+        work = [(s, 0)]  # (node, its next successor); a node is visited at its first step
         while work:
-            v, k = work[-1]
+            v, k = work.pop()
+            if k == 0:
+                index[v] = low[v] = counter
+                counter += 1
+                stack.append(v)
             if k < len(succ[v]):
-                work[-1] = (v, k + 1)
+                work.append((v, k + 1))
                 w = succ[v][k]
                 if index[w] < 0:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack.append(w)
-                    on[w] = True
                     work.append((w, 0))
-                elif on[w]:
+                elif comp[w] < 0:
                     low[v] = min(low[v], index[w])
-            else:
-                work.pop()
-                if work:
-                    u = work[-1][0]
-                    low[u] = min(low[u], low[v])
-                if low[v] == index[v]:
-                    while True:
-                        w = stack.pop()
-                        on[w] = False
-                        comp[w] = ncomp
-                        if w == v:
-                            break
-                    ncomp += 1
+                continue
+            if work:
+                u = work[-1][0]
+                low[u] = min(low[u], low[v])
+            if low[v] == index[v]:
+                while comp[v] < 0:
+                    comp[stack.pop()] = ncomp
+                ncomp += 1
     return comp
 
 
@@ -322,20 +284,15 @@ def reduce_board(p: Dominosa, *, matching: bool = True, probing: bool = True) ->
     try:
         st.initial_queue()
         st.propagate()
-        while True:
+        changed = True
+        while changed:
             stats["rounds"] += 1
-            changed = 0
-            if matching:
-                k = st.matching_prune()
-                st.propagate()
-                stats["matching_removed"] += k
-                changed += k
-            if probing:
-                k = st.probe()
-                stats["probing_removed"] += k
-                changed += k
-            if not changed:
-                break
+            matched = st.matching_prune() if matching else 0
+            st.propagate()  # nothing to do unless matching removed something
+            stats["matching_removed"] += matched
+            probed = st.probe() if probing else 0
+            stats["probing_removed"] += probed
+            changed = matched + probed > 0
     except Conflict:
         stats["alive"] = 0
         return Reduction(st.edges, [False] * len(st.edges), unsat=True, stats=stats)

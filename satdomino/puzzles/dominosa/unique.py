@@ -4,8 +4,7 @@
 2. Sharpen: a short local search over the numbering (turn a planted domino end for end, or swap
    two planted dominoes; the planted layout stays a solution) that maximises the dominoes shown
    by exactly one pair of adjacent cells. Those are placed outright by any solver, and deduction
-   cascades from them. Measured at N=50 without this step: 2.5 s median, 37 s worst of five,
-   one board 10 minutes (the proofs get hard); with it, 0.2 s.
+   cascades from them; without this step the proofs on large boards get hard.
 3. Repair: an incremental SAT solver looks for a solution other than the planted one. Where it
    finds one, the cells where the two differ form alternating cycles; on every cycle at once we
    turn one planted domino end for end so that the alternative would use some domino twice
@@ -20,6 +19,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -29,15 +29,8 @@ from ...clock import NEVER, Deadline
 from ...encode import CNF, lower
 from ...errors import OutOfTimeError, SatDominoError, VerificationError
 from ...process.run import run_in_child
-from .board import (
-    Dominosa,
-    DominosaSolution,
-    build_placement,
-    dominoes,
-    place_key,
-    random_tiling,
-    verify,
-)
+from . import board as B
+from .board import Dominosa, DominosaSolution
 
 SOLVER = "cadical195"
 SHARPEN_STEPS_PER_TILE = 2  # measured: 0.5 already sharpens most boards, 2 leaves a margin
@@ -60,14 +53,8 @@ class _Board:
     def __init__(self, n: int, rng: random.Random) -> None:
         self.n, self.rows, self.cols = n, n + 1, n + 2
         rows, cols = self.rows, self.cols
-        self.edges: list[tuple[int, int]] = []
-        for r in range(rows):
-            for c in range(cols):
-                i = r * cols + c
-                if c + 1 < cols:
-                    self.edges.append((i, i + 1))
-                if r + 1 < rows:
-                    self.edges.append((i, i + cols))
+        self.edges = [(r * cols + c, r2 * cols + c2)
+                      for (r, c), (r2, c2) in B.grid_edges(rows, cols)]
         self.incident: list[list[int]] = [[] for _ in range(rows * cols)]
         for k, (a, b) in enumerate(self.edges):
             self.incident[a].append(k)
@@ -75,9 +62,9 @@ class _Board:
         self.partner = [0] * (rows * cols)
         self.grid = [0] * (rows * cols)
         self.tiles: list[tuple[int, int]] = []
-        dset = dominoes(n)
+        dset = B.dominoes(n)
         rng.shuffle(dset)
-        for ((r1, c1), (r2, c2)), (x, y) in zip(random_tiling(rows, cols, rng), dset,
+        for ((r1, c1), (r2, c2)), (x, y) in zip(B.random_tiling(rows, cols, rng), dset,
                                                 strict=True):
             a, b = r1 * cols + c1, r2 * cols + c2
             self.partner[a], self.partner[b] = b, a
@@ -126,23 +113,17 @@ def _sharpen(board: _Board, rng: random.Random, steps: int) -> None:
             continue
         ks = board.around(change)
         old = {c: grid[c] for c in change}
-        before = [board.domino(k) for k in ks]
+        delta: Counter[int] = Counter()  # how the dominoes shown change
+        delta.subtract(board.domino(k) for k in ks)
         for c, v in change.items():
             grid[c] = v
-        after = [board.domino(k) for k in ks]
-        touched = set(before) | set(after)
-        singles = sum(shown[d] == 1 for d in touched)
-        for d in before:
-            shown[d] -= 1
-        for d in after:
-            shown[d] += 1
-        if sum(shown[d] == 1 for d in touched) < singles:  # worse: undo
-            for d in after:
-                shown[d] -= 1
-            for d in before:
-                shown[d] += 1
-            for c, v in old.items():
+        delta.update(board.domino(k) for k in ks)
+        if sum(shown[d] + k == 1 for d, k in delta.items()) < sum(shown[d] == 1 for d in delta):
+            for c, v in old.items():  # worse: undo
                 grid[c] = v
+        else:
+            for d, k in delta.items():
+                shown[d] += k
 
 
 class _Repairer:
@@ -160,20 +141,16 @@ class _Repairer:
         # not the planted layout (fixed, as the tiling is)
         planted = {*board.tiles}
         clauses.append([-(k + 1) for k, e in enumerate(board.edges) if e in planted])
-        edges = len(board.edges)
-        self.solver: Session = get_backend(SOLVER).session(CNF(edges, edges, clauses))
+        self.top = len(board.edges)  # the highest variable so far
+        self.solver: Session = get_backend(SOLVER).session(CNF(self.top, self.top, clauses))
         # "each domino exactly once" depends on the numbering: each domino's clauses hang on
         # an activation literal, retired for good and replaced when a repair moves the domino
-        self.top = len(board.edges)
         self.showing: dict[int, set[int]] = {}
         for k in range(len(board.edges)):
             self.showing.setdefault(board.domino(k), set()).add(k)
         self.active: dict[int, int] = {}
         for d in sorted(self.showing):
             self._post(d)
-
-    def close(self) -> None:
-        self.solver.close()
 
     def _post(self, d: int) -> None:
         retired = [[-self.active[d]]] if d in self.active else []
@@ -205,14 +182,10 @@ class _Repairer:
         for start in sorted(spartner):
             if start in seen:
                 continue
-            cyc, c = [], start
-            while True:
-                p = partner[c]
-                cyc += [c, p]
-                seen.update((c, p))
-                c = spartner[p]
-                if c == start:
-                    break
+            c, cyc = start, [start, partner[start]]
+            while (c := spartner[partner[c]]) != start:
+                cyc += [c, partner[c]]
+            seen.update(cyc)
             out.append(cyc)
         return out
 
@@ -247,18 +220,14 @@ class _Repairer:
 
     def apply(self, change: dict[int, int]) -> None:
         ks = self.board.around(change)
-        touched = set()
-        for k in ks:
-            d = self.board.domino(k)
-            self.showing[d].discard(k)
-            touched.add(d)
+        before = {k: self.board.domino(k) for k in ks}
         for c, v in change.items():
             self.board.grid[c] = v
+        after = {k: self.board.domino(k) for k in ks}
         for k in ks:
-            d = self.board.domino(k)
-            self.showing.setdefault(d, set()).add(k)
-            touched.add(d)
-        for d in sorted(touched):
+            self.showing[before[k]].discard(k)
+            self.showing.setdefault(after[k], set()).add(k)
+        for d in sorted({*before.values(), *after.values()}):
             self._post(d)
 
 
@@ -273,8 +242,7 @@ def _search(n: int, seed: int, sharpen: float
             ) -> tuple[tuple[tuple[int, ...], ...], tuple, int, int]:
     """(grid, planted pairs, tilings tried, rounds) of a board the repair loop found unique."""
     rng = random.Random(f"dominosa-unique:{n}:{seed}")  # a str seed hashes the same every run
-    rounds = 0
-    tilings = 0
+    rounds = tilings = 0
     while True:
         tilings += 1
         board = _Board(n, rng)
@@ -285,11 +253,10 @@ def _search(n: int, seed: int, sharpen: float
                 rounds += 1
                 other = rep.other()
                 if other is None:
-                    grid, pairs = board.result()
-                    return grid, pairs, tilings, rounds
+                    return (*board.result(), tilings, rounds)
                 rep.repair(rep.cycles(other))
         finally:
-            rep.close()
+            rep.solver.close()
 
 
 def _late(n: int, seed: int) -> SatDominoError:
@@ -318,8 +285,7 @@ def generate(n: int, seed: int, deadline: Deadline = NEVER, *,
             raise _late(n, seed)
         grid, pairs, tilings, rounds = found
     board, sol = Dominosa(grid), DominosaSolution(pairs)
-    problems = verify(board, sol)
-    if problems:
+    if problems := B.verify(board, sol):
         raise VerificationError(f"planted Dominosa layout broken: {'; '.join(problems[:3])}")
     t1 = time.monotonic()
     # the repair loop's verdict, checked on the framework's own placement model
@@ -335,8 +301,8 @@ def generate(n: int, seed: int, deadline: Deadline = NEVER, *,
 def only_solution(board: Dominosa, sol: DominosaSolution, deadline: Deadline) -> bool | None:
     """Is ``sol`` the board's only solution, by the placement model with ``sol`` forbidden
     (None: not decided by the deadline)?"""
-    m = build_placement(board)
-    planted = frozenset(m.var(place_key(board, e)) for e in sol.pairs)
+    m = B.build_placement(board)
+    planted = frozenset(m.var(B.place_key(board, e)) for e in sol.pairs)
     with get_backend(SOLVER).session(lower(m)) as s:
         s.add([blocking_clause(m.projection, planted)])
         answer = s.solve(deadline=deadline)
@@ -347,5 +313,4 @@ def unique_board(n: int, seed: int, deadline: Deadline = NEVER
                  ) -> tuple[Dominosa, DominosaSolution]:
     """A double-``n`` Dominosa board with exactly one solution, and that solution; the same
     board for the same (n, seed). Past the deadline, OutOfTimeError."""
-    board, sol, _ = generate(n, seed, deadline)
-    return board, sol
+    return generate(n, seed, deadline)[:2]

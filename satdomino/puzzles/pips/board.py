@@ -29,6 +29,7 @@ RULES = ("empty", "sum", "less", "greater", "equals", "unequal")
 TARGETED = ("sum", "less", "greater")
 PARTS = ("easy", "medium", "hard")
 MAX_PIPS = 99
+DEAD = object()  # a region aggregate whose rule can no longer hold (``count_placements``)
 
 
 @dataclass(frozen=True)
@@ -122,10 +123,9 @@ def _finish(nodes, edges, dominoes, regions, grid, official) -> Pips:
     if len(nodes) != 2 * len(dominoes):
         raise PuzzleFormatError(f"the board has {len(nodes)} cells but the {len(dominoes)} "
                                 f"dominoes cover {2 * len(dominoes)}")
-    if official is not None:
+    if official is not None:  # its cells are on the board: from_nyt checked
         covered = Counter(u for pair in official for u in pair)
-        if len(official) != len(dominoes) or any(covered[u] != 1 for u in nodes) \
-                or set(covered) - set(nodes):
+        if any(covered[u] != 1 for u in nodes):
             raise PuzzleFormatError("the given solution does not cover the board once, "
                                     "one domino per entry")
     return Pips(tuple(nodes), tuple(edges), dominoes, regions, grid, official)
@@ -142,16 +142,15 @@ def from_nyt(obj: dict) -> Pips:
         raise PuzzleFormatError("'regions' must be a non-empty list")
     regions = tuple(_region(r, i, "indices", _cell) for i, r in enumerate(raw))
     cells = sorted({u for r in regions for u in r.nodes})
-    _check_regions(regions, set(cells))
     board = set(cells)
+    _check_regions(regions, board)
     edges = [((r, c), (r2, c2)) for r, c in cells for r2, c2 in ((r, c + 1), (r + 1, c))
              if (r2, c2) in board]
     official = None
     if obj.get("solution"):  # absent, null or [] : no published solution
         sol = obj["solution"]
-        if not isinstance(sol, list):
-            raise PuzzleFormatError("'solution' must be a list of [[r, c], [r, c]] pairs")
-        if not all(isinstance(pair, list) and len(pair) == 2 for pair in sol):
+        if not isinstance(sol, list) or not all(isinstance(pair, list) and len(pair) == 2
+                                                for pair in sol):
             raise PuzzleFormatError("'solution' must be a list of [[r, c], [r, c]] pairs")
         official = tuple((_cell(a, "solution"), _cell(b, "solution")) for a, b in sol)
         for u in (x for pair in official for x in pair):
@@ -228,13 +227,11 @@ def parse_parts(text: str) -> Parts:
     """Every puzzle in ``text`` (an NYT day file's easy / medium / hard, one puzzle, or the graph
     form), each part, its error, or Skipped for a withdrawn one."""
     data = load_json(text)
-    if isinstance(data, dict) and any(k in data for k in PARTS):
-        keys = [k for k in PARTS if k in data]
-    elif isinstance(data, dict):
-        return [(None, _attempt(data))]
-    else:
+    if not isinstance(data, dict):
         raise PuzzleFormatError("a Pips file must hold a JSON object")
-    return [(k, _attempt(data[k])) for k in keys]
+    if not any(k in data for k in PARTS):
+        return [(None, _attempt(data))]
+    return [(k, _attempt(data[k])) for k in PARTS if k in data]
 
 
 def _attempt(obj: object) -> Pips | Skipped | PuzzleFormatError:
@@ -289,13 +286,9 @@ def placements(p: Pips) -> list[tuple[tuple[int, int], Node, Node]]:
     """(type (a <= b), u, v) with a on u and b on v, where both cells can show those pips;
     a double once per edge."""
     dom = cell_domains(p)
-    out = []
-    for t in sorted(domino_types(p)):
-        for u, v in p.edges:
-            for a_on, b_on in ((u, v), (v, u)) if t[0] != t[1] else ((u, v),):
-                if t[0] in dom[a_on] and t[1] in dom[b_on]:
-                    out.append((t, a_on, b_on))
-    return out
+    return [(t, a_on, b_on) for t in sorted(domino_types(p)) for u, v in p.edges
+            for a_on, b_on in (((u, v), (v, u)) if t[0] != t[1] else ((u, v),))
+            if t[0] in dom[a_on] and t[1] in dom[b_on]]
 
 
 def build_placement(p: Pips) -> Model:
@@ -363,9 +356,6 @@ def region_labels(p: Pips) -> list[str]:
             for n, r in zip(region_names(p), p.regions, strict=True)]
 
 
-
-
-
 def build_link_value(p: Pips) -> Model:
     """The seed article's two views in ONE model: link variables (which neighbours pair up)
     and an integer value per cell (its encoding chosen by --int), tied together: each link
@@ -396,11 +386,10 @@ def build_link_value(p: Pips) -> Model:
     carries: dict[tuple[int, int], list[int]] = {t: [] for t in types}
     for (u, v), x in links.items():
         options = []
+        link = f"link {u}-{v}"
         for t in types:
-            both = {(t[0], t[1]), (t[1], t[0])}
             ways = []
-            link = f"link {u}-{v}"
-            for a, b in sorted(both):
+            for a, b in sorted({t, t[::-1]}):
                 w = m.var(("shows", u, a, v, b))
                 m.define_and(w, [eq[(u, a)], eq[(v, b)]], link)
                 ways.append(w)
@@ -495,15 +484,11 @@ def verify(p: Pips, sol: PipsSolution) -> list[str]:
     """Everything wrong with ``sol`` under the rules, by plain evaluation of the layout."""
     if len(sol.pairs) != len(p.dominoes):
         return [f"{len(sol.pairs)} dominoes placed, the set has {len(p.dominoes)}"]
-    problems = []
     edges = {frozenset(e) for e in p.edges}
     covered = Counter(u for pair in sol.pairs for u in pair)
-    for u, v in sol.pairs:
-        if frozenset((u, v)) not in edges:
-            problems.append(f"{_show(u)} and {_show(v)} are not neighbours on the board")
-    for u in p.nodes:
-        if covered[u] != 1:
-            problems.append(f"{_show(u)} is covered {covered[u]} times")
+    problems = [f"{_show(u)} and {_show(v)} are not neighbours on the board"
+                for u, v in sol.pairs if frozenset((u, v)) not in edges]
+    problems += [f"{_show(u)} is covered {covered[u]} times" for u in p.nodes if covered[u] != 1]
     if problems:
         return problems
     value = sol.values(p)
@@ -536,22 +521,19 @@ def planted(dominoes: int, seed: int, max_pip: int = 6) -> tuple[Pips, PipsSolut
     """A random connected board grown domino by domino, random pips, and random regions whose
     rules hold for the planted layout (so it is solvable; often not uniquely)."""
     rng = random.Random(seed)
-    pairs: list[tuple[tuple[int, int], tuple[int, int]]] = []
-    used: set[tuple[int, int]] = set()
+    start = ((2 * dominoes, 2 * dominoes), (2 * dominoes, 2 * dominoes + 1))
+    pairs: list[tuple[tuple[int, int], tuple[int, int]]] = [start]
+    used = set(start)
 
     def free_neighbours(cell):
         r, c = cell
         return [(r + dr, c + dc) for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
                 if (r + dr, c + dc) not in used and r + dr >= 0 and c + dc >= 0]
 
-    start = ((2 * dominoes, 2 * dominoes), (2 * dominoes, 2 * dominoes + 1))
-    pairs.append(start)
-    used.update(start)
     while len(pairs) < dominoes:
         a = rng.choice([u for u in used if free_neighbours(u)])
         b = rng.choice(free_neighbours(a))
-        nb = free_neighbours(b)
-        nb = [x for x in nb if x != a]
+        nb = [x for x in free_neighbours(b) if x != a]
         if not nb:
             continue
         c = rng.choice(nb)
@@ -565,13 +547,8 @@ def planted(dominoes: int, seed: int, max_pip: int = 6) -> tuple[Pips, PipsSolut
     for (low, high), (u, v) in zip(doms, pairs, strict=True):
         value[u], value[v] = low, high
     regions = _random_regions(sorted(value), value, rng)
-    obj = {"dominoes": [list(d) for d in doms],
-           "regions": [{"indices": [list(u) for u in r.nodes], "type": r.rule,
-                        **({"target": r.target} if r.target is not None else {})}
-                       for r in regions],
-           "solution": [[list(u), list(v)] for u, v in pairs]}
-    puzzle = from_nyt(obj)
-    return puzzle, PipsSolution(tuple(pairs))
+    drawn = Pips((), (), tuple(doms), tuple(regions), True, tuple(pairs))
+    return from_nyt(to_nyt(drawn)), PipsSolution(tuple(pairs))  # from_nyt adds cells and links
 
 
 def to_nyt(p: Pips) -> dict:
@@ -637,12 +614,11 @@ def render_text(p: Pips, sol: PipsSolution | None) -> str:
         f"  {n}: {_rule_text(r)} ({len(r.nodes)} cell{'s' if len(r.nodes) > 1 else ''})\n"
         for n, r in zip(names, p.regions, strict=True))
     value = sol.values(p) if sol else {}
+    region_of = {u: n for n, r in zip(names, p.regions, strict=True) for u in r.nodes}
     if not p.grid:
         lines = [f"  {u}-{v}: {value[u]}|{value[v]}" for u, v in sol.pairs] if sol else []
-        members = {u: n for n, r in zip(names, p.regions, strict=True) for u in r.nodes}
-        nodes = "nodes: " + " ".join(f"{u}[{members.get(u, '-')}]" for u in p.nodes) + "\n"
+        nodes = "nodes: " + " ".join(f"{u}[{region_of.get(u, '-')}]" for u in p.nodes) + "\n"
         return nodes + legend + ("dominoes:\n" + "\n".join(lines) + "\n" if sol else "")
-    region_of = {u: n for n, r in zip(names, p.regions, strict=True) for u in r.nodes}
     parts = [text.draw_groups(region_of, region_of), legend]
     if sol:
         parts.append("solution:\n" + text.draw_board({u: str(value[u]) for u in p.nodes},
@@ -696,9 +672,8 @@ def count_placements(p: Pips) -> int:
 
     A memoised search over cells in board order: the state is the set of covered cells, how
     many of each domino type are used, and the running aggregate of every open region (its
-    sum, common value or set of values). Boards from the NYT take milliseconds; 2025-09-15 hard
-    (2,764,800 placements) about 0.3 s. It shares nothing with the SAT models, so it also checks
-    them."""
+    sum, common value or set of values). It shares nothing with the SAT models, so it also
+    checks them."""
     go, start = _memo_search(p)
     depth = sys.getrecursionlimit()
     sys.setrecursionlimit(max(depth, 2 * len(p.dominoes) + 200))  # one frame per domino
@@ -718,7 +693,7 @@ def _tables(p: Pips) -> tuple:
         adj[index[u]].append(index[v])
         adj[index[v]].append(index[u])
     types = sorted(domino_types(p).items())
-    ways = [[(t[0], t[1])] if t[0] == t[1] else [(t[0], t[1]), (t[1], t[0])] for t, _ in types]
+    ways = [[t] if t[0] == t[1] else [t, t[::-1]] for t, _ in types]
     region = [-1] * len(nodes)
     for k, r in enumerate(p.regions):
         for u in r.nodes:
@@ -796,16 +771,13 @@ def _memo_search(p: Pips) -> tuple[Callable[..., int], tuple]:
         memo[key] = total
         return total
 
-    return go, (0, tuple(0 for _ in mult), tuple(None for _ in p.regions),
+    return go, (0, (0,) * len(mult), (None,) * len(p.regions),
                 tuple(len(r.nodes) for r in p.regions))
-
-DEAD = object()
 
 
 def placement_json(p: Pips, key: tuple) -> dict:
     """A placement variable for ``explain``: the domino's pips, each on its cell."""
-    _, t, u, v = key
-    return domino_json(t, u, v)
+    return domino_json(*key[1:])
 
 
 def squares(p: Pips, key: tuple) -> list[Cell] | None:

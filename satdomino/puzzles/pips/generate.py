@@ -25,6 +25,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import combinations_with_replacement
 from typing import Any
 
 from ...analysis.explain import LEVELS, difficulty, explain
@@ -68,7 +69,6 @@ class Made:
     rounds: int  # repairs on the board kept
     grade: str = ""  # explain's level name ("elimination", "solver", ...)
     hard_steps: int = 0  # steps beyond the named rules
-    steps: int = 0
 
 
 def make(family: Family[Pips, PipsSolution], dominoes: int, seed: int, *,
@@ -139,7 +139,6 @@ def _grade(family: Family[Pips, PipsSolution], made: Made, deadline: Deadline) -
     if out.reason == "time limit":
         raise OutOfTimeError("the time limit came while grading the puzzle")
     made.grade, made.hard_steps = difficulty(out)
-    made.steps = len(out.steps)
 
 
 # planting ----------------------------------------------------------------------------------------
@@ -147,7 +146,7 @@ def _grade(family: Family[Pips, PipsSolution], made: Made, deadline: Deadline) -
 def _plant(dominoes: int, max_pip: int, rng: random.Random) -> tuple[dict, dict]:
     """(the puzzle as an NYT object being edited, the planted layout: its pairs and values)."""
     pairs = _grow(dominoes, rng)
-    kinds = [(a, b) for a in range(max_pip + 1) for b in range(a, max_pip + 1)]
+    kinds = list(combinations_with_replacement(range(max_pip + 1), 2))
     drawn: list[tuple[int, int]] = []
     while len(drawn) < dominoes:  # without repeats while the set lasts
         drawn += rng.sample(kinds, min(len(kinds), dominoes - len(drawn)))
@@ -177,23 +176,17 @@ def _plant(dominoes: int, max_pip: int, rng: random.Random) -> tuple[dict, dict]
 def _grow(dominoes: int, rng: random.Random) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     """A connected board tiled by ``dominoes`` dominoes, grown one domino at a time from
     the cells at the edge of the board so far (which leaves NYT-like arms and holes)."""
-    used: set[tuple[int, int]] = set()
-    pairs: list = []
+    start = ((0, 0), (0, 1)) if rng.random() < 0.5 else ((0, 0), (1, 0))
+    pairs: list = [start]
+    used = set(start)
 
     def free(cell):
-        r, c = cell
-        return [(r + dr, c + dc) for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
-                if (r + dr, c + dc) not in used]
+        return [w for w in _neighbours(cell) if w not in used]
 
-    start = ((0, 0), (0, 1)) if rng.random() < 0.5 else ((0, 0), (1, 0))
-    pairs.append(start)
-    used.update(start)
     while len(pairs) < dominoes:
         a = rng.choice(sorted(u for u in used if free(u)))
         b = rng.choice(free(a))
-        used.add(b)  # so that c is not b
         nb = free(b)
-        used.discard(b)
         if not nb:
             continue
         c = rng.choice(nb)
@@ -253,14 +246,10 @@ def _lay_regions(value: dict, rng: random.Random) -> list[dict]:
 
 def _region(rule: str, cells, value: dict, slack: int = 1) -> dict:
     """A region as the NYT writes it, its target (if any) true of the planted ``value``."""
-    total = sum(value[u] for u in cells)
     out: dict = {"indices": [list(u) for u in sorted(cells)], "type": rule}
-    if rule == "sum":
-        out["target"] = total
-    elif rule == "less":
-        out["target"] = total + slack
-    elif rule == "greater":
-        out["target"] = total - slack
+    offset = {"sum": 0, "less": slack, "greater": -slack}
+    if rule in offset:
+        out["target"] = sum(value[u] for u in cells) + offset[rule]
     return out
 
 
@@ -269,8 +258,7 @@ def _region(rule: str, cells, value: dict, slack: int = 1) -> dict:
 def _other(board: dict, solution: dict, unique_by: str, deadline: Deadline) -> dict | None:
     """The pips of another solution (``None`` when the planted one is the only one): another
     layout, or with ``unique_by="grid"`` another pips grid."""
-    puzzle = from_nyt(board)
-    m = build_placement(puzzle)
+    m = build_placement(from_nyt(board))
     cnf = lower(m)
     value = solution["value"]
     extra = []
@@ -312,20 +300,12 @@ def _repair(board: dict, solution: dict, other: dict, rng: random.Random) -> Non
     for i, region in enumerate(board["regions"]):
         cells = [tuple(u) for u in region["indices"]]
         if differ.intersection(cells):
-            options += _changes(i, region, cells, value, theirs, differ)
+            changes = _changes(region["type"], cells, value, theirs, differ)
+            options += [([i], added) for added in changes]
     if not options:
         _new_pips(board, solution, other, rng)
         return
-    counts = Counter(r["type"] for r in board["regions"])
-
-    def distance(change) -> float:
-        mix = counts.copy()
-        _, _, removed, added = change
-        mix[removed] -= 1
-        mix.update(r["type"] for r in added)
-        return _off_mix(mix, board["quota"]) + rng.random() * 0.1
-
-    i, _, _, added = min(options, key=distance)
+    [i], added = _nearest(board["quota"], board["regions"], options, rng)
     board["regions"][i:i + 1] = added
 
 
@@ -336,9 +316,19 @@ def _quota(regions: int, rng: random.Random) -> dict[str, int]:
     return {t: int(share * regions + rng.random()) for t, share in MIX.items()}
 
 
-def _off_mix(counts: Counter, quota: dict[str, int]) -> float:
-    """How far region counts are from the board's quota."""
-    return sum((counts[t] - quota[t]) ** 2 for t in MIX)
+def _nearest(quota: dict[str, int], regions: list[dict], options: list,
+             rng: random.Random) -> tuple:
+    """The option (indices of the regions it replaces, the regions put in) that leaves the
+    counts of region types nearest the board's ``quota`` (ties broken at random)."""
+    counts = Counter(r["type"] for r in regions)
+
+    def distance(option) -> float:
+        mix = counts.copy()
+        mix.subtract(regions[k]["type"] for k in option[0])
+        mix.update(r["type"] for r in option[1])
+        return sum((mix[t] - quota[t]) ** 2 for t in MIX) + rng.random() * 0.1
+
+    return min(options, key=distance)
 
 
 def _weaken(board: dict, solution: dict, unique_by: str, rng: random.Random,
@@ -351,25 +341,21 @@ def _weaken(board: dict, solution: dict, unique_by: str, rng: random.Random,
     tried: set = set()
     while True:
         regions = board["regions"]
-        counts = Counter(r["type"] for r in regions)
         owner = {tuple(u): i for i, r in enumerate(regions) for u in r["indices"]}
         options = []
         for i, r in enumerate(regions):
             cells = [tuple(u) for u in r["indices"]]
-            if r["type"] != "empty" and len(cells) == 1:
+            rule, vs = r["type"], [value[u] for u in cells]
+            if rule != "empty" and len(cells) == 1:
                 options.append(([i], [_region("empty", cells, value)]))
-            if r["type"] in ("less", "greater"):
-                slack = abs(r["target"] - sum(value[u] for u in cells)) + 1
-                if slack <= 3 and (r["type"] == "less"
-                                   or sum(value[u] for u in cells) - slack >= 0):
-                    options.append(([i], [_region(r["type"], cells, value, slack)]))
-            vs = [value[u] for u in cells]
-            if r["type"] == "sum" and len(cells) > 1:  # a sum said as "all equal / different"
-                if len(set(vs)) == 1:
-                    options.append(([i], [_region("equals", cells, value)]))
-                elif len(set(vs)) == len(vs):
-                    options.append(([i], [_region("unequal", cells, value)]))
-            if r["type"] == "sum":  # joined with a neighbouring sum, or an empty cell
+            if rule in ("less", "greater"):
+                slack = abs(r["target"] - sum(vs)) + 1
+                if slack <= 3 and (rule == "less" or sum(vs) - slack >= 0):
+                    options.append(([i], [_region(rule, cells, value, slack)]))
+            if rule == "sum" and len(cells) > 1 and len(set(vs)) in (1, len(vs)):
+                said = "equals" if len(set(vs)) == 1 else "unequal"  # all equal / different
+                options.append(([i], [_region(said, cells, value)]))
+            if rule == "sum":  # joined with a neighbouring sum, or an empty cell
                 for j in sorted({owner[v] for u in cells for v in _neighbours(u)
                                  if v in owner and owner[v] != i}):
                     other = regions[j]
@@ -380,14 +366,7 @@ def _weaken(board: dict, solution: dict, unique_by: str, rng: random.Random,
         fresh = [o for o in options if _key(regions, o) not in tried]
         if not fresh:
             return
-
-        def distance(option, counts=counts, regions=regions) -> float:
-            mix = counts.copy()
-            mix.subtract(regions[k]["type"] for k in option[0])
-            mix.update(r["type"] for r in option[1])
-            return _off_mix(mix, board["quota"]) + rng.random() * 0.1
-
-        option = min(fresh, key=distance)
+        option = _nearest(board["quota"], regions, fresh, rng)
         tried.add(_key(regions, option))
         trial = dict(board, regions=[r for k, r in enumerate(regions) if k not in option[0]]
                      + option[1])
@@ -418,38 +397,35 @@ def _key(regions: list[dict], option) -> str:
     return repr(([regions[k] for k in option[0]], option[1]))
 
 
-def _changes(i: int, region: dict, cells: list, value: dict, theirs: dict,
-             differ: set) -> list[tuple]:
-    """Ways to change region ``i`` that the other solution breaks: (i, kind, the type
-    removed, the regions put in its place)."""
-    rule = region["type"]
+def _changes(rule: str, cells: list, value: dict, theirs: dict, differ: set) -> list[list]:
+    """Ways to change a ``rule`` region on ``cells`` that the other solution breaks: each the
+    regions put in its place."""
     mine = sum(value[u] for u in cells)
     other = sum(theirs[u] for u in cells)
     out = []
     if rule in ("empty", "equals", "unequal") and mine != other:
-        out.append((i, "target", rule, [_region("sum", cells, value)]))
-        if other > mine:
-            out.append((i, "target", rule, [_region("less", cells, value)]))
-        elif mine >= 1:
-            out.append((i, "target", rule, [_region("greater", cells, value)]))
-    if rule == "less" and other != mine:
-        out.append((i, "tighten", rule, [_region("less" if other > mine else "sum", cells,
-                                                 value)]))
-    if rule == "greater" and other != mine:
-        out.append((i, "tighten", rule, [_region("greater" if other < mine else "sum", cells,
-                                                 value)]))
+        out += [[r] for r in _targets(cells, value, theirs)]
+    if rule in ("less", "greater") and other != mine:  # the target tightened, else a sum
+        breaks = other > mine if rule == "less" else other < mine
+        out.append([_region(rule if breaks else "sum", cells, value)])
     if len(cells) > 1:  # a differing cell made a region of its own
         for u in sorted(differ.intersection(cells)):
             rest = [v for v in cells if v != u]
             kept = [_region(_holding(rule, part, value), part, value)
                     for part in _connected(rest)]
-            alone = [_region("sum", [u], value)]
-            if theirs[u] > value[u]:
-                alone.append(_region("less", [u], value))
-            elif value[u] >= 1:
-                alone.append(_region("greater", [u], value))
-            for single in alone:
-                out.append((i, "split", rule, [single, *kept]))
+            out += [[single, *kept] for single in _targets([u], value, theirs)]
+    return out
+
+
+def _targets(cells: list, value: dict, theirs: dict) -> list[dict]:
+    """A sum on ``cells``, and a "less" or "greater" when the other solution's sum there is
+    higher or lower (a "greater" only above zero): rules the planted values keep."""
+    mine = sum(value[u] for u in cells)
+    out = [_region("sum", cells, value)]
+    if sum(theirs[u] for u in cells) > mine:
+        out.append(_region("less", cells, value))
+    elif mine >= 1:
+        out.append(_region("greater", cells, value))
     return out
 
 
@@ -486,12 +462,11 @@ def _new_pips(board: dict, solution: dict, other: dict, rng: random.Random) -> N
     """The other solution shows the same pips and pairs them otherwise: give one of the
     dominoes it pairs otherwise new pips (a kind not on the board, while there is one), and
     set the targets of the regions it touches to the new values."""
-    value = solution["value"]
-    pairs = solution["pairs"]
+    value, pairs = solution["value"], solution["pairs"]
     moved = [k for k, (u, v) in enumerate(pairs) if frozenset((u, v)) not in other["pairs"]]
     k = rng.choice(moved)
     top = board["max_pip"]
-    kinds = {(a, b) for a in range(top + 1) for b in range(a, top + 1)}
+    kinds = set(combinations_with_replacement(range(top + 1), 2))
     unused = sorted(kinds - {tuple(sorted(d)) for d in board["dominoes"]})
     a, b = rng.choice(unused) if unused else (rng.randint(0, top), rng.randint(0, top))
     u, v = pairs[k]
@@ -499,9 +474,8 @@ def _new_pips(board: dict, solution: dict, other: dict, rng: random.Random) -> N
     value[u], value[v] = a, b
     for i, region in enumerate(board["regions"]):
         cells = [tuple(w) for w in region["indices"]]
-        if u not in cells and v not in cells:
-            continue
-        board["regions"][i] = _region(_holding(region["type"], cells, value), cells, value)
+        if u in cells or v in cells:
+            board["regions"][i] = _region(_holding(region["type"], cells, value), cells, value)
 
 
 def region_mix(puzzles: list[Pips]) -> dict[str, float]:
