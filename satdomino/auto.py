@@ -2,12 +2,10 @@
 
 For each puzzle family and size it picks the model, the encodings and the solver that measured
 fastest, by the family's own rules (``Family.auto``; ``python -m benchmarks.auto_default``
-measures them, and docs/benchmarks.md has the figures and the reasons), from what ``pip
-install`` brings: python-sat, highspy and our local search
-``sls`` (compiled at install). Whatever the user names (a model, an encoding, a backend) wins
-over the rule: with a backend named, the encodings and the model not named are the plain
-defaults (``Encodings()`` and the family's first model), since a rule's choices are made for
-its own backend.
+measures them, docs/benchmarks.md has the figures and the reasons), among what ``pip install``
+brings. Whatever the user names (a model, an encoding, a backend) wins over the rule: with a
+backend named, the encodings and the model not named are the plain defaults, since a rule's
+choices are made for its own backend.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """What a puzzle family is: the one object (``Family``) each family's module defines and the
-registry (``satdomino.puzzles``) lists. Everything specific to a family lives behind it: reading
-and writing its files, its models, decoding, the rule checker, how its placements are named and
-drawn, its generator, its size measure and ``auto``'s rules for it, its exact counter and
-counting views. The pipeline, the analyses, ``auto``, the generators' driver and the command line
-know a family only through this object, never by its name.
+registry (``satdomino.puzzles``) lists. Everything specific to a family lives behind it (the
+fields of ``Family``); the pipeline, the analyses, ``auto``, the generators' driver and the
+command line know a family only through this object, never by its name.
 """
 
 from __future__ import annotations

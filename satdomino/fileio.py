@@ -58,12 +58,6 @@ def opener(path: str | Path) -> Callable[..., IO]:
     return OPENERS[suffix] if suffix else open
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def output_path(path: str | Path, what: str = "output") -> Path:
     """The real file to write for ``path`` (symlinks followed), or a clear error: an empty
     name, a missing folder, or something that is not a regular file (a folder, /dev/null)."""
@@ -91,13 +85,14 @@ def atomic_text(path: str | Path, compress: bool = False) -> Iterator[IO[str]]:
     try:
         with open_tmp(tmp, "wt") as f:
             yield f
-        os.chmod(tmp, 0o666 & ~_umask())
+        mask = os.umask(0)  # read only by setting it: mkstemp's file is private
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
         os.replace(tmp, target)
-    except OSError as e:
+    except BaseException as e:
         Path(tmp).unlink(missing_ok=True)
-        raise SatDominoError(f"cannot write {path}: {e.strerror or e}") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        if isinstance(e, OSError):
+            raise SatDominoError(f"cannot write {path}: {e.strerror or e}") from None
         raise
 
 

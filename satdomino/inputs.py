@@ -75,20 +75,18 @@ def _stdin_by(deadline: Deadline) -> bytes:
 
 def _read_bytes(path: str) -> bytes:
     if path == "-":
-        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
-    else:
-        try:
-            with opener(path)(path, "rb") as f:  # compressed by suffix, or plain
-                data = f.read(MAX_INPUT_BYTES + 1)
-        except (EOFError, lzma.LZMAError, zlib.error, gzip.BadGzipFile):
-            raise SatDominoError(f"not {compression(path)}-compressed data") from None
-        except FileNotFoundError:
-            raise SatDominoError("no such file") from None
-        except IsADirectoryError:
-            raise SatDominoError("is a directory") from None
-        except OSError as e:
-            raise SatDominoError(e.strerror or str(e)) from None
-    return data
+        return sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+    try:
+        with opener(path)(path, "rb") as f:  # compressed by suffix, or plain
+            return f.read(MAX_INPUT_BYTES + 1)
+    except (EOFError, lzma.LZMAError, zlib.error, gzip.BadGzipFile):
+        raise SatDominoError(f"not {compression(path)}-compressed data") from None
+    except FileNotFoundError:
+        raise SatDominoError("no such file") from None
+    except IsADirectoryError:
+        raise SatDominoError("is a directory") from None
+    except OSError as e:
+        raise SatDominoError(e.strerror or str(e)) from None
 
 
 def _decoded(path: str, data: bytes) -> str:
@@ -104,10 +102,6 @@ def _decoded(path: str, data: bytes) -> str:
         raise SatDominoError("not a text file (not UTF-8)") from None
 
 
-def _hidden(path: Path, root: Path) -> bool:
-    return any(part.startswith(".") for part in path.relative_to(root).parts)
-
-
 def expand(paths: list[str], kind: str | None) -> Iterator[tuple[str, str | None]]:
     """(path, error) for every file to read; a folder is searched for its families' files
     (hidden ones skipped), and one without any is an error."""
@@ -117,7 +111,7 @@ def expand(paths: list[str], kind: str | None) -> Iterator[tuple[str, str | None
             root = Path(path)
             found = sorted(str(p) for p in root.rglob("*")
                            if p.is_file() and p.suffix.lower() in suffixes
-                           and not _hidden(p, root))
+                           and not any(n.startswith(".") for n in p.relative_to(root).parts))
             if not found:
                 looked = ", ".join(sorted(suffixes))
                 yield path, f"no puzzle files in this folder (looked for {looked})"

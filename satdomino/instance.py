@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -66,9 +66,7 @@ class Exported:
     map: str | None = None
 
     def as_json(self) -> dict[str, Any]:
-        return {"file": self.file, "format": self.format, "variables": self.variables,
-                "clauses": self.clauses, "hash": self.hash, "hash_kind": self.hash_kind,
-                "status": self.status, "map": self.map}
+        return asdict(self)
 
 
 # what finds the solution a uniqueness instance excludes: deterministic, unlike a portfolio
@@ -145,11 +143,10 @@ def export_instance(family: Family[Any, Any], puzzle: Any, origin: Origin, out: 
     with atomic_text(out, compress=True) as f:
         f.write(text)
     cols, rs = rows(m)
-    if fmt == "opb":
-        return Exported(out, fmt, len(cols), len(rs), opb_hash(text), "gbd-opb", status)
-    # GBD defines no hash for these formats: the md5 of the text, comments included
-    return Exported(out, fmt, len(cols), len(rs), hashlib.md5(text.encode()).hexdigest(),
-                    "md5-text", status)
+    # GBD defines no hash for the formats but OPB: the md5 of the text, comments included
+    digest = (opb_hash(text), "gbd-opb") if fmt == "opb" else (
+        hashlib.md5(text.encode()).hexdigest(), "md5-text")
+    return Exported(out, fmt, len(cols), len(rs), *digest, status)
 
 
 def _comment_safe(text: str) -> str:

@@ -122,8 +122,7 @@ def _puzzles(items: list[Item]) -> list[Puzzle]:
     out = []
     for item in items:
         if item.error is not None:
-            where = item.where
-            raise SatDominoError(f"{where}: {item.error}")
+            raise SatDominoError(f"{item.where}: {item.error}")
         assert item.family is not None
         out.append(Puzzle(item.family.kind, item.puzzle, item.name, item.file, item.text))
     return out

@@ -134,9 +134,8 @@ def _solve(puzzle: Any, family: Family, chosen: Setup, deadline: Deadline,
                               "encode_seconds": round(time.perf_counter() - t0, 6),
                               "solve_seconds": 0.0, "backend": chosen.label})
     n_vars, n_clauses = size(formula)
-    out = Outcome("unknown")
-    out.stats = {"variables": n_vars, "clauses": n_clauses,
-                 "encode_seconds": round(time.perf_counter() - t0, 6)}
+    out = Outcome("unknown", stats={"variables": n_vars, "clauses": n_clauses,
+                                    "encode_seconds": round(time.perf_counter() - t0, 6)})
     with session:
         _answer(out, puzzle, family, m, session, formula, deadline, unique)
     out.stats.update(
@@ -185,8 +184,7 @@ def _why_unknown(result: Result) -> str:
 def near(true_vars: frozenset[int], formula: Formula) -> list[int]:
     """Every variable of ``formula`` as the literal it has in an answer: phases to search near
     that answer."""
-    n = formula.num_vars
-    return [v if v in true_vars else -v for v in range(1, n + 1)]
+    return [v if v in true_vars else -v for v in range(1, formula.num_vars + 1)]
 
 
 def checked(puzzle: Any, family: Family, m: Model, true_vars: frozenset[int]) -> Any:

@@ -40,9 +40,8 @@ PRESETS: dict[str, tuple[str, str]] = {
     # HiGHS runs the feasibility-jump local search (Luteberget and Sartor) on the presolved
     # program before its first LP. The presolve rules turned off (presolve_rule_off bits 10,
     # 13, 14, 15 and 16: dependent equations, parallel rows and columns, sparsify, probing,
-    # enumeration) and symmetry detection took 0.09 of HiGHS's 0.12 s on a Dominosa N = 50
-    # board; the rest of presolve (doubleton equations above all) stays, and without it the
-    # jump finds nothing there.
+    # enumeration) and symmetry detection took most of HiGHS's time on large Dominosa boards;
+    # the rest of presolve (doubleton equations above all) stays: the jump needs it.
     "highs-fj": ("highs:jump_only=true,mip_detect_symmetry=false,presolve_rule_off=123904",
                  "HiGHS's feasibility-jump local search alone, on the 0-1 program: answers "
                  "sat or gives up (a portfolio member for large satisfiable puzzles)"),
@@ -96,9 +95,9 @@ def get_backend(name: str) -> Backend:
 
 def _sls_seed(spec: str) -> int:
     """``seed=K`` (K a whole number), or nothing: the local search's random seed."""
-    key, eq, value = spec.partition("=")
     if not spec:
         return 0
+    key, eq, value = spec.partition("=")
     if key.strip() != "seed" or not eq or not value.strip().isdigit() \
             or int(value) >= 2**63:
         raise UsageError(f"write sls or sls:seed=K (K a whole number), not sls:{spec}")
@@ -134,10 +133,8 @@ def available_backends() -> list[str]:
     """Every backend name that can run here: python-sat solvers, z3, z3-smt, highs and sls when
     installed and built, solver binaries found on PATH, and the presets whose solvers are all here.
     """
-    binaries = found_binaries()
-    highs = ["highs"] if highs_installed() else []
-    sls = ["sls"] if sls_built() else []
-    return [*solver_names(), "z3", "z3-smt", *highs, *sls, *binaries,
+    optional = [name for name, here in (("highs", highs_installed()), ("sls", sls_built())) if here]
+    return [*solver_names(), "z3", "z3-smt", *optional, *found_binaries(),
             *(p for p in PRESETS if resolves(p))]
 
 

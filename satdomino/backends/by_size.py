@@ -3,9 +3,8 @@
 A formula with fewer than VARS variables (as ``size`` counts them: its CNF's, else its
 Model's) goes to SMALL, any other to LARGE; each is any backend name (a portfolio, a preset).
 What pays on a large puzzle can cost a small one more than it is worth: in ``large-sat`` a
-local search started at once wins boards tens of milliseconds sooner from Dominosa N = 50,
-but it costs the boards MiniSat wins within 20 ms at N = 40 3-6 ms, a third of their time
-(README, "Large planted Dominosa boards").
+local search started at once wins the large boards sooner, but slows the small ones MiniSat
+wins alone (README, "Large planted Dominosa boards").
 """
 
 from __future__ import annotations

@@ -51,7 +51,6 @@ class CmsSession(Session):
             raise BackendError("approximate counts need pycryptosat (pip install pycryptosat)"
                                ) from None
         self._solver = pycryptosat.Solver(threads=1)
-        self._num_vars = num_vars
         self.add(clauses)
 
     def add(self, clauses: Iterable[Sequence[int]]) -> None:

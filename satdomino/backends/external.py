@@ -13,7 +13,7 @@ import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextlib import nullcontext, suppress
 from pathlib import Path
 
@@ -126,11 +126,10 @@ class ExternalBackend(Backend):
         t0 = time.perf_counter()
         try:
             with os.fdopen(fd, "w") as f:
-                # in pieces: between them, once a millisecond, a portfolio member with an answer
-                # gets the GIL (sleep(0) lets it in; else it would wait out the 5 ms switch
-                # interval), so it waits about 1 ms plus one piece at most; once it has, this
-                # member stops writing. Not after every piece: a sleep(0) costs some 70 us (the
-                # kernel's timer slack)
+                # in pieces: between them, once a millisecond, sleep(0) lets a portfolio member
+                # with an answer take the GIL (else it would wait out the switch interval), and
+                # then this member stops writing. Not after every piece: a sleep(0) costs the
+                # kernel's timer slack
                 yielded = t0
                 for piece in dimacs_lines(formula, extra=units):
                     if run is not None and run.stopped:
@@ -174,25 +173,21 @@ class ExternalBackend(Backend):
         GNU time, the solver's peak memory so far goes to ``peak_path`` (time, killed, writes
         none)."""
 
-        def kill() -> None:
+        def signal_group(sig: int) -> None:
             # returncode is set as wait() reaps the process: after that its pid may be reused
             # (though not within microseconds: Linux hands out pids in turn)
-            if proc.returncode is not None:
-                return
-            with suppress(ProcessLookupError):
-                if self.new_session:  # the solver leads a group: it and all it started
-                    os.killpg(proc.pid, signal.SIGKILL)
-                else:  # in compare's run, whose group the sweep kills: the solver itself
+            if proc.returncode is None:
+                with suppress(ProcessLookupError):
+                    os.killpg(proc.pid, sig)
+
+        def kill() -> None:
+            if self.new_session:  # the solver leads a group: it and all it started
+                signal_group(signal.SIGKILL)
+            elif proc.returncode is None:  # in compare's run, whose group the sweep kills
+                with suppress(ProcessLookupError):
                     if peak_path is not None:
                         _note_peak(proc.pid, peak_path)
-                    proc.kill()
-
-        def send(sig: int) -> Callable[[], None]:
-            def signal_solver() -> None:
-                if proc.returncode is None:
-                    with suppress(ProcessLookupError):
-                        os.killpg(proc.pid, sig)
-            return signal_solver
+                    proc.kill()  # the solver itself
 
         ended = False
         try:
@@ -200,7 +195,8 @@ class ExternalBackend(Backend):
                 # pausable (SIGSTOP, SIGCONT) only as the leader of a group of its own: in
                 # compare's runs it shares ours, and under GNU time a signal to time alone
                 # would not reach the solver
-                pausing = (run.pausable(send(signal.SIGSTOP), send(signal.SIGCONT))
+                pausing = (run.pausable(functools.partial(signal_group, signal.SIGSTOP),
+                                        functools.partial(signal_group, signal.SIGCONT))
                            if self.new_session else nullcontext())
                 with pausing, run.stoppable(kill):  # pausable once it counts as searching
                     proc.wait()

@@ -1,13 +1,12 @@
 """HiGHS, the open-source MIP solver, on the Model as a 0-1 linear program: ``highs`` and
 ``highs:OPTION=VALUE,...``.
 
-The rows are the LP writer's (``export.linear.rows``): an exactly-one is one equality row, not
-the pairwise clauses a SAT solver gets, and that is what HiGHS's presolve and its
-feasibility-jump local search work on. ``OPTION`` is any HiGHS option (``presolve=off``,
-``random_seed=3``, ...), plus ``jump_only=true``: stop, with no answer, once the
-feasibility-jump heuristic that HiGHS runs before its first LP has failed, rather than go on
-to the branch-and-bound (a local-search member for a portfolio, which frees its core for the
-others).
+The rows are ``program.program_rows``'s: an exactly-one is one equality row, not the pairwise
+clauses a SAT solver gets, and that is what HiGHS's presolve and feasibility jump work on.
+``OPTION`` is any HiGHS option (``presolve=off``, ``random_seed=3``, ...), plus
+``jump_only=true``: stop, with no answer, once the feasibility-jump heuristic that HiGHS runs
+before its first LP has failed, rather than go on to the branch-and-bound (a local-search
+member for a portfolio, which frees its core for the others).
 
 HiGHS always runs in a process of its own, since its LP solves do not look at interrupt
 requests and killing the process is the only prompt stop: a worker of the fork server
@@ -23,7 +22,7 @@ import os
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any, NamedTuple, NoReturn
 
 from ..clock import NEVER, Deadline
@@ -44,10 +43,8 @@ def _value(text: str) -> bool | int | float | str:
     if low in ("true", "false"):
         return low == "true"
     for kind in (int, float):
-        try:
+        with suppress(ValueError):
             return kind(text)
-        except ValueError:
-            pass
     return text
 
 
@@ -77,9 +74,7 @@ def _highs(options: dict):
         h = highspy.Highs()
     h.setOptionValue("output_flag", False)
     for key, value in options.items():
-        if key in OWN_OPTIONS:
-            continue
-        if h.setOptionValue(key, value) != highspy.HighsStatus.kOk:
+        if key not in OWN_OPTIONS and h.setOptionValue(key, value) != highspy.HighsStatus.kOk:
             raise UsageError(f"HiGHS refuses the option {key}={value}")
     return h
 
@@ -157,9 +152,8 @@ class HighsBackend(Backend):
 
 
 class Program(NamedTuple):
-    """The 0-1 program of a Model as numpy arrays (rows as ``export.linear`` makes them): what
-    a HiGHS worker is sent, pickled (0.2 ms at Dominosa N = 45; the Model would take far
-    longer)."""
+    """The 0-1 program of a Model as numpy arrays: what a HiGHS worker is sent, pickled (the
+    Model would take far longer)."""
 
     starts: Any
     index: Any  # 0-based columns
@@ -235,9 +229,8 @@ def _solve(program: Program, num_vars: int, options: dict) -> NoReturn:
 
 def _answer_at_once(event, lp, num_vars: int, t0: float) -> None:
     """A solution HiGHS has just found (in the space of ``lp``, not the presolved one) is
-    sent at once if every row and bound holds: HiGHS would go on for a few ms (its root LP;
-    2-4 ms on Dominosa N = 40-60) before returning it, where the all-zero objective already
-    makes it optimal."""
+    sent at once if every row and bound holds: HiGHS would first solve its root LP, where the
+    all-zero objective already makes it optimal."""
     import numpy as np
 
     x = np.rint(np.asarray(event.data_out.mip_solution, dtype=float)[:lp.num_col_])

@@ -1,37 +1,27 @@
-"""A portfolio: several backends race on the same puzzle; the first definite answer (sat or
-unsat) wins and the others are stopped.
+"""A portfolio, ``portfolio:A+B[+C...]`` of any backends: they race on the same puzzle; the
+first definite answer (sat or unsat) wins and the others are stopped.
 
-Written ``portfolio:A+B[+C...]`` with any backends (python-sat names, presets,
-``external:CMD``, ``z3``, ``z3-smt``, ``highs``); members that read the Model (``highs``,
-``z3-smt``) get it, the others its CNF, both with the same variable numbers. Each member runs
-as its ``Backend.start`` says: outside solvers and python-sat solvers that honour
-``interrupt`` run from threads of this process (no fork, so an easy puzzle costs no more than
-its fastest member); the others in forked children that are killed. A ``phases`` hint goes to
-every member; those that cannot take one simply race without it, so a portfolio of a
-local-search configuration and a CDCL solver is quick both at finding a first solution and at
-finding a second one near it.
+Members that read the Model (``highs``, ``z3-smt``) get it, the others its CNF, with the same
+variable numbers. Each member runs as its ``Backend.start`` says: outside solvers and python-sat
+solvers that honour ``interrupt`` from threads of this process (no fork, so an easy puzzle costs
+no more than its fastest member), ``highs`` in a worker of the fork server (``forkserver``),
+the others in forked children that are killed. A ``phases`` hint goes to the members that take
+one, so a local search and a CDCL solver are quick both at a first solution and at a second
+one near it.
 
-A member written ``NAME@SECONDS`` starts that many seconds late, or sooner: as soon as another
-member has ended without an answer (it takes that member's core), or no member is running. On
-a machine with two cores a second solver slows the first, even a sleeping forked child does
-(its pages are copied as the first writes them), so ``minisat22+highs-fj@0.02+cms-sls@10``
-leaves a puzzle MiniSat solves within 20 ms to MiniSat alone, and starts CryptoMiniSat when
-HiGHS's jump gives up. ``highs`` runs in a worker of the fork server (``forkserver``; a fork
-of this process where pidfds do not work), which neither copies this process nor slows the
-others as a fork of it would.
+A member written ``NAME@SECONDS`` starts that many seconds late, or sooner: once another member
+has ended without an answer (it takes that member's core), or no member is running. On two
+cores a second solver slows the first, even a sleeping forked child does (its pages are copied
+as the first writes them), so ``minisat22+highs-fj@0.02+cms-sls@10`` leaves a puzzle MiniSat
+solves within 20 ms to MiniSat alone.
 
-A member written ``NAME@START..YIELD`` (or ``NAME@..YIELD``, starting at once) yields its core
-at YIELD seconds if a member is still waiting to start: it is paused, keeping what it has
-learnt (a python-sat solver in this process is interrupted; a process gets SIGSTOP), the first
-waiting member starts on its core, and it resumes on the next core that frees up (a member
-that ended without an answer) once no member is waiting. So a solver that wins the easy
-puzzles early need not hold its core through the hard ones: in
-``minisat22@..0.08+highs-fj@0.02+cms-sls@10`` CryptoMiniSat starts at 80 ms on MiniSat's
-core, and MiniSat goes on (with its learnt clauses and phases, from a restart) if HiGHS's
-jump gives up. A member still loading its clauses yields once it searches; one that cannot be
-paused (an outside solver in a ``compare`` run, which shares the run's process group, or an
-in-process backend with no pause, such as ``z3``) runs on, and so does one given phases to
-search near (it is the one expected to answer).
+A member written ``NAME@START..YIELD`` (or ``NAME@..YIELD``) yields its core at YIELD seconds
+if a member is still waiting to start: it is paused, keeping what it has learnt (a python-sat
+solver in this process is interrupted; a process gets SIGSTOP), the first waiting member starts
+on its core, and it resumes on the next core that frees up once no member is waiting. A member
+still loading its clauses yields once it searches; one that cannot be paused (an outside solver
+in a ``compare`` run, which shares the run's process group, or ``z3``) runs on, and so does one
+given phases to search near (it is the one expected to answer).
 """
 
 from __future__ import annotations

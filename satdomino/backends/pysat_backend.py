@@ -4,6 +4,7 @@ killed."""
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 import threading
@@ -30,11 +31,11 @@ NO_PHASES = {"cadical103", "kissat404", "cryptosat"}
 INTERRUPTIBLE = {"gluecard3", "gluecard4", "glucose3", "glucose4", "glucose42", "maplechrono",
                  "maplecm", "maplesat", "mergesat3", "minicard", "minisat22", "minisatep"}
 
-# canonical names whose native library imports on this machine
 _SKIP = {"ergo"}  # a stub without a real solver behind it in some builds
 
 
 def solver_names() -> list[str]:
+    """The canonical names whose native library imports on this machine."""
     names = []
     for name in vars(SolverNames):
         if name.startswith("_") or name in _SKIP:
@@ -72,18 +73,10 @@ _USUAL_ADD_CLAUSE = re.compile(
     r"if not no_return:\nreturn res")
 
 
-_USUAL: dict[str, tuple[Callable, str] | None] = {}  # by solver class
-
-
+@functools.cache
 def _usual_add_clause(kind: Any) -> tuple[Callable, str] | None:
     """(the native function, the handle's attribute) when ``kind.add_clause`` (a solver
     class's) is the usual."""
-    if kind.__qualname__ not in _USUAL:
-        _USUAL[kind.__qualname__] = _usual(kind)
-    return _USUAL[kind.__qualname__]
-
-
-def _usual(kind: Any) -> tuple[Callable, str] | None:
     try:
         code = inspect.getsource(kind.add_clause)
     except (OSError, TypeError):
@@ -102,7 +95,7 @@ def clause_adder(s: Solver) -> Callable[[list[list[int]]], None]:
     form, it calls the native function under it directly: two Python calls fewer per clause,
     a third of MiniSat's loading time. Otherwise ``append_formula``."""
     inner = s.solver
-    usual = _usual_add_clause(type(inner))
+    usual = _usual_add_clause(inner.__class__)
     native = None if usual is None else getattr(inner, usual[1], None)
     if usual is None or not native:
         return s.append_formula

@@ -1,13 +1,9 @@
 """One incremental solver session: what every analysis that asks a solver more than once talks
 to (uniqueness, counting, explanations, the generators' repair loops, the cover counter).
 
-A session holds a formula and the clauses added since; it solves under assumptions, by a
-deadline or within a conflict budget; after an unsat answer it gives the failed assumptions
-(``core``); it propagates units; ``interrupt()`` from any thread ends the solve under way with
-"unknown" where the solver listens (``interruptible``, or a solve running in a forked copy
-under a deadline; CaDiCaL, Kissat and Lingeling solving here without one run on), and an
-interrupt sent between solves is forgotten; ``enumerate`` lists solutions that differ on a
-projection, blocking each one found.
+``interrupt()`` from any thread ends the solve under way with "unknown" where the solver
+listens (``interruptible``, or a solve running in a forked copy under a deadline; CaDiCaL,
+Kissat and Lingeling solving here without one run on); one sent between solves is forgotten.
 ``Backend.session`` makes one: python-sat solvers keep one solver in this process, Z3 one Z3
 solver, and any other backend solves again from the formula each time.
 """
@@ -34,11 +30,9 @@ def blocking_clause(projection: Iterable[int], true_vars: frozenset[int]) -> lis
 
 def record_new(projection: Iterable[int], true_vars: frozenset[int], seen: set[bytes],
                solver: str, again: str = "a solution it had already given") -> None:
-    """Add a solution to ``seen`` (each as a 128-bit digest of the projection variables it
-    makes true: the same answer to the puzzle exactly when these are equal; a digest, so that
-    millions of answers take tens of MB, not their variables'). One already there means
-    ``solver`` broke the clause that forbids it: a count or a uniqueness verdict would be
-    wrong."""
+    """Add a solution to ``seen`` as a 128-bit digest of the projection variables it makes
+    true (so that millions of answers take tens of MB). One already there means ``solver``
+    broke the clause that forbids it: a count or a uniqueness verdict would be wrong."""
     answer = hashlib.blake2b(array("i", sorted(x for x in projection if x in true_vars))
                              .tobytes(), digest_size=16).digest()
     if answer in seen:

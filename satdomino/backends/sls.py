@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..clock import NEVER, Deadline
 from ..errors import BackendError
@@ -67,16 +67,10 @@ def _search(model: Model, assumptions: Sequence[int], phases: Sequence[int], see
     args = _arrays(model, assumptions, phases)
     control = array("i", [0, 0])  # [stop, pause], read by the search
 
-    def stop() -> None:
-        control[0] = 1
+    def flag(i: int, value: int) -> Callable[[], None]:
+        return lambda: control.__setitem__(i, value)
 
-    def pause() -> None:
-        control[1] = 1
-
-    def resume() -> None:
-        control[1] = 0
-
-    with run.pausable(pause, resume), run.stoppable(stop):
+    with run.pausable(flag(1, 1), flag(1, 0)), run.stoppable(flag(0, 1)):
         try:
             values = _sls.solve(*args, seed, -1.0, control)
         except (ValueError, TypeError) as e:  # rows the search cannot take
@@ -96,8 +90,8 @@ def _arrays(model: Model, assumptions: Sequence[int], phases: Sequence[int]) -> 
     starts = np.asarray(rows.starts, dtype=np.int64)
     index = np.asarray(rows.index, dtype=np.int32)
     value = np.asarray(rows.value, dtype=np.int64)
-    lower = np.clip(np.nan_to_num(rows.lower, posinf=_BIG, neginf=-_BIG), -_BIG, _BIG)
-    upper = np.clip(np.nan_to_num(rows.upper, posinf=_BIG, neginf=-_BIG), -_BIG, _BIG)
+    lower, upper = (np.clip(np.nan_to_num(b, posinf=_BIG, neginf=-_BIG), -_BIG, _BIG)
+                    for b in (rows.lower, rows.upper))
     if assumptions:  # x >= 1 or x <= 0
         lits = np.asarray(assumptions, dtype=np.int64)
         index = np.concatenate((index, np.abs(lits).astype(np.int32)))
@@ -111,9 +105,8 @@ def _arrays(model: Model, assumptions: Sequence[int], phases: Sequence[int]) -> 
     named = np.asarray(rows.first_row, dtype=np.int64)[list(model.choices)]
     # integer variables' one-value rows (before the first constraint's), then the rest from
     # the last row back: a model's item rows ("each domino once") usually come last
-    others = np.arange(num_rows - 1, -1, -1)
-    candidates = np.concatenate((named, np.arange(int(rows.first_row[0]) if len(
-        rows.first_row) else num_rows), others))
+    one_value = int(rows.first_row[0]) if len(rows.first_row) else num_rows
+    candidates = np.concatenate((named, np.arange(one_value), np.arange(num_rows - 1, -1, -1)))
     start = array("i")
     if phases:
         first = np.zeros(rows.num_cols + 1, dtype=np.int32)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterable, Sequence
+from functools import partial
 from typing import Any
 
 from ..clock import NEVER, Deadline
@@ -34,14 +34,20 @@ def _z3():
     return z3
 
 
+def _bools(z3: Any, num_vars: int) -> list:
+    """The Z3 Boolean of every variable id (index 0 unused)."""
+    return [None] + [z3.Bool(f"x{i}") for i in range(1, num_vars + 1)]
+
+
+def _lit(z3: Any, xs: list, v: int) -> Any:
+    return xs[v] if v > 0 else z3.Not(xs[-v])
+
+
 def model_to_z3(model: Model):
     """The Model as Z3 Boolean formulas with native cardinality / PB terms (PbEq, AtMost, ...)."""
     z3 = _z3()
-    xs = [None] + [z3.Bool(f"x{i}") for i in range(1, model.num_vars + 1)]
-
-    def lit(v: int):
-        return xs[v] if v > 0 else z3.Not(xs[-v])
-
+    xs = _bools(z3, model.num_vars)
+    lit = partial(_lit, z3, xs)
     out = []
     ints: dict[Any, Any] = {}
     for key, x in model.ints.items():  # native Int with its finite domain
@@ -67,8 +73,7 @@ def model_to_z3(model: Model):
             case IntLinear(terms, bools, op, bound):
                 total = z3.Sum([c * ints[x.key] for c, x in terms]
                                + [z3.If(lit(b), w, 0) for w, b in bools] or [z3.IntVal(0)])
-                out.append(total <= bound if op == "<=" else total >= bound if op == ">="
-                           else total == bound)
+                out.append(compare(total, op, bound))
     return xs, out
 
 
@@ -123,12 +128,11 @@ class Z3Session(Session):
     def __init__(self, name: str, formula: CNF | Model) -> None:
         self.name = name
         self._solver, self._xs = z3_solver(formula)
-        self._lock = threading.Lock()
         self._core: list[int] = []
 
     def add(self, clauses: Iterable[Sequence[int]]) -> None:
-        for clause in clauses:
-            self._solver.add(z3_clause(self._xs, clause))
+        z3 = _z3()
+        self._solver.add([z3.Or([_lit(z3, self._xs, v) for v in c]) for c in clauses])
 
     def solve(self, assumptions: Sequence[int] = (), *, deadline: Deadline = NEVER,
               conflicts: int | None = None, phases: Sequence[int] = ()) -> Result:
@@ -141,7 +145,10 @@ class Z3Session(Session):
         answer = self._solver.check(exprs)
         seconds = time.perf_counter() - t0
         if answer == z3.sat:
-            return Result("sat", frozenset(true_ids(self._solver, self._xs)), seconds)
+            m = self._solver.model()
+            true = frozenset(i for i in range(1, len(self._xs))
+                             if z3.is_true(m.eval(self._xs[i], model_completion=True)))
+            return Result("sat", true, seconds)
         if answer == z3.unsat:
             self._core = [by_id[c.get_id()] for c in self._solver.unsat_core()
                           if c.get_id() in by_id]
@@ -170,27 +177,9 @@ def z3_solver(formula: CNF | Model) -> tuple[Any, list]:
     if isinstance(formula, Model):
         xs, fs = model_to_z3(formula)
         s.add(fs)
-    else:
-        xs = [None] + [z3.Bool(f"x{i}") for i in range(1, formula.num_vars + 1)]
-
-        def lit(v: int):
-            return xs[v] if v > 0 else z3.Not(xs[-v])
-
-        s.add([z3.Or([lit(x) for x in c]) for c in formula.clauses])
-        s.add([z3.AtMost(*[lit(x) for x in ls], k) for ls, k in formula.atmosts])
+        return s, xs
+    xs = _bools(z3, formula.num_vars)
+    lit = partial(_lit, z3, xs)
+    s.add([z3.Or([lit(x) for x in c]) for c in formula.clauses])
+    s.add([z3.AtMost(*[lit(x) for x in ls], k) for ls, k in formula.atmosts])
     return s, xs
-
-
-def _lit(z3: Any, xs: list, v: int) -> Any:
-    return xs[v] if v > 0 else z3.Not(xs[-v])
-
-
-def true_ids(s, xs) -> list[int]:
-    z3 = _z3()
-    m = s.model()
-    return [i for i in range(1, len(xs)) if z3.is_true(m.eval(xs[i], model_completion=True))]
-
-
-def z3_clause(xs: list, clause: Sequence[int]) -> Any:
-    z3 = _z3()
-    return z3.Or([xs[v] if v > 0 else z3.Not(xs[-v]) for v in clause])

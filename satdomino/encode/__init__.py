@@ -25,9 +25,9 @@ from . import amo as _amo  # noqa: F401  (fills the registry)
 from . import card as _card  # noqa: F401
 from . import ints as _ints  # noqa: F401
 from . import pb as _pb  # noqa: F401
-from .registry import CNF, KINDS, REGISTRY, Encode, Encoder, Sink, get, trivial_card
+from .registry import CNF, KINDS, REGISTRY, Encode, Encoder, Sink, get
 
-__all__ = ["CNF", "KINDS", "REGISTRY", "Encoder", "Encodings", "lower", "names"]
+__all__ = ["CNF", "KINDS", "REGISTRY", "Encoder", "Encodings", "lower"]
 
 
 @dataclass(frozen=True)
@@ -53,10 +53,6 @@ class Encodings:
         return any(get(kind, getattr(self, kind)).native for kind in KINDS)
 
 
-def names(kind: str) -> list[str]:
-    return list(REGISTRY[kind])
-
-
 _BASIC = (ExactlyOne, AtMostOne, Clause)
 
 
@@ -79,22 +75,18 @@ def lower(model: Model, encodings: Encodings = Encodings()) -> CNF:
     for iv in model.ints.values():
         int_of(iv)
     for c in model.constraints:
-        # the commonest kinds by type, before the match: its class patterns cost a test per
-        # case (lowering N = 50 Dominosa with pairwise clauses took 5.7 ms, now 3.8)
-        kind = type(c)
+        # the commonest kinds by type, before the match: its class patterns cost a test per case
+        kind: type | None = type(c)
         if kind not in _BASIC:  # a subclass of one is lowered as its kind (holds() does so too)
-            kind = next((k for k in _BASIC if isinstance(c, k)), kind)
-        if kind is ExactlyOne or kind is AtMostOne:
-            lits = c.lits  # type: ignore[union-attr]  # one of the kinds with lits
-            if kind is ExactlyOne:
-                out.clause(list(lits))
-            if len(lits) > 1:
-                amo(list(lits), out)
-            continue
-        if kind is Clause:
-            out.clause(list(c.lits))  # type: ignore[union-attr]
-            continue
-        _lower_other(c, out, card, pb, int_of)
+            kind = next((k for k in _BASIC if isinstance(c, k)), None)
+            if kind is None:
+                _lower_other(c, out, card, pb, int_of)
+                continue
+        lits = c.lits  # type: ignore[union-attr]  # one of the kinds with lits
+        if kind is not AtMostOne:
+            out.clause(list(lits))
+        if kind is not Clause and len(lits) > 1:
+            amo(list(lits), out)
     cnf.num_vars = max(pool.top, model.num_vars)
     return cnf
 
@@ -104,17 +96,20 @@ def _lower_other(c: Constraint, out: Sink, card: Encode, pb: Encode,
     """A constraint of the less common kinds, into ``out``."""
     match c:
         case Card(lits, op, bound):
-            _lower_card(list(lits), op, bound, out, card)
+            if _settled(len(lits), op, bound, out):
+                return
+            if bound == 0 or (op != "<=" and bound == len(lits)):
+                # forced values: all false (sum <= 0) or all true (sum >= n)
+                for x in lits:
+                    out.clause([-x] if bound == 0 else [x])
+            else:
+                card(list(lits), op, bound, out)
         case PB(terms, op, bound):
-            _lower_pb(terms, op, bound, out, pb, card)
+            _lower_pb(terms, op, bound, out, pb)
         case Define(var, "or", lits):
-            out.clause([-var, *lits])
-            for y in lits:
-                out.clause([-y, var])
+            out.define_or(list(lits), var)
         case Define(var, "and", lits):
-            out.clause([var, *(-y for y in lits)])
-            for y in lits:
-                out.clause([-var, y])
+            out.define_and(list(lits), var)
         case IntView(var, xv, op, k):
             lit = int_of(xv).eq(k) if op == "==" else int_of(xv).ge(k)
             out.clause([-var, lit])
@@ -125,37 +120,25 @@ def _lower_other(c: Constraint, out: Sink, card: Encode, pb: Encode,
                 parts, const = int_of(xv).linear()
                 flat += [(coef * w, lit) for w, lit in parts]
                 bound -= coef * const
-            _lower_pb([(w, lit) for w, lit in flat if w], op, bound, out, pb, card)
+            _lower_pb([(w, lit) for w, lit in flat if w], op, bound, out, pb)
         case _:  # never silently dropped
             raise TypeError(f"cannot lower {c!r}")
 
 
-def _lower_card(lits: list[int], op: str, bound: int, out: Sink, card) -> None:
-    verdict = trivial_card(len(lits), op, bound)
-    if verdict == "false":
-        out.false()
-    elif verdict is None:
-        if bound == 0 or (op != "<=" and bound == len(lits)):
-            # forced values: all false (sum <= 0) or all true (sum >= n)
-            for x in lits:
-                out.clause([-x] if bound == 0 else [x])
-        else:
-            card(lits, op, bound, out)
-
-
-def _lower_pb(terms, op: str, bound: int, out: Sink, pb, card) -> None:
-    # negative weights: w*x = w - (-w)*(not x), so flip the literal and move w to the bound
-    norm: list[tuple[int, int]] = []
-    for w, x in terms:
-        if w < 0:
-            norm.append((-w, -x))
-            bound -= w
-        else:
-            norm.append((w, x))
-    total = sum(w for w, _ in norm)
+def _settled(total: int, op: str, bound: int, out: Sink) -> bool:
+    """Is ``sum op bound`` over weights summing to ``total`` decided by that alone? When it
+    cannot hold, the formula is made false."""
     if (op == "<=" and bound >= total) or (op == ">=" and bound <= 0):
-        return
+        return True
     if bound < 0 and op != ">=" or (bound > total and op != "<="):
         out.false()
-        return
-    pb(norm, op, bound, out)
+        return True
+    return False
+
+
+def _lower_pb(terms, op: str, bound: int, out: Sink, pb) -> None:
+    # negative weights: w*x = w - (-w)*(not x), so flip the literal and move w to the bound
+    norm = [(abs(w), -x if w < 0 else x) for w, x in terms]
+    bound -= sum(w for w, _ in terms if w < 0)
+    if not _settled(sum(w for w, _ in norm), op, bound, out):
+        pb(norm, op, bound, out)

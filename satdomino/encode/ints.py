@@ -68,14 +68,11 @@ class Order(IntEncoding):
             out.clause([-hi, lo])
 
     def _make_eq(self, k: int) -> int:
-        i = self.x.values.index(k)
-        at_least = self.steps[i - 1] if i > 0 else None
-        above = self.steps[i] if i < len(self.steps) else None
-        if at_least is None:
-            return -above if above is not None else self.out.true()
-        if above is None:
-            return at_least
-        return self.out.define_and([at_least, -above])
+        i = self.x.values.index(k)  # x >= values[i] and not x >= values[i + 1]
+        lits = self.steps[max(i - 1, 0):i] + [-s for s in self.steps[i:i + 1]]
+        if len(lits) == 2:
+            return self.out.define_and(lits)
+        return lits[0] if lits else self.out.true()
 
     def _make_ge(self, k: int) -> int:
         i = next(i for i, v in enumerate(self.x.values) if v >= k)

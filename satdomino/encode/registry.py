@@ -61,17 +61,17 @@ class Sink:
             self.cnf.clauses.append([self._true])
         return self._true
 
-    def define_or(self, lits: list[int]) -> int:
-        """A fresh variable equal to OR(lits)."""
-        y = self.fresh()
+    def define_or(self, lits: list[int], y: int | None = None) -> int:
+        """``y`` (a fresh variable if None) made equal to OR(lits)."""
+        y = self.fresh() if y is None else y
         self.clause([-y, *lits])
         for x in lits:
             self.clause([-x, y])
         return y
 
-    def define_and(self, lits: list[int]) -> int:
-        """A fresh variable equal to AND(lits)."""
-        y = self.fresh()
+    def define_and(self, lits: list[int], y: int | None = None) -> int:
+        """``y`` (a fresh variable if None) made equal to AND(lits)."""
+        y = self.fresh() if y is None else y
         self.clause([y, *(-x for x in lits)])
         for x in lits:
             self.clause([-y, x])
@@ -118,15 +118,3 @@ def get(kind: str, name: str) -> Encoder:
         raise UnknownNameError(f"unknown {kind} encoding {name!r}; choose from {', '.join(table)}")
     return table[name]
 
-
-def trivial_card(n: int, op: str, bound: int) -> str | None:
-    """'true' / 'false' when sum of n literals op bound is decided by n alone, else None."""
-    lo_ok = bound <= 0  # ">= bound" always holds
-    hi_ok = bound >= n  # "<= bound" always holds
-    if op == "<=":
-        return "false" if bound < 0 else "true" if hi_ok else None
-    if op == ">=":
-        return "false" if bound > n else "true" if lo_ok else None
-    if bound < 0 or bound > n:
-        return "false"
-    return None

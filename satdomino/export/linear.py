@@ -39,27 +39,17 @@ def columns(model: Model) -> tuple[list[str], dict, list[Row]]:
     """The columns, each integer variable's (value, column) pairs, and the rows that make
     each integer variable take one value."""
     cols = [f"x{i}" for i in range(1, model.num_vars + 1)]
-    out: list[Row] = []
     values: dict = {}
     for key, x in model.ints.items():
-        pairs = []
-        for v in x.values:
-            pairs.append((v, len(cols)))
-            cols.append(f"d{len(cols) + 1}")
-        values[key] = pairs
-        out.append(([(1, j) for _, j in pairs], "=", 1))
-    return cols, values, out
+        values[key] = [(v, len(cols) + i) for i, v in enumerate(x.values)]
+        cols += [f"d{j + 1}" for _, j in values[key]]
+    return cols, values, [([(1, j) for _, j in pairs], "=", 1) for pairs in values.values()]
 
 
 def _linear(terms: list[tuple[int, int]], op: str, bound: int) -> Row:
     # w * (not x) = w - w * x: constants move to the right side
-    row = []
-    for w, lit in terms:
-        if lit > 0:
-            row.append((w, lit - 1))
-        else:
-            row.append((-w, -lit - 1))
-            bound -= w
+    row = [(w, lit - 1) if lit > 0 else (-w, -lit - 1) for w, lit in terms]
+    bound -= sum(w for w, lit in terms if lit < 0)
     return row, {"<=": "<=", ">=": ">=", "==": "="}[op], bound
 
 

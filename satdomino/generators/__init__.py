@@ -2,6 +2,6 @@
 (``make``: check, plant or build unique, grade, the command that remakes a puzzle) and the
 ``cnf_samples/`` folder (``samples``)."""
 
-from .make import Made, check, command, made, origin, planted, readings
+from .make import Made, check, command, made, origin, planted
 
-__all__ = ["Made", "check", "command", "made", "origin", "planted", "readings"]
+__all__ = ["Made", "check", "command", "made", "origin", "planted"]

@@ -30,30 +30,19 @@ def check(family: Family[Any, Any], params: dict[str, Any],
     """A one-line UsageError for parameters the generator cannot take, naming them as the
     command line does (``--max-pip``) or, for a compare ``spec``, as the spec does
     (``max_pip=``)."""
-    gen = family.generator
-
-    def name(key: str) -> str:
-        return f"{key}=" if spec else "--" + key.replace("_", "-")
-
     where = f"{spec}:" if spec else f"generate {family.kind}"
     given: dict[str, int] = {}
-    for p in gen.params:
+    for p in family.generator.params:
         value = params.get(p.name, p.default)
+        name = f"{p.name}=" if spec else "--" + p.name.replace("_", "-")
         if value is None and (p.required or spec):
-            raise UsageError(f"{where} needs {name(p.name)} between {p.lo} and {p.hi}")
+            raise UsageError(f"{where} needs {name} between {p.lo} and {p.hi}")
         if value is not None and not (isinstance(value, int) and p.lo <= value <= p.hi):
-            raise UsageError(f"{where} {name(p.name)} must be between {p.lo} and {p.hi}")
+            raise UsageError(f"{where} {name} must be between {p.lo} and {p.hi}")
         if value is not None:
             given[p.name] = value
-    problem = gen.check(given, choices or {})
-    if problem:
+    if problem := family.generator.check(given, choices or {}):
         raise UsageError(f"{where} {problem}")
-
-
-def readings(family: Family[Any, Any], flags: dict[str, bool]) -> dict[str, bool]:
-    """The readings of the rules that differ from the puzzle's default, from command-line
-    flags by field (``{"cover": False, "rotate": True}``), for the fields the family has."""
-    return {r.field: r.value for r in family.readings if flags.get(r.field) == r.value}
 
 
 @dataclass

@@ -55,9 +55,8 @@ def write_all(folder: Path = FOLDER) -> list[dict]:
         manifest.append({"file": file, "family": fam.kind, "parameters": made.parameters,
                          "readings": dict(s.readings), "uniqueness": s.uniqueness,
                          "model": s.model, "encodings": encodings.as_dict(),
-                         "variables": info.variables,
-                         "clauses": info.clauses, "status": info.status,
-                         "hash": info.hash,
+                         "variables": info.variables, "clauses": info.clauses,
+                         "status": info.status, "hash": info.hash,
                          "count": counts[key] - (1 if s.uniqueness else 0)})
     (folder / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest

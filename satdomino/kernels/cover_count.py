@@ -15,8 +15,8 @@ own terms:
 What unit propagation leaves of a planted Dominosa board is one connected tangle, held together
 by placements that lie in no solution; without them it falls apart into small parts of 6-12
 items, which is why its counts are products like 2^a 3^b (N = 40: 3,361 placements, 905 in some
-solution, 21 parts, about 30 ms in all). Options are undone from a trail (as in dancing links), so a
-branch costs what it changes.
+solution, 21 parts). Options are undone from a trail (as in dancing links), so a branch costs
+what it changes.
 """
 
 from __future__ import annotations
@@ -147,9 +147,8 @@ class _Counter:
     # counting ---------------------------------------------------------------------------------
 
     def total(self) -> int:
-        if any(c == 0 for c in self.live_count):
-            return 0
-        if not self._propagate([i for i, c in enumerate(self.live_count) if c == 1]):
+        if 0 in self.live_count or not self._propagate(
+                [i for i, c in enumerate(self.live_count) if c == 1]):
             return 0
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 20_000))  # a part nests in a part, deeply on big boards

@@ -43,11 +43,8 @@ def answer_now(payload: Any) -> NoReturn:
 def die_with_parent() -> None:
     """Linux: SIGKILL this process when its parent dies, so no solver outlives the run that
     started it. Elsewhere a no-op (time limits still kill what they started)."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
+    with suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     if os.getppid() == 1:  # the parent died before prctl took effect
         os._exit(70)
 
@@ -55,13 +52,10 @@ def die_with_parent() -> None:
 def peak_rss_mb(pid: int) -> float | None:
     """The peak resident memory (MB) of a live process's current image (Linux's VmHWM: a forked
     process starts from what it inherited; exec starts again from nothing), or None."""
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-    except (OSError, ValueError, IndexError):
-        pass
+    with suppress(OSError, ValueError, IndexError), open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
     return None
 
 

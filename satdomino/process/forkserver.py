@@ -1,16 +1,14 @@
 """A fork server: a small process forked before a puzzle is built, which forks the workers a
 solve asks for (HiGHS's) from itself rather than from this process.
 
-Forking this process once the puzzle is built costs the race twice. The fork copies its page
-tables, and every page this process writes afterwards is copied again: MiniSat, racing a
-forked HiGHS at Dominosa N = 45, took 18.4 ms where alone it took 11.8 ms, and took 11.5 ms
-beside a HiGHS started in a process forked beforehand. The worker pays too: HiGHS's jump took
-40-58 ms from a fork of the built puzzle's process, against 25-42 ms from a small one (medians
-of 7, README "Large planted Dominosa boards"). The server is forked while this process is
-small (1.2 ms), and a worker's work is sent to it as compact arguments, pickled.
+Forking this process once the puzzle is built costs the race twice: the fork copies its page
+tables, every page this process writes afterwards is copied again (slowing the solvers racing
+here), and the worker itself runs slower from a fork of a large process (README "Large planted
+Dominosa boards"). The server is forked while this process is small, and a worker's work is
+sent to it as compact arguments, pickled.
 
 Not ``multiprocessing``'s "forkserver": that one starts a fresh interpreter, which imports
-what the workers need (0.1 s or more) in the critical path of a one-puzzle run.
+what the workers need in the critical path of a one-puzzle run.
 
 Each worker sends its answer through a pipe of its own, whose write end the server passes on
 (``SCM_RIGHTS``), and the server hands back a pidfd of the worker, so this process can stop,
@@ -23,6 +21,7 @@ from __future__ import annotations
 
 import atexit
 import fcntl
+import functools
 import os
 import pickle
 import signal
@@ -66,11 +65,9 @@ class ForkServer:
     def alive(self) -> bool:
         if self._ended:
             return False
-        try:
+        with suppress(ChildProcessError):  # not our child (a fork of this process has it)
             if os.waitpid(self.pid, os.WNOHANG) == (0, 0):
                 return True
-        except ChildProcessError:  # not our child (a fork of this process has it)
-            pass
         self._ended = True
         return False
 
@@ -142,11 +139,9 @@ class ForkServer:
 def _out_of_the_way(sock: socket.socket) -> socket.socket:
     """``sock`` on a file number of 256 or more. The socket lives as long as the process, and
     low numbers are the ones code that writes to a file it has closed hits once they are
-    reused: in the test suite, the binary DRAT tail of a python-sat Cadical195 proof that was
-    never read, left in a C stream over a descriptor python-sat had closed, was flushed by a
-    fflush(NULL) (ours, since narrowed to stdout: ``highs_backend._flush_c_stdout``) onto a
-    server socket that had taken the freed number, and the server, reading it as a job,
-    ended. Any other library's fflush(NULL) would do the same."""
+    reused: a fflush(NULL) once wrote the unread tail of a python-sat proof, left in a C
+    stream over a closed descriptor, onto a server socket that had taken the freed number
+    (``highs_backend._flush_c_stdout``), and the server, reading it as a job, ended."""
     try:
         high = fcntl.fcntl(sock.fileno(), fcntl.F_DUPFD_CLOEXEC, 256)
     except OSError:  # fewer files allowed than that: keep it where it is
@@ -157,18 +152,16 @@ def _out_of_the_way(sock: socket.socket) -> socket.socket:
 
 _server: ForkServer | None = None
 _server_lock = threading.Lock()
-_pidfds: list[bool] = []  # whether pidfds work here, once probed
 
 
+@functools.cache
 def available() -> bool:
     """Pidfds work here (Linux 5.3 on, not refused by a sandbox)."""
-    if not _pidfds:
-        try:
-            os.close(os.pidfd_open(os.getpid()))
-            _pidfds.append(hasattr(signal, "pidfd_send_signal"))
-        except (AttributeError, OSError):
-            _pidfds.append(False)
-    return _pidfds[0]
+    try:
+        os.close(os.pidfd_open(os.getpid()))
+    except (AttributeError, OSError):
+        return False
+    return hasattr(signal, "pidfd_send_signal")
 
 
 def server() -> ForkServer:

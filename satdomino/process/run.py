@@ -242,8 +242,7 @@ class ForkedRun(Run):
     def ready(self, timeout: float | None) -> bool:
         """The child has answered or died within ``timeout`` seconds (None: waits for it;
         ``result()`` will not wait)."""
-        assert self._recv is not None
-        return self._recv.poll(timeout)
+        return self.connection.poll(timeout)
 
     def _signal(self, sig: int) -> None:
         with suppress(ProcessLookupError):
@@ -296,7 +295,8 @@ class ForkedRun(Run):
     def _end(self, died: bool) -> str:
         """Reap the child: now if it died on its own (to say how), else in the background."""
         if died:
-            return _exit_status(_reap(self._pid))
+            code = os.waitstatus_to_exitcode(_reap(self._pid))
+            return f"killed by signal {-code}" if code < 0 else f"exit {code}"
         threading.Thread(target=_reap, args=(self._pid,), daemon=True).start()
         return ""
 
@@ -393,12 +393,6 @@ def _reap(pid: int) -> int:
         return os.waitpid(pid, 0)[1]
     except ChildProcessError:  # SIGCHLD ignored, say
         return 0
-
-
-def _exit_status(status: int) -> str:
-    if os.WIFSIGNALED(status):
-        return f"killed by signal {os.WTERMSIG(status)}"
-    return f"exit {os.waitstatus_to_exitcode(status)}"
 
 
 def run_in_child(name: str, fn: Callable[..., Any], args: tuple,

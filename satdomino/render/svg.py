@@ -11,6 +11,15 @@ SIZE = 40
 MARGIN = 20
 
 
+def _start(w: str, h: str, title: str, view: str = "") -> list[str]:
+    """The opening of a drawing: its size, a white ground, the title."""
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+           f'{view}font-family="sans-serif">', f'<rect width="{w}" height="{h}" fill="white"/>']
+    if title:
+        out.append(f'<text x="{MARGIN}" y="{MARGIN + 8}" font-size="16">{escape(title)}</text>')
+    return out
+
+
 def draw_board(labels: Mapping[Cell, str], pairs: Iterable[tuple[Cell, Cell]] = (),
                title: str = "", fills: Mapping[Cell, str] | None = None,
                tags: Mapping[Cell, str] | None = None, groups: Mapping[Cell, object] | None = None
@@ -23,11 +32,7 @@ def draw_board(labels: Mapping[Cell, str], pairs: Iterable[tuple[Cell, Cell]] = 
     cols = 1 + max(c for _, c in labels)
     top = MARGIN + (24 if title else 0)
     w, h = 2 * MARGIN + cols * SIZE, top + MARGIN + rows * SIZE
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
-           f'viewBox="0 0 {w} {h}" font-family="sans-serif">',
-           f'<rect width="{w}" height="{h}" fill="white"/>']
-    if title:
-        out.append(f'<text x="{MARGIN}" y="{MARGIN + 8}" font-size="16">{escape(title)}</text>')
+    out = _start(str(w), str(h), title, f'viewBox="0 0 {w} {h}" ')
     for (r, c) in labels:
         fill = fills.get((r, c), "#f4f1ea")
         out.append(f'<rect x="{MARGIN + c * SIZE}" y="{top + r * SIZE}" width="{SIZE}" '
@@ -39,15 +44,14 @@ def draw_board(labels: Mapping[Cell, str], pairs: Iterable[tuple[Cell, Cell]] = 
         out.append(f'<rect x="{x}" y="{y}" width="{(dc + 1) * SIZE - 6}" '
                    f'height="{(dr + 1) * SIZE - 6}" rx="7" fill="#fffdf8" fill-opacity="0.55" '
                    f'stroke="#222" stroke-width="2.5"/>')
-        # the dividing line between the two halves
-        if dc:
-            lx = MARGIN + (c0 + 1) * SIZE
-            out.append(f'<line x1="{lx}" y1="{y + 6}" x2="{lx}" y2="{y + SIZE - 12}" '
-                       f'stroke="#999" stroke-width="1"/>')
+        if dc:  # the dividing line between the two halves
+            x1 = x2 = MARGIN + (c0 + 1) * SIZE
+            y1, y2 = y + 6, y + SIZE - 12
         else:
-            ly = top + (r0 + 1) * SIZE
-            out.append(f'<line x1="{x + 6}" y1="{ly}" x2="{x + SIZE - 12}" y2="{ly}" '
-                       f'stroke="#999" stroke-width="1"/>')
+            x1, x2 = x + 6, x + SIZE - 12
+            y1 = y2 = top + (r0 + 1) * SIZE
+        out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#999" '
+                   'stroke-width="1"/>')
     for (r, c), label in labels.items():
         out.append(f'<text x="{MARGIN + c * SIZE + SIZE / 2}" y="{top + r * SIZE + SIZE / 2 + 6}" '
                    f'font-size="17" text-anchor="middle">{escape(label)}</text>')
@@ -58,14 +62,13 @@ def draw_board(labels: Mapping[Cell, str], pairs: Iterable[tuple[Cell, Cell]] = 
                                           ((1, 0), (x, y + SIZE, x + SIZE, y + SIZE)),
                                           ((0, -1), (x, y, x, y + SIZE)),
                                           ((-1, 0), (x, y, x + SIZE, y))):
-            if walled.get((r + dr, c + dc), None) != g:
+            if walled.get((r + dr, c + dc)) != g:
                 out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#222" '
                            f'stroke-width="3" stroke-linecap="round"/>')
     for (r, c), tag in (tags or {}).items():
         out.append(f'<text x="{MARGIN + c * SIZE + 4}" y="{top + r * SIZE + 11}" font-size="10" '
                    f'fill="#553">{escape(tag)}</text>')
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return "\n".join([*out, "</svg>\n"])
 
 
 PALETTE = ("#f6c8c8", "#c8e0f6", "#d2f0c8", "#f6e6b4", "#e0ccf0", "#c8f0e8", "#f0d2b4",
@@ -83,19 +86,12 @@ def draw_graph(labels: dict, pairs: Iterable[tuple] = (), edges: Iterable[tuple]
                top + cy + radius * math.sin(2 * math.pi * i / len(nodes)))
            for i, u in enumerate(nodes)}
     size = 2 * cx
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size:.0f}" '
-           f'height="{size + top:.0f}" font-family="sans-serif">',
-           f'<rect width="{size:.0f}" height="{size + top:.0f}" fill="white"/>']
-    if title:
-        out.append(f'<text x="{MARGIN}" y="{MARGIN + 8}" font-size="16">{escape(title)}</text>')
-    for u, v in edges:
-        (x1, y1), (x2, y2) = pos[u], pos[v]
-        out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
-                   f'stroke="#bbb" stroke-width="1"/>')
-    for u, v in pairs:
-        (x1, y1), (x2, y2) = pos[u], pos[v]
-        out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
-                   f'stroke="#222" stroke-width="7" stroke-linecap="round"/>')
+    out = _start(f"{size:.0f}", f"{size + top:.0f}", title)
+    for links, style in ((edges, 'stroke="#bbb" stroke-width="1"'),  # dominoes over links
+                         (pairs, 'stroke="#222" stroke-width="7" stroke-linecap="round"')):
+        for u, v in links:
+            (x1, y1), (x2, y2) = pos[u], pos[v]
+            out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" {style}/>')
     for u in nodes:
         x, y = pos[u]
         fill = (fills or {}).get(u, "#f4f1ea")
@@ -107,5 +103,4 @@ def draw_graph(labels: dict, pairs: Iterable[tuple] = (), edges: Iterable[tuple]
         name = str(u) + (f" {tags[u]}" if tags and u in tags else "")
         out.append(f'<text x="{nx:.1f}" y="{ny + 4:.1f}" font-size="11" fill="#666" '
                    f'text-anchor="middle">{escape(name)}</text>')
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return "\n".join([*out, "</svg>\n"])

@@ -9,9 +9,7 @@ Cell = tuple[int, int]
 
 def draw_board(labels: dict[Cell, str], pairs: Iterable[tuple[Cell, Cell]] = ()) -> str:
     """Cells with their labels; walls everywhere except between the two halves of a domino.
-
-    Works for any set of cells (holes are left blank), so irregular boards draw too.
-    """
+    Any set of cells draws (holes are left blank), irregular boards too."""
     groups: dict[Cell, object] = {}
     for a, b in pairs:
         groups[a] = groups[b] = (a, b)
