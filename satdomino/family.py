@@ -27,7 +27,7 @@ class Skipped:
 
 
 # every part of a file: (its name, the puzzle, or why it cannot be read, or why it is skipped)
-Parts = list[tuple[str | None, Any]]
+Parts = list[tuple[str | None, "P | PuzzleFormatError | Skipped"]]
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ class Ask:
 
     unique: bool = False  # exactly one solution (else planted: solvable by construction)
     deadline: Deadline = NEVER
-    readings: dict[str, Any] = field(default_factory=dict)  # Reading.field -> its value
+    readings: dict[str, bool] = field(default_factory=dict)  # Reading.field -> its value
     choices: dict[str, str] = field(default_factory=dict)  # Choice.name -> value
     progress: Callable[[str], None] | None = None
     grade: bool = True  # grade the puzzle (explain) when the builder grades
@@ -148,7 +148,7 @@ class Family(Generic[P, S]):
     title: str  # "Dominosa"
     suffixes: tuple[str, ...]  # files picked up when a folder is given
     sniff: Callable[[str], bool]  # does this text look like one of ours?
-    parse: Callable[[str], Parts]  # every part, each parsed on its own
+    parse: Callable[[str], Parts[P]]  # every part, each parsed on its own
     formats: Mapping[str, Callable[[P], str]]  # the puzzle as text; the first is the default
     models: Mapping[str, Callable[[P], Model]]  # the first is the default
     decode: Callable[[P, Model, frozenset[int]], S]
@@ -199,7 +199,7 @@ class Family(Generic[P, S]):
                    default=self.auto[0])
 
 
-def strict(parts: Parts) -> list[tuple[str | None, Any]]:
+def strict(parts: Parts[P]) -> list[tuple[str | None, P]]:
     """The puzzles among ``parts`` (skipped parts left out); raises the first bad part's
     error, naming the part."""
     out = []

@@ -18,6 +18,7 @@ from .encode import Encodings
 from .errors import UsageError, VerificationError
 from .family import Family
 from .model import Model
+from .result import Count
 
 
 @dataclass
@@ -30,14 +31,14 @@ class Outcome:
     solution: Any = None
     unique: bool | None = None
     other: Any = None  # a second, different solution when not unique
-    count: Any = None  # an analysis.count.Count when counting was asked
+    count: Count | None = None  # when counting was asked
     assignment: frozenset[int] = frozenset()  # the model variables true in ``solution``
     stats: dict = field(default_factory=dict)
     # why the answer, or the uniqueness check, is unknown: the solver's own word ("time
     # limit", "the feasibility jump found no solution", "out of memory", ...)
     reason: str = ""
     # what was solved: the family, the puzzle, and where it came from (for ``json``)
-    family: Any = field(default=None, repr=False)
+    family: Family[Any, Any] | None = field(default=None, repr=False)
     puzzle: Any = field(default=None, repr=False)
     source: str | None = None
     name: str | None = None

@@ -6,6 +6,9 @@ from __future__ import annotations
 import csv
 import dataclasses
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,7 +20,7 @@ from satdomino.backends import get_backend
 from satdomino.cli import main
 from satdomino.encode import CNF
 from satdomino.export.dimacs import read_dimacs
-from satdomino.puzzles import unregister
+from satdomino.puzzles import load_plugins, unregister
 
 from .rowtiling import FAMILY, RowTiling, Tiling, verify
 
@@ -152,3 +155,36 @@ def test_the_registry_refuses_a_kind_twice() -> None:
     satdomino.register(FAMILY)  # the same family again: nothing changes
     with pytest.raises(satdomino.SatDominoError, match="registered already"):
         satdomino.register(dataclasses.replace(FAMILY, title="another"))
+
+
+def _cli(*args: str, families: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "SATDOMINO_FAMILIES": families}
+    return subprocess.run([sys.executable, "-m", "satdomino", *args], capture_output=True,
+                          text=True, timeout=120, env=env, cwd=Path(__file__).parent.parent)
+
+
+def test_the_command_line_takes_families_named_in_the_environment(tmp_path) -> None:
+    path = write(tmp_path, RowTiling(4, (2, 1, 1)))
+    p = _cli("solve", path, "--count", "--json", families="tests.rowtiling")
+    row = json.loads(p.stdout)
+    assert p.returncode == 0 and (row["kind"], row["count"]) == ("rowtiling", len(brute(
+        RowTiling(4, (2, 1, 1))))), p.stderr
+    # compare --memory runs each solve in a fresh interpreter: it loads the family too
+    rows = tmp_path / "runs.csv"
+    p = _cli("compare", path, "--backend", "minisat22", "--memory", "500", "-o", str(rows),
+             "--no-progress", families="tests.rowtiling:FAMILY")
+    with rows.open() as f:
+        found = list(csv.DictReader(f))
+    assert p.returncode == 0 and [r["status"] for r in found] == ["sat"], p.stderr
+    for bad in ("tests.no_such_module", "tests.rowtiling:RowTiling", "tests.rowtiling:nothing"):
+        p = _cli("solve", path, families=bad)
+        assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
+        assert "SATDOMINO_FAMILIES" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_load_plugins_registers_once() -> None:
+    unregister(FAMILY.kind)
+    load_plugins(" tests.rowtiling , tests.rowtiling:FAMILY ")
+    assert satdomino.family("rowtiling") is FAMILY
+    with pytest.raises(satdomino.SatDominoError, match="not a satdomino Family"):
+        load_plugins("tests.rowtiling:verify")

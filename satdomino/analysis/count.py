@@ -23,7 +23,6 @@ import multiprocessing
 import sys
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from multiprocessing.connection import wait
 from typing import Any
 
@@ -39,20 +38,8 @@ from ..family import Family
 from ..kernels.cover_count import never_true
 from ..model import Model
 from ..process.run import ForkedRun, run_in_child
+from ..result import Count
 from .approx import approx_count
-
-
-@dataclass
-class Count:
-    value: int
-    method: str  # "enumeration", "dp", "ganak" or "approx" (incomplete: what ran, "dp+ganak")
-    complete: bool  # False: stopped at --limit or the time limit (value is then a lower bound)
-    seconds: float
-    by: str = "placement"
-    reason: str = ""  # why it is incomplete: "time limit", "--limit reached", ...
-    epsilon: float | None = None  # for an approximate count: its guarantee
-    delta: float | None = None
-
 
 METHODS = ("enumeration", "dp", "ganak")
 HEAD_START = 0.02  # seconds enumeration has alone, in this process

@@ -12,6 +12,7 @@ import sys
 import threading
 
 from ..errors import OutOfTimeError, SatDominoError, VerificationError
+from ..puzzles import load_plugins
 from ..version import __version__
 from . import check_proof, compare, decode, encodings, explain, export, generate, hint, solve
 from .common import OUT_OF_MEMORY, Parser, say
@@ -63,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     in_main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminate) if in_main_thread else None
     try:
+        load_plugins()  # SATDOMINO_FAMILIES: before the parser, which lists the families
         args = build_parser().parse_args(argv)
         return COMMANDS[args.command].run(args)
     except BrokenPipeError:

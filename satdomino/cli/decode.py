@@ -63,9 +63,9 @@ def read_map(instance: str) -> tuple[Family[Any, Any], str | None, Any, dict]:
         parts = [(n, p) for n, p in fam.parse(mapping["input"]) if n == mapping["puzzle"]]
     except SatDominoError as e:
         raise SatDominoError(f"{where}: {e}") from None
-    if len(parts) != 1 or isinstance(parts[0][1], SatDominoError | Skipped):
+    name, puzzle = parts[0] if len(parts) == 1 else (None, None)
+    if puzzle is None or isinstance(puzzle, SatDominoError | Skipped):
         raise SatDominoError(f"{where}: the puzzle cannot be rebuilt")
-    name, puzzle = parts[0]
     if readings := mapping.get("readings"):
         if not set(readings) <= {r.field for r in fam.readings} or not all(
                 isinstance(v, bool) for v in readings.values()):

@@ -129,7 +129,7 @@ def report(item: Item, out: Outcome, asked_unique: bool) -> str:
         c = out.count
         about = "about " if c.method == "approx" else ""
         guarantee = (f", within x{1 + c.epsilon:g} with probability {1 - c.delta:g}"
-                     if c.method == "approx" else "")
+                     if c.epsilon is not None and c.delta is not None else "")
         short = "" if c.complete else f"+ (incomplete: {c.reason or 'stopped early'})"
         body = (f"count: {about}{c.value}{short} "
                 f"distinct {c.by}s ({c.method}{guarantee}, {c.seconds:.3f} s)\n") + body

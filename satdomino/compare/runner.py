@@ -38,7 +38,7 @@ from ..encode import CNF, Encodings
 from ..export.dimacs import gbd_hash
 from ..process import forkserver
 from ..process.child import die_with_parent, group_peaks, peak_rss_mb
-from ..puzzles import family
+from ..puzzles import family, load_plugins
 
 ALARM_GRACE = 5.0  # the child's own alarm fires this long after the parent should have killed it
 # a run's limit counts from its first message; until then from its fork, with this much more for
@@ -343,7 +343,9 @@ def _fresh_main(task: Task) -> None:
     with _process_body():
         fd, path = int(sys.argv[1]), Path(sys.argv[2])
         path.unlink()
-        # loaded before the limit, as a forked run inherits them (the backend: in ``_run``)
+        # loaded before the limit, as a forked run inherits them (the backend: in ``_run``);
+        # a family of the caller's is known here only if SATDOMINO_FAMILIES names it
+        load_plugins()
         family(task.kind)
         gnu_time()
         _run(task, fd, str(path.parent))
@@ -432,6 +434,7 @@ def watch(children: list[Child]) -> Iterator[tuple[Child, bool]]:
 
 def run_isolated(task: Task) -> dict[str, Any]:
     """One run in its own process, to the end or the limit (what a Dask worker calls)."""
+    load_plugins()  # the worker's SATDOMINO_FAMILIES, before the fork
     child = Child(task)
     try:
         (_, killed), = watch([child])

@@ -4,10 +4,13 @@
 
 Another family (a plugin of yours) joins with ``register(MY_FAMILY)`` before the registry is
 read: its kind is then a ``--kind``, a ``generate`` sub-command, a compare spec, and its files
-are detected."""
+are detected. The command line (and every process ``compare`` starts) also registers the
+families named in the environment variable SATDOMINO_FAMILIES (``load_plugins``)."""
 
 from __future__ import annotations
 
+import importlib
+import os
 from typing import Any
 
 from ..errors import PuzzleFormatError, UnknownNameError, UsageError
@@ -29,6 +32,26 @@ def register(fam: Family[Any, Any], *, first: bool = False) -> None:
     if first:
         for kind in [k for k in FAMILIES if k != fam.kind]:
             FAMILIES[kind] = FAMILIES.pop(kind)
+
+
+PLUGINS = "SATDOMINO_FAMILIES"
+
+
+def load_plugins(spec: str | None = None) -> None:
+    """Register the families that ``spec`` (by default the environment variable
+    SATDOMINO_FAMILIES) names, comma-separated, each ``module`` (its ``FAMILY``) or
+    ``module:NAME``; a name that does not give a Family is a one-line UsageError."""
+    spec = os.environ.get(PLUGINS, "") if spec is None else spec
+    for entry in filter(None, (e.strip() for e in spec.split(","))):
+        module, _, name = entry.partition(":")
+        try:
+            fam = getattr(importlib.import_module(module), name or "FAMILY")
+        except Exception as e:  # not importable, no such name, or the module itself fails
+            raise UsageError(f"{PLUGINS}: cannot load {entry!r} ({type(e).__name__}: {e})"
+                             ) from None
+        if not isinstance(fam, Family):
+            raise UsageError(f"{PLUGINS}: {entry!r} is not a satdomino Family")
+        register(fam)
 
 
 def unregister(kind: str) -> None:
@@ -57,4 +80,4 @@ def detect(text: str) -> Family[Any, Any]:
     raise PuzzleFormatError("cannot tell what puzzle this is (use --kind to say)")
 
 
-__all__ = ["FAMILIES", "Family", "detect", "family", "register", "unregister"]
+__all__ = ["FAMILIES", "Family", "detect", "family", "load_plugins", "register", "unregister"]

@@ -365,7 +365,7 @@ def unique_board(width: int, height: int, seed: int, ask: Ask
     breaks and the planted one, less that piece, keeps. ``ask.readings``: ``cover``."""
     rng = random.Random(f"dominofit-unique:{width}:{height}:{seed}")
     p, sol = planted(width, height, seed)
-    p = replace(p, **ask.readings)
+    p = replace(p, cover=ask.readings.get("cover", p.cover))
     pieces = set(sol.pieces)
     repairs = 0
     while True:
