@@ -317,10 +317,20 @@ class Model:
         self._lits(x for _, x in bs)
         self._add(IntLinear(tuple((int(c), x) for c, x in ints if c), bs, op, bound), label)
 
-    def satisfied_by(self, value: dict[int, bool] | Sequence[bool]) -> bool:
-        """Does the assignment (``value[var]``) satisfy every constraint? The IR's meaning, for
-        tests."""
-        return all(holds(c, value) for c in self.constraints)
+    def satisfied_by(self, value: dict[int, bool] | Sequence[bool],
+                     ints: dict[Hashable, int] | None = None) -> bool:
+        """Does the assignment (``value[var]``, and ``ints[key]`` for integer variables)
+        satisfy every constraint? The IR's meaning, for tests. An integer variable missing from
+        ``ints`` takes the value its views say: the ``k`` of a true ``x == k``, else the largest
+        ``k`` of a true ``x >= k``, else its smallest value."""
+        known = dict(ints or {})
+        views = [c for c in self.constraints if isinstance(c, IntView) and c.x.key not in known]
+        for c in sorted(views, key=lambda c: (c.op == "==", c.k)):  # == views decide last
+            if value[c.var]:
+                known[c.x.key] = c.k
+        for key, x in self.ints.items():
+            known.setdefault(key, x.values[0])
+        return all(holds(c, value, known) for c in self.constraints)
 
     def __repr__(self) -> str:
         return f"Model({self.name!r}, {self.num_vars} vars, {len(self.constraints)} constraints)"

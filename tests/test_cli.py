@@ -17,6 +17,7 @@ from satdomino.clock import NEVER
 from satdomino.encode import Encodings
 from satdomino.puzzles import dominosa as D
 from satdomino.puzzles import pips as P
+from satdomino.render.text import counted
 
 from .conftest import EXAMPLES, need_binary
 
@@ -89,7 +90,9 @@ def test_unsat_exit_1(capsys, tmp_path) -> None:
 
 @pytest.mark.parametrize("argv, message", [
     (["solve", DOUBLE6, "--amo", "nope"], "unknown amo encoding 'nope'"),
-    (["solve", DOUBLE6, "--backend", "nope"], "unknown backend 'nope'"),
+    (["solve", DOUBLE6, "--backend", "nope"], "unknown backend 'nope' ('satdomino encodings"),
+    (["solve", DOUBLE6, "--backend", "cadical"], "did you mean cadical103, cadical153, cadical195"),
+    (["solve", DOUBLE6, "--backend", "kisat"], "did you mean kissat404?"),
     (["solve", DOUBLE6, "--amo", "native", "--backend", "cadical195"], "no native cardinality"),
     (["solve", DOUBLE6, "--backend", "external:/no/such/solver"], "not found"),
     (["solve", DOUBLE6, "--backend", "highs:no_such_option=1"], "HiGHS refuses the option"),
@@ -264,6 +267,19 @@ def test_count_keys_and_limit(capsys) -> None:
     exact = P.count_placements(board)
     assert code == 0 and rec["count"] == exact
     assert rec["count_method"] == ("dp" if exact > 200 else "enumeration")
+
+
+def test_counts_in_words_are_singular_for_one(capsys) -> None:
+    assert main(["solve", DOUBLE6, "--count"]) == 0
+    assert "count: 1 distinct placement (" in capsys.readouterr().out
+    many = str(EXAMPLES / "dominosa" / "double12.txt")
+    assert main(["solve", many, "--count", "--limit", "1"]) == 0
+    assert "count: 1+ (incomplete: " in (out := capsys.readouterr().out), out
+    assert " distinct placements (" in out
+    assert main(["explain", "2:221200101201"]) == 0
+    assert ", 6 steps, grade rule" in capsys.readouterr().out
+    assert (counted(1, "step"), counted(0, "step"), counted(2, "lemma")) == (
+        "1 step", "0 steps", "2 lemmas")
 
 
 def test_generate_both_families(capsys, tmp_path) -> None:

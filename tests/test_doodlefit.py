@@ -92,10 +92,13 @@ def test_orientations() -> None:
     assert len(square.orientations(0)) == 1
 
 
-def test_pentominoes_pack_only_when_turned() -> None:
+def test_pentominoes_pack_as_drawn_and_not_when_one_is_turned() -> None:
     [(_, p)] = D.parse((EXAMPLES / "doodlefit" / "pentominoes-6x10.txt").read_text())
     assert len(p.blocks) == 12 and len(p.shape) == 60
-    assert solve(p, FAM).status == "unsat"
+    assert solve(p, FAM).status == "sat"  # the example is drawn as one packing has them
+    i, bar = next((i, b) for i, b in enumerate(p.blocks) if len({r for r, _ in b}) == 1)
+    upright = p.blocks[:i] + (D.normalise([(c, 0) for _, c in bar]),) + p.blocks[i + 1:]
+    assert solve(dataclasses.replace(p, blocks=upright), FAM).status == "unsat"  # 5 x 1 bar
     out = solve(dataclasses.replace(p, rotate=True, reflect=True), FAM)
     assert out.status == "sat" and D.verify(dataclasses.replace(p, rotate=True, reflect=True),
                                             out.solution) == []

@@ -30,6 +30,17 @@ def test_model_ir_semantics() -> None:
     assert ok == {(0, 1, 1), (1, 1, 0), (1, 1, 1)}
 
 
+def test_model_ir_semantics_with_integer_variables() -> None:
+    m = satdomino.Model("t")
+    x = m.int_var("x", [0, 1, 2])
+    two, ge1 = m.int_eq(x, 2), m.int_ge(x, 1)
+    m.int_linear([(1, x)], ">=", 2)  # so x == 2: both views true
+    ok = {(p, q) for p in (0, 1) for q in (0, 1) if m.satisfied_by({two: bool(p), ge1: bool(q)})}
+    assert ok == {(1, 1)}  # x is read from its views
+    assert not m.satisfied_by({two: True, ge1: True}, ints={"x": 1})  # or given
+    assert m.satisfied_by({two: True, ge1: True}, ints={"x": 2})
+
+
 def test_new_vars_names_in_order_and_refuses_a_name_used_twice() -> None:
     m = satdomino.Model("t")
     assert m.var("a") == 1

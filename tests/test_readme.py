@@ -46,6 +46,11 @@ def test_python_examples_run(code: str, tmp_path, monkeypatch, capsys) -> None:
     finally:  # a family the example registers is the example's alone
         FAMILIES.clear()
         FAMILIES.update(before)
+    printed = capsys.readouterr().out
+    if "print(out.status, out.unique" in code:  # the first example shows a unique solution
+        assert printed.startswith("sat True "), printed
+    else:  # the others check themselves
+        assert "assert " in code
 
 
 def test_the_readme_is_short() -> None:
@@ -65,9 +70,13 @@ def test_format_examples_are_puzzles_with_solutions() -> None:
 
 def test_the_commands_and_options_it_names_exist() -> None:
     parser = build_parser()
+    commands = set()
     for block in blocks("sh"):
         joined = block.replace("\\\n", " ")  # continued lines
         for command in re.findall(r"^satdomino (.+?)(?:\s+#.*)?$", joined, re.M):
             args = command.split()
-            if args[0] in ("solve", "export", "decode", "check-proof", "compare", "generate"):
-                parser.parse_args(args)  # a usage error raises
+            if args[0] != "--version":
+                assert parser.parse_args(args).command == args[0]  # a usage error raises
+                commands.add(args[0])
+    named = {"solve", "export", "decode", "check-proof", "compare", "generate", "explain"}
+    assert named <= commands

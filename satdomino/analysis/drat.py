@@ -33,6 +33,7 @@ from ..clock import NEVER, Deadline, TimeUp
 from ..errors import SatDominoError
 from ..export.dimacs import read_dimacs
 from ..fileio import compression, opener
+from ..render.text import counted
 
 # Proof variables beyond the formula's are fine (extended resolution) but the checker's arrays
 # are dense, so an absurd variable number must be a clear error rather than a memory blow-up.
@@ -552,7 +553,8 @@ def _read_through(proof: Iterable[tuple[bool, list[int]]], which: str = "") -> s
     refutes it, but a file that is not a proof (malformed: parsing raises) is not passed as
     one: its rest is read through."""
     steps = sum(1 for _ in proof)
-    return f" (the proof's {steps} step(s) {which}are not needed)" if steps else ""
+    verb = "is" if steps == 1 else "are"
+    return f" (the proof's {counted(steps, 'step')} {which}{verb} not needed)" if steps else ""
 
 
 def check_drat_files(cnf_path: str | Path, proof_path: str | Path,

@@ -40,6 +40,7 @@ from ..errors import OutOfTimeError, SatDominoError, VerificationError
 from ..family import Cell, Family
 from ..model import AtMostOne, Constraint, Define, ExactlyOne, Model
 from ..render import svg
+from ..render.text import counted
 from ..result import Result
 from .rules import RANK, Candidates, RuledOut
 
@@ -313,7 +314,7 @@ def _explain(puzzle: Any, family: Family[Any, Any], m: Model, groups: _Groups,
                                     f"{'; '.join(problems[:3])}")
         out.complete, out.solution = True, solution
     elif not out.reason:
-        out.reason = f"stopped after {len(out.steps)} steps"
+        out.reason = f"stopped after {counted(len(out.steps), 'step')}"
 
 
 def _shows(puzzle: Any, family: Family[Any, Any], key: Hashable,

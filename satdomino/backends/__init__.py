@@ -4,6 +4,7 @@ races of any of these and ``by-size:VARS:SMALL|LARGE`` choices between two."""
 
 from __future__ import annotations
 
+import difflib
 import re
 
 from pysat.solvers import SolverNames
@@ -89,8 +90,18 @@ def get_backend(name: str) -> Backend:
     canonical = next((key for key, aliases in vars(SolverNames).items()
                       if not key.startswith("_") and name in aliases), None)
     if canonical is None:
-        raise UnknownNameError(f"unknown backend {name!r}; see 'satdomino encodings' for the list")
+        raise UnknownNameError(f"unknown backend {name!r}{_suggest(name)} ('satdomino "
+                               "encodings' lists them all)")
     return PysatBackend(canonical)
+
+
+def _suggest(name: str) -> str:
+    """", did you mean ...?" with the names here that start like ``name`` or are spelt
+    nearly like it ("cadical": cadical195 ..., external:cadical when on PATH)."""
+    here = [*solver_names(), "z3", "z3-smt", "highs", "sls", *found_binaries(), *PRESETS]
+    close = [x for x in here if x.removeprefix("external:").startswith(name.lower())]
+    close += [x for x in difflib.get_close_matches(name.lower(), here, n=3) if x not in close]
+    return f": did you mean {', '.join(close[:5])}?" if name and close else ""
 
 
 def _sls_seed(spec: str) -> int:

@@ -19,6 +19,7 @@ from ..errors import SatDominoError, VerificationError
 from ..family import Family
 from ..fileio import output_path
 from ..inputs import Item
+from ..render.text import counted
 from .common import (
     apart,
     check_timeout,
@@ -36,10 +37,10 @@ def add_parser(sub) -> None:
     e = sub.add_parser("explain", help="solve puzzles step by step, with the reason for each "
                        "placement", description="Each step places a piece forced by the ones "
                        "before it: one candidate left by one rule (level 1), after named "
-                       "eliminations (2), after set analysis (3), by a chain of rules (4), or "
-                       "by the solver, with a minimal set of the puzzle's constraints that "
-                       "rules out anything else (5). A complete explanation's layout has "
-                       "passed the rule checker.")
+                       "eliminations (2), after set analysis (3), after a chain of rules (4), by "
+                       "unit propagation over all constraints (5), or by the solver, with a "
+                       "minimal set of the puzzle's constraints that rules out anything else "
+                       "(6). A complete explanation's layout has passed the rule checker.")
     e.add_argument("files", nargs="+", metavar="FILE", help="puzzle files, folders, - or a "
                    "puzzle written out")
     kind_option(e)
@@ -86,8 +87,8 @@ def run(args: argparse.Namespace) -> int:
               else _text(item, where, out, steps), flush=True)
         if args.svg is not None:
             drawn += 1
-            picture = numbered_svg(item.puzzle, item.family, out.steps,
-                                   f"{item.family.kind}: {len(steps)} steps, grade {out.grade}")
+            title = f"{item.family.kind}: {counted(len(steps), 'step')}, grade {out.grade}"
+            picture = numbered_svg(item.puzzle, item.family, out.steps, title)
             if picture:
                 write_atomic(numbered(args.svg, drawn, drawable), picture)
             else:
@@ -102,7 +103,7 @@ def _text(item: Item, where: str, out: Explanation, steps: list[dict]) -> str:
     fam = item.family
     assert fam is not None
     verdict = "explained" if out.complete else f"stopped: {out.reason}"
-    lines = [f"== {where}: {verdict}, {len(steps)} steps, grade {out.grade}"]
+    lines = [f"== {where}: {verdict}, {counted(len(steps), 'step')}, grade {out.grade}"]
     for n, shown in enumerate(steps, start=1):
         lines += step_text(fam, shown, f"{n:4}. ", "      ")
     board_text = numbered_board(item.puzzle, fam, out.steps)

@@ -131,8 +131,9 @@ def report(item: Item, out: Outcome, asked_unique: bool) -> str:
         guarantee = (f", within x{1 + c.epsilon:g} with probability {1 - c.delta:g}"
                      if c.epsilon is not None and c.delta is not None else "")
         short = "" if c.complete else f"+ (incomplete: {c.reason or 'stopped early'})"
+        noun = f"distinct {c.by}" + ("" if c.value == 1 and c.complete else "s")
         body = (f"count: {about}{c.value}{short} "
-                f"distinct {c.by}s ({c.method}{guarantee}, {c.seconds:.3f} s)\n") + body
+                f"{noun} ({c.method}{guarantee}, {c.seconds:.3f} s)\n") + body
     return head + "\n" + body
 
 

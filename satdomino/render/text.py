@@ -7,6 +7,11 @@ from collections.abc import Iterable, Mapping
 Cell = tuple[int, int]
 
 
+def counted(n: int, noun: str) -> str:
+    """``n`` and the noun, plural unless ``n`` is 1: "1 step", "3 steps"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def draw_board(labels: dict[Cell, str], pairs: Iterable[tuple[Cell, Cell]] = ()) -> str:
     """Cells with their labels; walls everywhere except between the two halves of a domino.
     Any set of cells draws (holes are left blank), irregular boards too."""
