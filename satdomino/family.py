@@ -171,6 +171,9 @@ class Family(Generic[P, S]):
     # placements written as text (Dominosa's L R T B letters), for ``hint --given``
     given_text: Callable[[P, str], list[dict[str, Any]]] | None = None
     stackable: bool = False  # several puzzles written one after another make one file
+    # why there is no solution, where a simple count shows it ("the column sums total 12, the
+    # row sums 11"): read only when the solver has found none, and shown as its reason
+    obstacles: Callable[[P], list[str]] | None = None
     samples: tuple[Sample, ...] = ()  # what it adds to cnf_samples/
 
     @property

@@ -153,6 +153,8 @@ def _answer(out: Outcome, puzzle: Any, family: Family, m: Model, session: Sessio
     first = session.solve(deadline=deadline)
     out.status, out.reason = first.status, _why_unknown(first)
     seconds = first.seconds
+    if first.status == "unsat" and family.obstacles is not None:
+        out.reason = "; ".join(family.obstacles(puzzle)[:3])
     if first.status == "sat":
         out.solution = checked(puzzle, family, m, first.true_vars)
         out.assignment = frozenset(x for x in first.true_vars if 0 < x <= m.num_vars)

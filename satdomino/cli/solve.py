@@ -105,7 +105,7 @@ def report(item: Item, out: Outcome, asked_unique: bool) -> str:
     solution's, when the puzzle is not unique)."""
     label = item.where
     verdict = {"sat": "solved", "unsat": "no solution", "unknown": f"unknown ({out.reason})"}[
-        out.status]
+        out.status] + (f" ({out.reason})" if out.status == "unsat" and out.reason else "")
     if out.unique is not None:
         verdict += ", unique" if out.unique else ", NOT unique"
     elif out.status == "sat" and asked_unique:

@@ -188,6 +188,21 @@ def build_dot_half(p: DominoFit) -> Model:
         "ones" if kind == "V" else "twos", dots_of(kind, at)[0]))
 
 
+def obstacles(p: DominoFit) -> list[str]:
+    """Counts that rule every solution out: the clues' totals, and with every square covered
+    the number of white squares (each piece covers two and shows one or two dots)."""
+    found = []
+    if sum(p.top) != sum(p.side):
+        found.append(f"the column sums total {sum(p.top)}, the row sums {sum(p.side)}")
+    white = sum(p.free((r, c)) for r in range(p.height) for c in range(p.width))
+    if p.cover and white % 2:
+        found.append(f"{white} white squares: pieces cover them two at a time")
+    elif p.cover and not white // 2 <= sum(p.side) <= white:
+        found.append(f"{white // 2} pieces cover the {white} white squares and show {white // 2} "
+                     f"to {white} dots; the rows ask for {sum(p.side)}")
+    return found
+
+
 MAX_COUNT_STATES = 8_000_000  # states a sweep of the counter may hold (about 60 bytes each)
 
 
@@ -407,7 +422,7 @@ FAMILY: Family[DominoFit, DominoFitSolution] = Family(
           AutoRule(300, "placement", {}, ("portfolio:cadical195+sls@0.02", "cadical195"),
                    "CaDiCaL and our local search race: 30x30 boards 0.1-2.5 s against 2-6 s "
                    "for CaDiCaL alone")),
-    generator=GENERATOR, exact_count=count_placements,
+    generator=GENERATOR, exact_count=count_placements, obstacles=obstacles,
     samples=(Sample({"width": 9, "height": 9}, 1, "dot-half", {"pb": "totalizer"}),
              Sample({"width": 6, "height": 6}, 2, "placement", uniqueness=True)),
     readings=(Reading("cover", "--no-cover", False, "squares may stay empty (only overlaps "

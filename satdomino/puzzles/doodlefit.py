@@ -278,6 +278,16 @@ def _count_in_c(p: DoodleFit, index: dict[Cell, int], groups: list[list[int]]) -
     return int(value)
 
 
+def obstacles(p: DoodleFit) -> list[str]:
+    """Counts that rule every solution out: the blocks' cells against the shape's, a block
+    that fits nowhere."""
+    cells = sum(len(b) for b in p.blocks)
+    found = [] if cells == len(p.shape) else [
+        f"the blocks have {cells} cells, the shape {len(p.shape)}"]
+    return found + [f"block {i} fits nowhere in the shape" for i in range(len(p.blocks))
+                    if not p.placements(i)]
+
+
 def count_placements(p: DoodleFit) -> int:
     """The exact number of packings (which group of interchangeable blocks covers which
     cells), without SAT: cells are swept along the shape's longer side, the first free cell
@@ -423,7 +433,7 @@ FAMILY: Family[DoodleFit, DoodleFitSolution] = Family(
     squares=squares, size=("cells", lambda p: len(p.shape)),
     auto=(AutoRule(0, "placement", {}, ("cadical195",),
                    "planted boards and the pentominoes within milliseconds"),),
-    generator=GENERATOR, exact_count=count_placements,
+    generator=GENERATOR, exact_count=count_placements, obstacles=obstacles,
     samples=(Sample({"cells": 40, "blocks": 8}, 1, "placement", readings={"rotate": True}),),
     readings=(Reading("rotate", "--rotate", True, "blocks may be rotated"),
               Reading("reflect", "--reflect", True, "blocks may be mirrored")))

@@ -68,7 +68,7 @@ FAMILY: Family[Dominosa, DominosaSolution] = Family(
          "minisat22"),
         "MiniSat alone wins small boards within 20 ms; after that our local search races it "
         "on the other core (N = 100 in 2-3 s); pairwise clauses are MiniSat's fastest"),),
-    generator=GENERATOR, exact_count=B.count_placements,
+    generator=GENERATOR, exact_count=B.count_placements, obstacles=B.obstacles,
     # --count-by tiling: the numbers are given, so a tiling is a placement (one grid)
     count_views={"tiling": B.build_placement}, given_text=given_text, stackable=True,
     samples=(Sample({"n": 12}, 1, "placement"),

@@ -345,6 +345,13 @@ def squares(p: Dominosa, key: tuple) -> list[Cell]:
     return list(key[2])
 
 
+def obstacles(p: Dominosa) -> list[str]:
+    """Dominoes whose two numbers stand on no two neighbouring cells."""
+    shown = {domino_of(p, e) for e in grid_edges(p.rows, p.cols)}
+    return [f"domino {a}-{b}: its numbers are nowhere side by side" for a, b in dominoes(p.n)
+            if (a, b) not in shown]
+
+
 def count_placements(p: Dominosa) -> int:
     """The exact number of solutions, without SAT: an exact cover of the cells and the
     dominoes by the adjacent pairs, counted by propagation and independent parts

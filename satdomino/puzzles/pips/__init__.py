@@ -83,6 +83,7 @@ FAMILY: Family[Pips, PipsSolution] = Family(
                    "every NYT puzzle within milliseconds; no other configuration measured "
                    "faster"),),
     generator=GENERATOR, exact_count=B.count_placements, count_views=B.COUNT_VIEWS,
+    obstacles=B.obstacles,
     samples=(Sample({"dominoes": 12, "max_pip": 6}, 1, "placement", {"pb": "adder"}),
              Sample({"dominoes": 12, "max_pip": 6}, 1, "link-value", {"int": "order"}),
              Sample({"dominoes": 6, "max_pip": 6}, 3, "placement", uniqueness=True)))

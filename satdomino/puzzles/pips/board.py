@@ -349,6 +349,37 @@ def _bound(r: Region) -> tuple[Op, int]:
     return bounds[r.rule]
 
 
+def obstacles(p: Pips) -> list[str]:
+    """Counts that rule every solution out: a part of the board with an odd number of cells
+    (a cell with no neighbour), a region whose target its cells cannot reach with any of the
+    dominoes' pips."""
+    found, seen, adj = [], set(), p.neighbours()
+    for u in p.nodes:
+        if u in seen:
+            continue
+        part, todo = {u}, [u]
+        while todo:
+            fresh = set(adj[todo.pop()]) - part
+            part |= fresh
+            todo += fresh
+        seen |= part
+        if len(part) == 1:
+            found.append(f"cell {_show(u)} has no neighbour: no domino can cover it")
+        elif len(part) % 2:
+            found.append(f"the {len(part)} cells joined to {_show(u)} are an odd number: "
+                         "dominoes cover two at a time")
+    pips = sorted(v for d in p.dominoes for v in d)
+    for label, r in zip(region_labels(p), p.regions, strict=True):
+        if r.rule in TARGETED:
+            op, bound = _bound(r)
+            lo, hi = sum(pips[:len(r.nodes)]), sum(pips[len(pips) - len(r.nodes):])
+            if (op == "==" and not lo <= bound <= hi) or (op == "<=" and lo > bound) or (
+                    op == ">=" and hi < bound):
+                found.append(f"{label}: its {len(r.nodes)} cells hold {lo} to {hi} pips with "
+                             "these dominoes")
+    return found
+
+
 def region_labels(p: Pips) -> list[str]:
     """Each region as explanations name it: its letter in the drawings, its rule and
     target ("region B (sum 9)")."""
