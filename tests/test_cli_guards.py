@@ -274,7 +274,7 @@ def test_the_time_limit_stops_building_and_encoding_too(capsys, monkeypatch) -> 
     monkeypatch.setitem(fam.models, "placement", slow)
     t0 = time.monotonic()
     code, out, _ = run(capsys, "solve", DOUBLE6, "--timeout", "0.3")
-    assert time.monotonic() - t0 < 2
+    assert time.monotonic() - t0 < 10  # not stopped: never returns
     assert code == 3 and "unknown (time limit, while building and encoding)" in out
     monkeypatch.setitem(fam.models, "placement", build)
     # and the alarm is gone afterwards: a solve without a limit is not cut short

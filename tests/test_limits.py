@@ -42,10 +42,10 @@ def test_1_long_runs_of_digits_parse_in_linear_time(tmp_path, capsys) -> None:
         path.write_text("1" * size)
         t0 = time.monotonic()
         code, _, err = run(capsys, "solve", str(path), "--timeout", "5")
-        assert code == 2 and time.monotonic() - t0 < 3  # 29 s at 100,000 before
+        assert code == 2 and time.monotonic() - t0 < 10  # 29 s at 100,000 before
     t0 = time.monotonic()
     D.parse_parts(("1" * 50_000 + " ") * 20)
-    assert time.monotonic() - t0 < 1
+    assert time.monotonic() - t0 < 5  # quadratic: minutes
 
 
 def test_1_the_time_limit_covers_reading_and_parsing(tmp_path, capsys, monkeypatch) -> None:
@@ -60,7 +60,7 @@ def test_1_the_time_limit_covers_reading_and_parsing(tmp_path, capsys, monkeypat
     path.write_text("2:221200101201")
     t0 = time.monotonic()
     [item] = load([str(path)], "dominosa", timeout=0.2)
-    assert item.timed_out and time.monotonic() - t0 < 2
+    assert item.timed_out and time.monotonic() - t0 < 10  # not stopped: never returns
     code, out, _ = run(capsys, "solve", str(path), "--kind", "dominosa", "--timeout", "0.2",
                        "--json")
     rec = json.loads(out)
