@@ -22,6 +22,7 @@ from .export.linear import opb_hash, rows, to_lp, to_mathprog, to_opb, to_smt2
 from .family import Family
 from .fileio import atomic_text, output_path, without_compression
 from .model import Model
+from .ranges import time_limit
 from .solve import solve
 from .version import __version__
 
@@ -97,13 +98,13 @@ def export_instance(family: Family[Any, Any], puzzle: Any, origin: Origin, out: 
     ``out.map.json``) and describe it."""
     if fmt not in FORMATS:
         raise UsageError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+    deadline = time_limit(timeout, deadline)
     output_path(out, "-o")
     if fmt == "dimacs":  # checked first: never a CNF without its map
         output_path(out + ".map.json", "the map")
         if origin.text is None:
             raise UsageError("export of DIMACS needs a file, not standard input "
                              "(its map must be able to rebuild the puzzle)")
-    deadline = deadline.sooner(timeout)
     m = family.model(model)(puzzle)
     status = origin.status
     head = [f"generator: satdomino {__version__}", f"family: {family.kind}"]

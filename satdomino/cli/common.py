@@ -16,7 +16,7 @@ from ..family import Family, Reading
 from ..fileio import atomic_text
 from ..inputs import Item, load
 from ..puzzles import FAMILIES
-from ..solve import MAX_TIMEOUT
+from ..ranges import TIMEOUT
 
 KIND_HELP = {"amo": "at-most-one / exactly-one", "card": "cardinality", "pb": "pseudo-Boolean",
              "int": "integer-variable"}
@@ -50,12 +50,6 @@ def write_atomic(path: str, content: str) -> None:
         f.write(content)
 
 
-def check_timeout(seconds: float | None) -> None:
-    if seconds is not None and not 0 < seconds <= MAX_TIMEOUT:
-        raise UsageError(f"--timeout must be a positive number of seconds, at most "
-                         f"{MAX_TIMEOUT:.0f}")
-
-
 def kind_option(p: argparse.ArgumentParser) -> None:
     """--kind, one of the registered families."""
     p.add_argument("--kind", choices=list(FAMILIES),
@@ -82,6 +76,13 @@ def numbered(base: str, index: int, total: int) -> str:
         return base
     p = Path(base)
     return str(p.with_name(f"{p.stem}-{index}{p.suffix or '.svg'}"))
+
+
+def timeout_option(p: argparse.ArgumentParser, help: str, default: float | None = None) -> None:
+    """--timeout S, in the one range of every time limit (``ranges.TIMEOUT``)."""
+    p.add_argument("--timeout", type=TIMEOUT.parse, default=default, metavar="S",
+                   help=f"{help} (S {TIMEOUT.bounds()}; inf is refused"
+                   + ("; no --timeout: no limit)" if default is None else ")"))
 
 
 def encoding_options(p: argparse.ArgumentParser, what: str = "solve") -> None:

@@ -21,12 +21,12 @@ from ..fileio import output_path
 from ..inputs import Item
 from .common import (
     apart,
-    check_timeout,
     kind_option,
     load_puzzles,
     numbered,
     rule_options,
     say,
+    timeout_option,
     write_atomic,
 )
 from .solve import error_record
@@ -45,8 +45,7 @@ def add_parser(sub) -> None:
     kind_option(e)
     e.add_argument("--puzzle", metavar="NAME", help="only this part of a multi-puzzle file")
     rule_options(e)
-    e.add_argument("--timeout", type=float, metavar="S", help="seconds for each puzzle (the "
-                   "steps found by then are shown)")
+    timeout_option(e, "seconds for each puzzle (the steps found by then are shown)")
     e.add_argument("--svg", metavar="FILE", help="draw each board with its steps numbered "
                    "(FILE-1.svg, FILE-2.svg, ... for several puzzles)")
     e.add_argument("--json", action="store_true", help='one line per puzzle: {"file", "puzzle", '
@@ -55,7 +54,6 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    check_timeout(args.timeout)
     if args.svg is not None:
         output_path(args.svg, "--svg")
         apart(args.files, {"--svg": args.svg})

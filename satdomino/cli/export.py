@@ -20,13 +20,13 @@ from ..instance import FORMATS, SAT, UNSAT, Origin, export_instance, format_of
 from ..puzzles import FAMILIES
 from .common import (
     apart,
-    check_timeout,
     encoding_options,
     kind_option,
     load_puzzles,
     named_encodings,
     rule_options,
     say,
+    timeout_option,
 )
 
 
@@ -51,9 +51,8 @@ def instance_options(p: argparse.ArgumentParser, family: Family[Any, Any] | None
     p.add_argument("--proof-backend", default=AUTO, metavar="B",
                    help="python-sat solver that logs the proof (default auto: cadical195, the "
                    "fastest of those that log proofs)")
-    p.add_argument("--timeout", type=float, default=60.0, metavar="S",
-                   help="seconds for finding the status (smt2, --uniqueness) and the proof"
-                   + (", and for --unique" if family else "") + " (default 60)")
+    timeout_option(p, "seconds for finding the status (smt2, --uniqueness) and the proof"
+                   + (", and for --unique" if family else "") + " (default 60)", 60.0)
     p.add_argument("--json", action="store_true",
                    help='print {"file", "format", "variables", "clauses", "hash", ...}')
 
@@ -92,7 +91,6 @@ def write(fam: Family[Any, Any], puzzle: Any, origin: Origin, args: argparse.Nam
     fmt = format_of(args.output, args.format if args.format in FORMATS else None)
     if args.proof and fmt != "dimacs":
         raise UsageError("--proof needs a DIMACS instance (-o NAME.cnf)")
-    check_timeout(args.timeout)
     if args.proof:
         output_path(args.proof, "--proof")
     apart([origin.source] if os.path.isfile(origin.source) else [],

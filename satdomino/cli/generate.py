@@ -20,10 +20,9 @@ from ..generators import check as check_params
 from ..generators import made, origin
 from ..instance import FORMATS, is_instance_name
 from ..puzzles import FAMILIES, family
-from .common import check_timeout, numbered, say, write_atomic
+from ..ranges import NUMBER
+from .common import numbered, say, write_atomic
 from .export import instance_options, write
-
-MAX_NUMBER = 10_000
 
 
 def add_parser(sub: Any) -> None:
@@ -57,9 +56,9 @@ def _family_parser(kinds: Any, fam: Family[Any, Any]) -> None:
     for c in gen.choices:
         k.add_argument("--" + c.name.replace("_", "-"), default=c.default,
                        choices=[*c.values, *([c.every] if c.every else [])], help=c.help)
-    k.add_argument("--number", type=int, default=1, metavar="K",
-                   help="K puzzles, seeds SEED..SEED+K-1 (several files, numbered, need -o; "
-                   "puzzles of a one-line format go one per line)")
+    k.add_argument("--number", type=NUMBER.parse, default=1, metavar="K",
+                   help=f"K puzzles ({NUMBER.bounds()}), seeds SEED..SEED+K-1 (several files, "
+                   "numbered, need -o; puzzles of a one-line format go one per line)")
     k.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                    help="make the puzzles on a Dask cluster (pip install "
                    "'satdomino[distributed]'), as compare does")
@@ -99,8 +98,6 @@ def _check(args: argparse.Namespace, fam: Family[Any, Any], params: dict[str, in
                          "(-o NAME.cnf, .opb, .smt2, .lp or .mod)")
     if args.format in fam.formats and instance:
         raise UsageError(f"--format {args.format} is a puzzle file format, not an instance")
-    if not 1 <= args.number <= MAX_NUMBER:
-        raise UsageError(f"--number must be 1 to {MAX_NUMBER}")
     for c in fam.generator.choices:
         value = choices[c.name]
         if c.every and value == c.every and instance:
@@ -111,7 +108,6 @@ def _check(args: argparse.Namespace, fam: Family[Any, Any], params: dict[str, in
     if args.number > 1 and args.output is None and not fam.stackable:
         raise UsageError(f"--number {args.number} writes {args.number} files: name them "
                          "with -o")
-    check_timeout(args.timeout)
     check_params(fam, params, {k: v for k, v in choices.items() if v is not None})
     if args.readings and not (instance or args.unique):
         flag = next(r.flag for r in fam.readings if r.field in args.readings)
