@@ -8,7 +8,9 @@ from __future__ import annotations
 import contextlib
 import doctest
 import math
+import os
 import tempfile
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -116,6 +118,17 @@ def test_timeout_help_says_its_range(capsys) -> None:
     with pytest.raises(SystemExit):
         main(["solve", "--help"])
     assert f"(S {TIMEOUT.bounds()}; inf is refused" in " ".join(capsys.readouterr().out.split())
+
+
+def test_export_refuses_to_overwrite_the_file_it_read(tmp_path) -> None:
+    path = tmp_path / "board.txt"
+    path.write_text(Path(DOUBLE6).read_text())
+    [p] = satdomino.read(str(path))
+    for target in (str(path), str(tmp_path / "." / "board.txt")):
+        with pytest.raises(UsageError, match="is also an input"):
+            p.export(target)
+    assert path.read_text() == Path(DOUBLE6).read_text()
+    assert sorted(os.listdir(tmp_path)) == ["board.txt"]
 
 
 def test_drawing_another_puzzle_s_outcome_is_refused() -> None:

@@ -17,10 +17,9 @@ from ..analysis.explain import (
 )
 from ..errors import SatDominoError, VerificationError
 from ..family import Family
-from ..fileio import output_path
+from ..fileio import apart, output_path
 from ..inputs import Item
 from .common import (
-    apart,
     kind_option,
     load_puzzles,
     numbered,
@@ -87,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
             picture = numbered_svg(item.puzzle, item.family, out.steps,
                                    f"{item.family.kind}: {len(steps)} steps, grade {out.grade}")
             if picture:
-                write_atomic(numbered(args.svg, drawn, drawable), picture)
+                write_atomic(numbered(args.svg, drawn, drawable, ".svg"), picture)
             else:
                 say(f"satdomino: {where}: no drawing for a board given as a graph")
         if not out.complete:

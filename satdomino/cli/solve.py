@@ -12,14 +12,13 @@ from ..backends import Backend, get_backend
 from ..clock import Deadline
 from ..encode import Encodings
 from ..errors import SatDominoError, UsageError, VerificationError
-from ..fileio import output_path
+from ..fileio import apart, output_path
 from ..inputs import Item
 from ..puzzles import FAMILIES, family
 from ..ranges import DELTA, EPSILON, LIMIT
 from ..solve import Outcome, solve
 from .common import (
     OUT_OF_MEMORY,
-    apart,
     encoding_options,
     kind_option,
     load_puzzles,
@@ -164,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
         if args.svg is not None and item.family is not None:
             drawn += 1
             try:
-                write_atomic(numbered(args.svg, drawn, drawable),
+                write_atomic(numbered(args.svg, drawn, drawable, ".svg"),
                              item.family.render_svg(item.puzzle, out.solution))
             except SatDominoError as e:
                 statuses.add("error")
