@@ -7,7 +7,7 @@ their arguments with ``Range.check``, in the same words.
     Traceback (most recent call last):
     ...
     satdomino.errors.UsageError: timeout must be a number of seconds above 0 and at most \
-1000000 (leave it out for no limit), not inf
+1000000, not inf
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ class Range:
     hi_open: bool = False
     whole: bool = False
     unit: str = ""
-    note: str = ""
     optional: bool = False
 
     def describe(self) -> str:
@@ -52,8 +51,7 @@ class Range:
         return f"{low} and {'below' if self.hi_open else 'at most'} {_shown(self.hi)}"
 
     def message(self, value: Any, name: str | None = None) -> str:
-        note = f" ({self.note})" if self.note else ""
-        return f"{name or self.name} must be {self.describe()}{note}, not {value!r}"
+        return f"{name or self.name} must be {self.describe()}, not {value!r}"
 
     def holds(self, value: Any) -> bool:
         if value != value:  # nan (math.isnan would overflow on a huge int)
@@ -99,8 +97,8 @@ def _shown(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else repr(x)
 
 
-TIMEOUT = Range("timeout", 0, MAX_TIMEOUT, lo_open=True, unit="seconds",
-                note="leave it out for no limit", optional=True)
+# None is no limit (inf is refused: a wait that long overflows)
+TIMEOUT = Range("timeout", 0, MAX_TIMEOUT, lo_open=True, unit="seconds", optional=True)
 LIMIT = Range("limit", 1, None, whole=True, optional=True)
 # ApproxMC's tolerance: below 0.01 a cell holds more than 100,000 solutions
 EPSILON = Range("epsilon", 0.01, 1e6)
