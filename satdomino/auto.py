@@ -50,6 +50,9 @@ def named_encodings(encodings: Encodings | Mapping[str, str] | None) -> dict[str
         return {}
     if isinstance(encodings, Encodings):
         return encodings.as_dict()
+    if not isinstance(encodings, Mapping):
+        raise TypeError("encodings must be an Encodings or a mapping such as "
+                        f"{{'amo': 'commander'}}, not {encodings!r}")
     unknown = set(encodings) - set(KINDS)
     if unknown:
         raise UsageError(f"unknown constraint kind {sorted(unknown)[0]!r}; choose from "
@@ -61,6 +64,8 @@ def setup(puzzle: Any, family: Family[Any, Any], model: str | None, backend: str
           encodings: Encodings | Mapping[str, str] | None, task: str = "solve") -> Setup:
     """What to run ``puzzle`` with; ``task`` is "solve" or "count" (which enumerates, and
     takes the rule's complete solver). The family's ``auto`` rules say what auto picks."""
+    if not isinstance(backend, str | Backend):
+        raise TypeError(f"backend must be a backend's name or a Backend, not {backend!r}")
     named = named_encodings(encodings)
     if not (isinstance(backend, str) and backend == AUTO):
         return Setup(model, Encodings(**named), backend)

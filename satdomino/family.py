@@ -183,8 +183,8 @@ class Family(Generic[P, S]):
 
     def model(self, name: str | None) -> Callable[[P], Model]:
         """The builder of the model called ``name`` (None: the default)."""
-        name = name or self.default_model
-        if name not in self.models:
+        name = self.default_model if name is None or name == "" else name
+        if not isinstance(name, str) or name not in self.models:
             raise UnknownNameError(
                 f"unknown model {name!r} for {self.kind}; choose from {', '.join(self.models)}")
         return self.models[name]

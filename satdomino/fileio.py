@@ -1,4 +1,5 @@
-"""Atomic file writing: a file appears whole or not at all, with normal permissions."""
+"""Writing output files, one way for every command and the library: a file appears whole or
+not at all, with normal permissions, compressed by its suffix; ``-`` is standard output."""
 
 from __future__ import annotations
 
@@ -7,13 +8,16 @@ import gzip
 import io
 import lzma
 import os
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from .errors import SatDominoError
+from .errors import SatDominoError, UsageError
+
+STDOUT = "-"  # as an output name: standard output
 
 
 def _gzip_open(path: str | Path, mode: str = "rb") -> IO[Any]:
@@ -60,9 +64,16 @@ def opener(path: str | Path) -> Callable[..., IO]:
 
 def output_path(path: str | Path, what: str = "output") -> Path:
     """The real file to write for ``path`` (symlinks followed), or a clear error: an empty
-    name, a missing folder, or something that is not a regular file (a folder, /dev/null)."""
+    name, ``-`` (standard output: a caller that can write there checks for it first), a
+    missing folder, something that is not a regular file (a folder, /dev/null), or a
+    compression Python cannot write."""
+    if not isinstance(path, str | Path):
+        raise TypeError(f"{what}: a file name must be a str or a Path, not {path!r}")
     if not str(path):
         raise SatDominoError(f"{what}: empty file name")
+    if str(path) == STDOUT:
+        raise UsageError(f"{what}: - (standard output) cannot be written here; name a file")
+    compression(path)
     target = Path(path).resolve()
     if target.exists() and not target.is_file():
         raise SatDominoError(f"{what}: {path} exists and is not a regular file")
@@ -71,12 +82,30 @@ def output_path(path: str | Path, what: str = "output") -> Path:
     return target
 
 
+def apart(inputs: list[str], outputs: dict[str, str | None]) -> None:
+    """Refuse an output (flag -> path) that is one of the input files or another output:
+    it would be overwritten."""
+    seen: dict[str, str] = {os.path.realpath(f): "an input" for f in inputs
+                            if f != STDOUT and os.path.exists(f)}
+    for flag, path in outputs.items():
+        if path is None or path == STDOUT:
+            continue
+        real = os.path.realpath(path)
+        if real in seen:
+            raise UsageError(f"{flag} {path} is also {seen[real]}: name another file")
+        seen[real] = flag
+
+
 @contextmanager
-def atomic_text(path: str | Path, compress: bool = False) -> Iterator[IO[str]]:
-    """Open a temporary file beside ``path`` for text; on success rename it over ``path``.
-    With ``compress``, the suffix (.gz, .bz2, .xz, .lzma) picks the compression."""
+def atomic_text(path: str | Path) -> Iterator[IO[str]]:
+    """Open a temporary file beside ``path`` for text, compressed as its suffix says (.gz,
+    .bz2, .xz, .lzma); on success rename it over ``path``. ``-``: standard output."""
+    if str(path) == STDOUT:
+        yield sys.stdout
+        sys.stdout.flush()
+        return
     target = output_path(path)
-    open_tmp = opener(path) if compress else open
+    open_tmp = opener(path)
     try:
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     except OSError as e:

@@ -20,8 +20,9 @@ from .errors import OutOfTimeError, SatDominoError, UsageError
 from .export.dimacs import gbd_hash, write_dimacs
 from .export.linear import opb_hash, rows, to_lp, to_mathprog, to_opb, to_smt2
 from .family import Family
-from .fileio import atomic_text, output_path, without_compression
+from .fileio import STDOUT, apart, atomic_text, output_path, without_compression
 from .model import Model
+from .ranges import time_limit
 from .solve import solve
 from .version import __version__
 
@@ -89,21 +90,29 @@ def uniqueness_clause(family: Family[Any, Any], puzzle: Any, m: Model,
     return blocking_clause(m.projection, out.assignment), status
 
 
+def map_name(out: str, fmt: str) -> str | None:
+    """The map written beside a DIMACS file (none beside standard output)."""
+    return out + ".map.json" if fmt == "dimacs" and out != STDOUT else None
+
+
 def export_instance(family: Family[Any, Any], puzzle: Any, origin: Origin, out: str,
                     fmt: str, *, model: str | None = None, encodings: Encodings = Encodings(),
                     uniqueness: bool = False, timeout: float | None = None,
                     deadline: Deadline = NEVER) -> Exported:
     """Write the instance to ``out`` (atomically; compressed by suffix; DIMACS with its map
-    ``out.map.json``) and describe it."""
+    ``out.map.json``; ``-``: standard output, with no map) and describe it."""
     if fmt not in FORMATS:
         raise UsageError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
-    output_path(out, "-o")
-    if fmt == "dimacs":  # checked first: never a CNF without its map
-        output_path(out + ".map.json", "the map")
+    deadline = time_limit(timeout, deadline)
+    mapped = map_name(out, fmt)
+    if out != STDOUT:
+        output_path(out, "-o")
+    if mapped is not None:  # checked first: never a CNF without its map
+        output_path(mapped, "the map")
         if origin.text is None:
             raise UsageError("export of DIMACS needs a file, not standard input "
                              "(its map must be able to rebuild the puzzle)")
-    deadline = deadline.sooner(timeout)
+    apart([origin.source], {"-o": out, "the map": mapped})
     m = family.model(model)(puzzle)
     status = origin.status
     head = [f"generator: satdomino {__version__}", f"family: {family.kind}"]
@@ -129,10 +138,11 @@ def export_instance(family: Family[Any, Any], puzzle: Any, origin: Origin, out: 
     if fmt == "dimacs":
         cnf = lower(m, encodings)
         result = Exported(out, fmt, cnf.num_vars, len(cnf.clauses), gbd_hash(cnf.clauses),
-                          "gbd", status, out + ".map.json")
+                          "gbd", status, mapped)
         # the map first: stopped in between, a CNF is never left without its map (a map
         # without its CNF, or beside an older one, `decode` refuses by the hash it records)
-        _write_map(family, puzzle, origin, m, encodings, cnf.num_vars, uniqueness, result)
+        if mapped is not None:
+            _write_map(family, puzzle, origin, m, encodings, cnf.num_vars, uniqueness, result)
         write_dimacs(out, cnf, head, show=m.projection)
         return result
     if fmt == "smt2":
@@ -140,7 +150,7 @@ def export_instance(family: Family[Any, Any], puzzle: Any, origin: Origin, out: 
         text = to_smt2(m, word, "; ".join(head))
     else:
         text = {"lp": to_lp, "mathprog": to_mathprog, "opb": to_opb}[fmt](m, head)
-    with atomic_text(out, compress=True) as f:
+    with atomic_text(out) as f:
         f.write(text)
     cols, rs = rows(m)
     # GBD defines no hash for the formats but OPB: the md5 of the text, comments included

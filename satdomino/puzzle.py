@@ -12,6 +12,7 @@ solve, count, export and draw themselves.
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -90,12 +91,15 @@ class Puzzle:
         one): ``.steps[0]``, or no step with ``.complete`` (all placed) or ``.reason``."""
         return hint(self.data, self.family, given, timeout=timeout, deadline=deadline)
 
-    def export(self, path: str, format: str | None = None, *, model: str | None = None,
+    def export(self, path: str | os.PathLike[str], format: str | None = None, *,
+               model: str | None = None,
                encodings: Encodings | Mapping[str, str] | None = None,
                uniqueness: bool = False, timeout: float | None = 60.0) -> dict[str, Any]:
         """Write its solver instance (DIMACS, OPB, SMT-LIB 2, LP or MathProg, from the suffix
         of ``path`` unless ``format`` says; compressed by suffix) and return what ``export
         --json`` prints: file, format, variables, clauses, hash, hash_kind, status, map."""
+        path = _file_name("export", path)
+        _names(format=format)
         chosen = Encodings(**named_encodings(encodings))
         origin = Origin(self.source or "(library)", self.input_text, self.name)
         return export_instance(self.family, self.data, origin, path, format_of(path, format),
@@ -104,18 +108,26 @@ class Puzzle:
 
     def text(self, outcome: Outcome | None = None) -> str:
         """The board as text, with ``outcome``'s solution drawn in when there is one."""
-        return self.family.render_text(self.data, _solution(outcome))
+        return self.family.render_text(self.data, self._solution(outcome))
 
     def svg(self, outcome: Outcome | None = None) -> str:
         """The board as an SVG drawing, with ``outcome``'s solution when there is one."""
-        return self.family.render_svg(self.data, _solution(outcome))
+        return self.family.render_svg(self.data, self._solution(outcome))
 
     def _repr_svg_(self) -> str:  # a notebook draws the board
         return self.svg()
 
-
-def _solution(outcome: Outcome | None) -> Any:
-    return outcome.solution if outcome is not None else None
+    def _solution(self, outcome: Outcome | None) -> Any:
+        """The solution of ``outcome``, an answer about this puzzle (None: none)."""
+        if outcome is None:
+            return None
+        if not isinstance(outcome, Outcome):
+            raise TypeError(f"outcome must be what this puzzle's solve returned, not "
+                            f"{outcome!r}")
+        if outcome.puzzle is not None and outcome.puzzle != self.data:
+            raise SatDominoError("that outcome is another puzzle's answer: draw it with the "
+                                 "puzzle it solved")
+        return outcome.solution
 
 
 def _puzzles(items: list[Item]) -> list[Puzzle]:
@@ -132,15 +144,37 @@ def _warn(message: str) -> None:
     warnings.warn(message, stacklevel=3)
 
 
-def read(path: str, kind: str | None = None, puzzle: str | None = None) -> list[Puzzle]:
+def _file_name(what: str, path: Any) -> str:
+    """``path`` (a str or a Path) as a str; a TypeError for anything else."""
+    path = os.fspath(path) if isinstance(path, os.PathLike) else path
+    if not isinstance(path, str):
+        raise TypeError(f"{what} takes a file name (a str or a Path), not {path!r}")
+    return path
+
+
+def _names(**given: Any) -> None:
+    """A TypeError for an argument that should be a str (or None) and is not."""
+    for name, value in given.items():
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"{name} must be a str, not {value!r}")
+
+
+def read(path: str | os.PathLike[str], kind: str | None = None,
+         puzzle: str | None = None) -> list[Puzzle]:
     """Every puzzle in a file (compressed by suffix), a folder, or "-" (standard input), or a
     puzzle written out (a Tatham game id). ``kind`` forces the family ("dominosa", "pips",
     "dominofit", "doodlefit"); ``puzzle`` keeps the part of that name (an NYT file's "easy",
     "medium", "hard"). A part that cannot be read raises SatDominoError; a withdrawn one is
     skipped with a warning."""
-    return _puzzles(load([path], kind, puzzle, notice=_warn))
+    _names(kind=kind, puzzle=puzzle)
+    return _puzzles(load([_file_name("read", path)], kind, puzzle, notice=_warn))
 
 
 def parse(text: str, kind: str | None = None) -> list[Puzzle]:
     """Every puzzle in ``text``, its family detected unless ``kind`` says."""
+    _names(kind=kind)
+    if not isinstance(text, str):
+        raise TypeError(f"parse takes the puzzle's text as a str, not {text!r}"
+                        + (" (to read a file, use read)" if isinstance(text, os.PathLike)
+                           else ""))
     return _puzzles(parse_items("(text)", text, kind, notice=_warn))

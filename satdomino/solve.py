@@ -15,9 +15,10 @@ from .backends.base import Formula, size
 from .backends.session import blocking_clause, record_new
 from .clock import NEVER, Deadline, TimeUp
 from .encode import Encodings
-from .errors import UsageError, VerificationError
+from .errors import VerificationError
 from .family import Family
 from .model import Model
+from .ranges import time_limit
 from .result import Count
 
 
@@ -83,20 +84,12 @@ def solve(puzzle: Any, family: Family, *, model: str | None = None,
     Every solution returned has passed ``family.verify``; one that does not raises
     VerificationError (a bug in a model or encoding, never shown as an answer).
     """
-    check_timeout(timeout)
-    limit = deadline.sooner(timeout)
+    limit = time_limit(timeout, deadline)
     with _gc_paused():
         out = _solve(puzzle, family, setup(puzzle, family, model, backend, encodings), limit,
                      unique)
     out.family, out.puzzle = family, puzzle
     return out
-
-
-def check_timeout(timeout: float | None, what: str = "timeout") -> None:
-    """A UsageError for a time limit that is not 0 to MAX_TIMEOUT seconds (nan included)."""
-    if timeout is not None and not 0 <= timeout <= MAX_TIMEOUT:
-        raise UsageError(f"{what} must be between 0 and {MAX_TIMEOUT:g} seconds, "
-                         f"not {timeout!r}")
 
 
 @contextmanager
@@ -111,9 +104,6 @@ def _gc_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
-
-
-MAX_TIMEOUT = 1e6  # seconds; larger values overflow the waits of the process layer
 
 
 def _solve(puzzle: Any, family: Family, chosen: Setup, deadline: Deadline,

@@ -99,7 +99,7 @@ def test_unsat_exit_1(capsys, tmp_path) -> None:
     (["solve", DOUBLE6, "--backend", "portfolio:minisat22+glucose4@-1"], "0 to 86400 seconds"),
     (["solve", DOUBLE6, "--backend", "by-size:many:minisat22|glucose4"], "write by-size:VARS"),
     (["solve", DOUBLE6, "--kind", "dominosa", "--model", "x"], "unknown model 'x'"),
-    (["solve", DOUBLE6, "--timeout", "-1"], "--timeout must be positive"),
+    (["solve", DOUBLE6, "--timeout", "-1"], "--timeout must be a number of seconds above 0"),
     (["frobnicate"], "invalid choice"),
     (["solve"], "required"),
 ])
@@ -193,7 +193,7 @@ def test_uniqueness_cut_short_is_exit_3(capsys, monkeypatch) -> None:
 @pytest.mark.parametrize("value", ["inf", "1e400", "1e7", "nan", "0"])
 def test_timeout_values_out_of_range(capsys, value) -> None:
     code, _, err = run(capsys, "solve", DOUBLE6, "--timeout", value)
-    assert code == 2 and "--timeout must be a positive number" in err
+    assert code == 2 and "--timeout must be a number of seconds above 0" in err
 
 
 def test_output_targets(capsys, tmp_path) -> None:

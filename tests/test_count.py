@@ -208,8 +208,8 @@ def test_exported_dimacs_states_its_projection_and_counts_by_it(tmp_path) -> Non
     (["--epsilon", "0.5"], "--epsilon and --delta need --count approx"),
     (["--count", "--delta", "0.1"], "--epsilon and --delta need --count approx"),
     (["--count", "approx", "--limit", "3"], "--count approx does not enumerate"),
-    (["--count", "approx", "--epsilon", "0"], "--epsilon above 0"),
-    (["--count", "approx", "--delta", "1"], "--delta between 0 and 1"),
+    (["--count", "approx", "--epsilon", "0"], "--epsilon must be a number from 0.01"),
+    (["--count", "approx", "--delta", "1"], "--delta must be a number at least 1e-09 and below 1"),
 ])
 def test_count_options_that_do_not_fit_are_refused(options, message) -> None:
     p = _satdomino("solve", *options, str(EXAMPLES / "dominosa" / "double6.txt"))

@@ -38,6 +38,7 @@ from ..family import Family
 from ..kernels.cover_count import never_true
 from ..model import Model
 from ..process.run import ForkedRun, run_in_child
+from ..ranges import DELTA, EPSILON, LIMIT, time_limit
 from ..result import Count
 from .approx import approx_count
 
@@ -65,8 +66,11 @@ def count(puzzle: Any, family: Family[Any, Any], *, model: str | None = None,
     ApproxMC's estimate instead. ``backend`` and ``encodings`` as in ``solve``; "auto"
     enumerates with MiniSat. ``progress`` is called about twice a second while the race runs;
     ``methods`` keeps only some of the race's members (``enumeration``, ``dp``, ``ganak``)."""
+    limit_at = time_limit(timeout, deadline)
+    LIMIT.check(limit)
+    EPSILON.check(epsilon)
+    DELTA.check(delta)
     chosen = setup(puzzle, family, model, backend, encodings, task="count")
-    limit_at = deadline.sooner(timeout)
     t0 = time.perf_counter()
 
     def done(value: int, method: str, complete: bool, why: str = "") -> Count:
@@ -75,7 +79,7 @@ def count(puzzle: Any, family: Family[Any, Any], *, model: str | None = None,
                    else "time limit")
         return Count(value, method, complete, time.perf_counter() - t0, by, why)
 
-    if by != "placement" and by not in family.count_views:
+    if by != "placement" and (not isinstance(by, str) or by not in family.count_views):
         raise UnknownNameError(f"{family.kind} cannot count by {by!r}; it counts by "
                                f"{', '.join(['placement', *family.count_views])}")
     build = family.count_views[by] if by != "placement" else family.model(chosen.model)
@@ -100,8 +104,6 @@ def count(puzzle: Any, family: Family[Any, Any], *, model: str | None = None,
 
 def _approximately(puzzle: Any, build: Build, encodings: Encodings, epsilon: float,
                    delta: float, deadline: Deadline, done: Callable[..., Count]) -> Count:
-    if not (0 < epsilon < 1e6 and 0 < delta < 1):
-        raise SatDominoError("approximate counts need epsilon > 0 and 0 < delta < 1")
     args = (build, puzzle, encodings, epsilon, delta)
     if deadline.at is None:
         value: int | None = _approx(*args)

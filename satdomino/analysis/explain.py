@@ -39,6 +39,7 @@ from ..encode import CNF, Encodings, lower
 from ..errors import OutOfTimeError, SatDominoError, VerificationError
 from ..family import Cell, Family
 from ..model import AtMostOne, Constraint, Define, ExactlyOne, Model
+from ..ranges import time_limit
 from ..render import svg
 from ..render.text import counted
 from ..result import Result
@@ -194,7 +195,7 @@ def explain(puzzle: Any, family: Family[Any, Any], *, timeout: float | None = No
     in a solution; a given placement in none raises SatDominoError naming it.
     ``minimal=False`` keeps the solver's cores as reasons, unshrunk: the same levels, faster,
     and a grade's K only an upper bound (the generators grade this way)."""
-    limit = deadline.sooner(timeout)
+    limit = time_limit(timeout, deadline)
     out = Explanation()
     groups = None
     try:  # the named rules and building the groups are Python loops: the deadline stops them
@@ -243,12 +244,16 @@ def _given_vars(puzzle: Any, family: Family[Any, Any], m: Model,
                 given: list[dict]) -> list[int]:
     """Model variables of placements in ``step_json``'s shape; an unknown one is an error."""
     shape = family.placement_json
+    if not isinstance(given, list | tuple):
+        raise TypeError(f"given must be a list of placements as explain's steps show them, "
+                        f"not {given!r}"[:200])
     index = {json.dumps(shape(puzzle, m.key(x)), sort_keys=True): x for x in m.projection}
     out = []
     for g in given:
-        x = index.get(json.dumps(g, sort_keys=True)) if isinstance(g, dict) else None
+        x = index.get(json.dumps(g, sort_keys=True, default=repr)) if isinstance(g, dict) \
+            else None
         if x is None:
-            raise SatDominoError(f"the given placement {json.dumps(g)[:80]} is not a "
+            raise SatDominoError(f"the given placement {json.dumps(g, default=repr)[:80]} is not a "
                                  f"placement of this {family.kind} puzzle")
         if x not in out:
             out.append(x)

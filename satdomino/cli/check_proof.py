@@ -11,15 +11,14 @@ from pathlib import Path
 from ..analysis.drat import check_drat_files, drat_trim
 from ..clock import Deadline
 from ..errors import SatDominoError
-from .common import check_timeout, say
+from .common import say, timeout_option
 
 
 def add_parser(sub) -> None:
     k = sub.add_parser("check-proof", help="verify a DRAT proof that a DIMACS file is UNSAT")
     k.add_argument("cnf", metavar="CNF", help="the DIMACS formula (compressed by suffix)")
     k.add_argument("proof", metavar="PROOF", help="text or binary DRAT, possibly compressed")
-    k.add_argument("--timeout", type=float, default=600.0, metavar="S",
-                   help="seconds for each checker (default 600)")
+    timeout_option(k, "seconds for each checker (default 600)", 600.0)
     k.add_argument("--no-drat-trim", action="store_true",
                    help="only the built-in checker, even when drat-trim is on PATH")
     k.add_argument("--json", action="store_true",
@@ -28,7 +27,6 @@ def add_parser(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Verify a DRAT proof with the built-in checker, and with drat-trim when it is here."""
-    check_timeout(args.timeout)
     if not Path(args.proof).is_file():
         raise SatDominoError(f"{args.proof}: " + ("not a file" if Path(args.proof).exists()
                                                   else "no such file"))

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import os
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
@@ -13,10 +12,10 @@ from typing import Any, NoReturn
 from ..encode import KINDS, Encodings
 from ..errors import UsageError
 from ..family import Family, Reading
-from ..fileio import atomic_text
+from ..fileio import atomic_text, without_compression
 from ..inputs import Item, load
 from ..puzzles import FAMILIES
-from ..solve import MAX_TIMEOUT
+from ..ranges import TIMEOUT
 
 KIND_HELP = {"amo": "at-most-one / exactly-one", "card": "cardinality", "pb": "pseudo-Boolean",
              "int": "integer-variable"}
@@ -50,38 +49,27 @@ def write_atomic(path: str, content: str) -> None:
         f.write(content)
 
 
-def check_timeout(seconds: float | None) -> None:
-    if seconds is not None and not 0 < seconds <= MAX_TIMEOUT:
-        raise UsageError(f"--timeout must be a positive number of seconds, at most "
-                         f"{MAX_TIMEOUT:.0f}")
-
-
 def kind_option(p: argparse.ArgumentParser) -> None:
     """--kind, one of the registered families."""
     p.add_argument("--kind", choices=list(FAMILIES),
                    help="the family, when detection from the content is not wanted")
 
 
-def apart(inputs: list[str], outputs: dict[str, str | None]) -> None:
-    """Refuse an output (flag -> path) that is one of the input files or another output:
-    it would be overwritten."""
-    seen: dict[str, str] = {os.path.realpath(f): "an input" for f in inputs
-                            if f != "-" and os.path.exists(f)}
-    for flag, path in outputs.items():
-        if path is None:
-            continue
-        real = os.path.realpath(path)
-        if real in seen:
-            raise UsageError(f"{flag} {path} is also {seen[real]}: name another file")
-        seen[real] = flag
-
-
-def numbered(base: str, index: int, total: int) -> str:
-    """``base`` for one output, else ``base-1.svg``, ``base-2.svg``, ..."""
+def numbered(base: str, index: int, total: int, suffix: str = "") -> str:
+    """``base`` for one output, else ``base-1.cnf.gz``, ``base-2.cnf.gz``, ...: the number goes
+    before the suffixes of format and compression (``suffix`` when there is none)."""
     if total == 1:
         return base
-    p = Path(base)
-    return str(p.with_name(f"{p.stem}-{index}{p.suffix or '.svg'}"))
+    plain = without_compression(base)
+    p = Path(plain)
+    return str(p.with_name(f"{p.stem}-{index}{p.suffix or suffix}")) + base[len(plain):]
+
+
+def timeout_option(p: argparse.ArgumentParser, help: str, default: float | None = None) -> None:
+    """--timeout S, in the one range of every time limit (``ranges.TIMEOUT``)."""
+    p.add_argument("--timeout", type=TIMEOUT.parse, default=default, metavar="S",
+                   help=f"{help} (S {TIMEOUT.bounds()}; inf is refused"
+                   + ("; no --timeout: no limit)" if default is None else ")"))
 
 
 def encoding_options(p: argparse.ArgumentParser, what: str = "solve") -> None:

@@ -14,10 +14,8 @@ from ..compare.sweep import Progress, puzzles, read_rows, sweep, tasks
 from ..encode import KINDS, Encodings
 from ..errors import UsageError
 from ..fileio import output_path
-from .common import KIND_HELP, check_timeout, rule_options
-
-MAX_JOBS = 1024  # runs at once here: each is a process
-MAX_SEEDS = 10_000  # runs per configuration and puzzle
+from ..ranges import JOBS, MEMORY, SEEDS
+from .common import KIND_HELP, rule_options, timeout_option
 
 
 def add_parser(sub) -> None:
@@ -34,15 +32,15 @@ def add_parser(sub) -> None:
     c.add_argument("--backend", default=AUTO, metavar="B,B",
                    help="backends (default auto: each puzzle's pick, named in the rows)")
     rule_options(c)
-    c.add_argument("--seeds", type=int, default=1, metavar="K",
+    c.add_argument("--seeds", type=SEEDS.parse, default=1, metavar="K",
                    help="runs per configuration: seed 0 is the CNF as built, seeds 1..K-1 "
                    "rename variables and shuffle clauses and literals")
-    c.add_argument("--timeout", type=float, default=60.0, metavar="S",
-                   help="wall-clock seconds per run, encoding included (default 60)")
-    c.add_argument("--memory", type=int, default=None, metavar="MB",
-                   help="address-space limit per run in MB (default: none)")
+    timeout_option(c, "wall-clock seconds per run, encoding included (default 60)", 60.0)
+    c.add_argument("--memory", type=MEMORY.parse, default=None, metavar="MB",
+                   help=f"address-space limit per run in MB, {MEMORY.bounds()} (default: none)")
     where = c.add_mutually_exclusive_group()
-    where.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)), metavar="N",
+    where.add_argument("--jobs", type=JOBS.parse, default=len(os.sched_getaffinity(0)),
+                       metavar="N",
                        help="runs at once on this machine (default: number of CPUs)")
     where.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                        help="run on a Dask distributed cluster (pip install "
@@ -57,11 +55,6 @@ def add_parser(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """A resumable sweep; the summary covers everything in the results file."""
-    check_timeout(args.timeout)
-    if not 1 <= args.jobs <= MAX_JOBS or not 1 <= args.seeds <= MAX_SEEDS:
-        raise UsageError(f"--jobs must be 1 to {MAX_JOBS} and --seeds 1 to {MAX_SEEDS}")
-    if args.memory is not None and not 16 <= args.memory <= 2**30:
-        raise UsageError("--memory must be between 16 and 2^30 MB")
     out = output_path(args.output, "-o")
     for plot in filter(None, (args.plot, args.scatter)):
         summary.plot_path(plot)

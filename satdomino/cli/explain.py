@@ -17,17 +17,16 @@ from ..analysis.explain import (
 )
 from ..errors import SatDominoError, VerificationError
 from ..family import Family
-from ..fileio import output_path
+from ..fileio import apart, output_path
 from ..inputs import Item
 from ..render.text import counted
 from .common import (
-    apart,
-    check_timeout,
     kind_option,
     load_puzzles,
     numbered,
     rule_options,
     say,
+    timeout_option,
     write_atomic,
 )
 from .solve import error_record
@@ -46,8 +45,7 @@ def add_parser(sub) -> None:
     kind_option(e)
     e.add_argument("--puzzle", metavar="NAME", help="only this part of a multi-puzzle file")
     rule_options(e)
-    e.add_argument("--timeout", type=float, metavar="S", help="seconds for each puzzle (the "
-                   "steps found by then are shown)")
+    timeout_option(e, "seconds for each puzzle (the steps found by then are shown)")
     e.add_argument("--svg", metavar="FILE", help="draw each board with its steps numbered "
                    "(FILE-1.svg, FILE-2.svg, ... for several puzzles)")
     e.add_argument("--json", action="store_true", help='one line per puzzle: {"file", "puzzle", '
@@ -56,7 +54,6 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    check_timeout(args.timeout)
     if args.svg is not None:
         output_path(args.svg, "--svg")
         apart(args.files, {"--svg": args.svg})
@@ -90,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
             title = f"{item.family.kind}: {counted(len(steps), 'step')}, grade {out.grade}"
             picture = numbered_svg(item.puzzle, item.family, out.steps, title)
             if picture:
-                write_atomic(numbered(args.svg, drawn, drawable), picture)
+                write_atomic(numbered(args.svg, drawn, drawable, ".svg"), picture)
             else:
                 say(f"satdomino: {where}: no drawing for a board given as a graph")
         if not out.complete:

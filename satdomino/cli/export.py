@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
+import sys
 from typing import Any
 
 from ..auto import AUTO
@@ -15,18 +15,17 @@ from ..encode import Encodings
 from ..errors import SatDominoError, UsageError
 from ..export.dimacs import read_dimacs
 from ..family import Family
-from ..fileio import atomic_text, output_path
-from ..instance import FORMATS, SAT, UNSAT, Origin, export_instance, format_of
+from ..fileio import STDOUT, apart, atomic_text, output_path
+from ..instance import FORMATS, SAT, UNSAT, Origin, export_instance, format_of, map_name
 from ..puzzles import FAMILIES
 from .common import (
-    apart,
-    check_timeout,
     encoding_options,
     kind_option,
     load_puzzles,
     named_encodings,
     rule_options,
     say,
+    timeout_option,
 )
 
 
@@ -51,9 +50,8 @@ def instance_options(p: argparse.ArgumentParser, family: Family[Any, Any] | None
     p.add_argument("--proof-backend", default=AUTO, metavar="B",
                    help="python-sat solver that logs the proof (default auto: cadical195, the "
                    "fastest of those that log proofs)")
-    p.add_argument("--timeout", type=float, default=60.0, metavar="S",
-                   help="seconds for finding the status (smt2, --uniqueness) and the proof"
-                   + (", and for --unique" if family else "") + " (default 60)")
+    timeout_option(p, "seconds for finding the status (smt2, --uniqueness) and the proof"
+                   + (", and for --unique" if family else "") + " (default 60)", 60.0)
     p.add_argument("--json", action="store_true",
                    help='print {"file", "format", "variables", "clauses", "hash", ...}')
 
@@ -65,7 +63,8 @@ def add_parser(sub) -> None:
     x.add_argument("file", metavar="FILE", help="the puzzle file (or a puzzle written out)")
     x.add_argument("-o", "--output", required=True, metavar="OUT",
                    help="output file; .cnf (.xz, .gz, .bz2) DIMACS, .lp LP, .mod MathProg, "
-                   ".opb OPB, .smt2 SMT-LIB 2")
+                   ".opb OPB, .smt2 SMT-LIB 2; - for standard output (DIMACS without its map, "
+                   "what is said goes to stderr)")
     kind_option(x)
     x.add_argument("--puzzle", metavar="NAME", help="the part of a multi-puzzle file")
     instance_options(x)
@@ -87,17 +86,27 @@ def run(args: argparse.Namespace) -> int:
     return write(item.family, item.puzzle, Origin(item.file, text, item.name), args)
 
 
-def write(fam: Family[Any, Any], puzzle: Any, origin: Origin, args: argparse.Namespace) -> int:
-    """Write the instance (and its proof when asked); say what was written."""
+def check_outputs(args: argparse.Namespace, source: str | None = None) -> str:
+    """Refuse outputs that cannot be written together (or over the input ``source``); the
+    format of the instance."""
     fmt = format_of(args.output, args.format if args.format in FORMATS else None)
     if args.proof and fmt != "dimacs":
         raise UsageError("--proof needs a DIMACS instance (-o NAME.cnf)")
-    check_timeout(args.timeout)
+    if args.output == STDOUT and (args.proof or args.json):
+        raise UsageError(f"{'--proof' if args.proof else '--json'} needs the instance in a "
+                         "file: -o - writes it to standard output")
     if args.proof:
         output_path(args.proof, "--proof")
-    apart([origin.source] if os.path.isfile(origin.source) else [],
-          {"-o": args.output, "the map": args.output + ".map.json" if fmt == "dimacs" else None,
-           "--proof": args.proof})
+    apart([source] if source else [], {"-o": args.output,
+                                       "the map": map_name(args.output, fmt),
+                                       "--proof": args.proof})
+    return fmt
+
+
+def write(fam: Family[Any, Any], puzzle: Any, origin: Origin, args: argparse.Namespace) -> int:
+    """Write the instance (and its proof when asked); say what was written (on stderr when
+    the instance goes to standard output)."""
+    fmt = check_outputs(args, origin.source)
     info = export_instance(fam, puzzle, origin, args.output, fmt, model=args.model,
                            encodings=Encodings(**named_encodings(args)),
                            uniqueness=args.uniqueness, timeout=args.timeout)
@@ -115,7 +124,8 @@ def write(fam: Family[Any, Any], puzzle: Any, origin: Origin, args: argparse.Nam
     size = f"{info.variables} variables, {info.clauses} " + (
         "clauses" if fmt == "dimacs" else "constraints")
     print(f"{info.file}: {fmt}, {size}, {info.hash_kind} hash {info.hash}"
-          + (f", {info.status}" if info.status else "") + (f"; map {info.map}" if info.map else ""))
+          + (f", {info.status}" if info.status else "") + (f"; map {info.map}" if info.map else ""),
+          file=sys.stderr if args.output == STDOUT else sys.stdout)
     if record.get("proof"):
         print(f"{args.proof}: DRAT proof of UNSAT, {record['proof']['lines']} lines "
               f"(check: satdomino check-proof {args.output} {args.proof})")
@@ -135,6 +145,6 @@ def write_proof(cnf_path: str, proof_path: str, backend: str,
     if status != "unsat":
         say(f"satdomino: {backend} found no answer within --timeout; no proof written")
         return 3, None
-    with atomic_text(proof_path, compress=True) as f:
+    with atomic_text(proof_path) as f:
         f.writelines(line + "\n" for line in lines)
     return 0, {"file": proof_path, "backend": backend, "lines": len(lines)}

@@ -15,15 +15,14 @@ from ..clock import Deadline
 from ..compare.sweep import dask_client
 from ..errors import UsageError
 from ..family import Family
-from ..fileio import output_path
+from ..fileio import STDOUT, output_path
 from ..generators import check as check_params
 from ..generators import made, origin
 from ..instance import FORMATS, is_instance_name
 from ..puzzles import FAMILIES, family
-from .common import check_timeout, numbered, say, write_atomic
-from .export import instance_options, write
-
-MAX_NUMBER = 10_000
+from ..ranges import NUMBER
+from .common import numbered, say, write_atomic
+from .export import check_outputs, instance_options, write
 
 
 def add_parser(sub: Any) -> None:
@@ -57,16 +56,18 @@ def _family_parser(kinds: Any, fam: Family[Any, Any]) -> None:
     for c in gen.choices:
         k.add_argument("--" + c.name.replace("_", "-"), default=c.default,
                        choices=[*c.values, *([c.every] if c.every else [])], help=c.help)
-    k.add_argument("--number", type=int, default=1, metavar="K",
-                   help="K puzzles, seeds SEED..SEED+K-1 (several files, numbered, need -o; "
-                   "puzzles of a one-line format go one per line)")
+    k.add_argument("--number", type=NUMBER.parse, default=1, metavar="K",
+                   help=f"K puzzles ({NUMBER.bounds()}), seeds SEED..SEED+K-1 (several files, "
+                   "numbered NAME-1.EXT, NAME-2.EXT, ..., proofs too, need -o; puzzles of a "
+                   "one-line format go one per line)")
     k.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                    help="make the puzzles on a Dask cluster (pip install "
                    "'satdomino[distributed]'), as compare does")
     k.add_argument("-o", "--output", metavar="FILE",
-                   help="the puzzle file (default: standard output); a name ending in "
-                   ".cnf[.xz|.gz|.bz2], .opb, .smt2, .lp or .mod writes the solver instance "
-                   "instead, as export does")
+                   help="the puzzle file (default, or -: standard output; compressed by "
+                   "suffix); a name ending in .cnf[.xz|.gz|.bz2], .opb, .smt2, .lp or .mod "
+                   "writes the solver instance instead, as export does (so does -o - with "
+                   "--format dimacs, opb, ...)")
     instance_options(k, fam)
 
 
@@ -90,7 +91,12 @@ def _check(args: argparse.Namespace, fam: Family[Any, Any], params: dict[str, in
     """Refuse options that do not fit together; whether the output is a solver instance."""
     instance = args.output is not None and (args.format in FORMATS
                                             or is_instance_name(args.output))
-    if args.output is not None:
+    if args.output == STDOUT and args.number > 1 and (instance or not fam.stackable):
+        raise UsageError(f"--number {args.number} writes {args.number} files: -o - "
+                         "(standard output) takes one")
+    if instance:
+        check_outputs(args)
+    elif args.output not in (None, STDOUT):
         output_path(args.output, "-o")
     elif args.format in FORMATS:
         raise UsageError(f"--format {args.format} writes a solver instance: name it with -o")
@@ -99,8 +105,6 @@ def _check(args: argparse.Namespace, fam: Family[Any, Any], params: dict[str, in
                          "(-o NAME.cnf, .opb, .smt2, .lp or .mod)")
     if args.format in fam.formats and instance:
         raise UsageError(f"--format {args.format} is a puzzle file format, not an instance")
-    if not 1 <= args.number <= MAX_NUMBER:
-        raise UsageError(f"--number must be 1 to {MAX_NUMBER}")
     for c in fam.generator.choices:
         value = choices[c.name]
         if c.every and value == c.every and instance:
@@ -111,7 +115,6 @@ def _check(args: argparse.Namespace, fam: Family[Any, Any], params: dict[str, in
     if args.number > 1 and args.output is None and not fam.stackable:
         raise UsageError(f"--number {args.number} writes {args.number} files: name them "
                          "with -o")
-    check_timeout(args.timeout)
     check_params(fam, params, {k: v for k, v in choices.items() if v is not None})
     if args.readings and not (instance or args.unique):
         flag = next(r.flag for r in fam.readings if r.field in args.readings)
@@ -134,6 +137,7 @@ def _write_all(args: argparse.Namespace, fam: Family[Any, Any], job: Job, instan
         if instance:
             one = argparse.Namespace(**vars(args))
             one.output = numbered(args.output, k, args.number)
+            one.proof = args.proof and numbered(args.proof, k, args.number)
             made_at = origin(fam, job.params, seed, job.unique, puzzle, job.readings,
                              job.flags())
             code = max(code, write(fam, dataclasses.replace(puzzle, **job.readings), made_at,

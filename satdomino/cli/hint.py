@@ -11,7 +11,7 @@ from ..analysis.explain import hint, step_json
 from ..errors import PuzzleFormatError, SatDominoError, UsageError, VerificationError
 from ..family import Family
 from ..inputs import read_text
-from .common import check_timeout, kind_option, load_puzzles, rule_options, say
+from .common import kind_option, load_puzzles, rule_options, say, timeout_option
 from .explain import step_text
 
 
@@ -27,13 +27,12 @@ def add_parser(sub) -> None:
     kind_option(h)
     h.add_argument("--puzzle", metavar="NAME", help="the part of a multi-puzzle file")
     rule_options(h)
-    h.add_argument("--timeout", type=float, metavar="S", help="seconds to find the step")
+    timeout_option(h, "seconds to find the step")
     h.add_argument("--json", action="store_true", help='{"file", "puzzle", "kind", "step", '
                    '"solved", "reason"}')
 
 
 def run(args: argparse.Namespace) -> int:
-    check_timeout(args.timeout)
     items = load_puzzles([args.file], args, args.timeout)
     if len(items) != 1:
         raise UsageError(f"hint takes one puzzle; {args.file} holds {len(items)} "

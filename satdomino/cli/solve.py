@@ -12,14 +12,13 @@ from ..backends import Backend, get_backend
 from ..clock import Deadline
 from ..encode import Encodings
 from ..errors import SatDominoError, UsageError, VerificationError
-from ..fileio import output_path
+from ..fileio import apart, output_path
 from ..inputs import Item
 from ..puzzles import FAMILIES, family
+from ..ranges import DELTA, EPSILON, LIMIT
 from ..solve import Outcome, solve
 from .common import (
     OUT_OF_MEMORY,
-    apart,
-    check_timeout,
     encoding_options,
     kind_option,
     load_puzzles,
@@ -27,6 +26,7 @@ from .common import (
     numbered,
     rule_options,
     say,
+    timeout_option,
     write_atomic,
 )
 
@@ -51,8 +51,7 @@ def add_parser(sub) -> None:
                    help="solver (default auto: the model, encodings and solver measured "
                    "fastest for the family and size); see 'satdomino encodings'")
     encoding_options(s)
-    s.add_argument("--timeout", type=float, metavar="S",
-                   help="seconds per puzzle, building included; the solver is stopped and the "
+    timeout_option(s, "seconds per puzzle, building included; the solver is stopped and the "
                    "answer is unknown (exit 3)")
     s.add_argument("--unique", action="store_true",
                    help="also decide uniqueness; a second solution is shown when there is one")
@@ -61,17 +60,17 @@ def add_parser(sub) -> None:
                    help="also count distinct solutions: exactly (the first of enumeration, the "
                    "family's counter and Ganak to finish), or 'approx': ApproxMC's estimate "
                    "within (1 + epsilon) with probability 1 - delta")
-    s.add_argument("--epsilon", type=float, metavar="E",
-                   help="with --count approx: the tolerance (default 0.8)")
-    s.add_argument("--delta", type=float, metavar="D",
-                   help="with --count approx: the chance of missing it (default 0.2)")
+    s.add_argument("--epsilon", type=EPSILON.parse, metavar="E",
+                   help=f"with --count approx: the tolerance, {EPSILON.bounds()} (default 0.8)")
+    s.add_argument("--delta", type=DELTA.parse, metavar="D", help="with --count approx: the "
+                   f"chance of missing it, {DELTA.bounds()} (default 0.2)")
     views = ["placement", *sorted({v for fam in FAMILIES.values() for v in fam.count_views})]
     s.add_argument("--count-by", choices=views, default="placement",
                    help="what makes two solutions different: which domino lies where and which "
                    "way round (default), or another view a family counts by (" + "; ".join(
                        f"{kind}: {', '.join(fam.count_views)}"
                        for kind, fam in FAMILIES.items() if fam.count_views) + ")")
-    s.add_argument("--limit", type=int, metavar="N",
+    s.add_argument("--limit", type=LIMIT.parse, metavar="N",
                    help="with --count: stop enumerating at N (exact counters ignore it)")
     s.add_argument("--json", action="store_true", help="one JSON object per puzzle per line "
                    "(fields: docs/formats.md)")
@@ -165,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
         if args.svg is not None and item.family is not None:
             drawn += 1
             try:
-                write_atomic(numbered(args.svg, drawn, drawable),
+                write_atomic(numbered(args.svg, drawn, drawable, ".svg"),
                              item.family.render_svg(item.puzzle, out.solution))
             except SatDominoError as e:
                 statuses.add("error")
@@ -190,11 +189,8 @@ def _checked(args: argparse.Namespace) -> tuple[dict[str, str], str | Backend]:
         raise UsageError("--limit stops an enumeration; --count approx does not enumerate")
     args.epsilon = 0.8 if args.epsilon is None else args.epsilon
     args.delta = 0.2 if args.delta is None else args.delta
-    if args.count == "approx" and not (0 < args.epsilon <= 1e6 and 0 < args.delta < 1):
-        raise UsageError("--count approx needs --epsilon above 0 and --delta between 0 and 1")
-    if args.limit is not None and (args.limit < 1 or not args.count):
-        raise UsageError("--limit needs --count and a positive number")
-    check_timeout(args.timeout)
+    if args.limit is not None and not args.count:
+        raise UsageError("--limit needs --count")
     if args.svg is not None:
         output_path(args.svg, "--svg")
         apart(args.files, {"--svg": args.svg})

@@ -114,7 +114,7 @@ def register(kind: str, name: str, summary: str, *,
 
 def get(kind: str, name: str) -> Encoder:
     table = REGISTRY[kind]
-    if name not in table:
+    if not isinstance(name, str) or name not in table:
         raise UnknownNameError(f"unknown {kind} encoding {name!r}; choose from {', '.join(table)}")
     return table[name]
 

@@ -75,7 +75,7 @@ def write_dimacs(path: str | Path, cnf: CNF, comments: Iterable[str] = (),
                  extra: Iterable[list[int]] = (), show: Sequence[int] = ()) -> None:
     """Write DIMACS to ``path``, compressed by its suffix (.xz, .gz, .bz2), atomically; with
     ``show`` (the projection), a ``c p show ... 0`` line after the header."""
-    with atomic_text(path, compress=True) as f:
+    with atomic_text(path) as f:
         f.writelines(dimacs_lines(cnf, comments, extra, show))
 
 

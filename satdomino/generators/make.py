@@ -16,6 +16,7 @@ from ..clock import NEVER, Deadline, TimeUp
 from ..errors import OutOfTimeError, SatDominoError, UsageError
 from ..family import Ask, Built, Family
 from ..instance import SAT, Origin
+from ..ranges import time_limit
 from ..solve import solve
 
 # explain's share of the time when grading a generated puzzle (a double-30 Dominosa board or
@@ -81,7 +82,7 @@ def made(family: Family[Any, Any], params: dict[str, Any], seed: int, *, unique:
     ``rules``, with the generator's ``choices`` (Pips's ``difficulty``). A unique puzzle is
     graded by ``explain`` (with ``grade``)."""
     started = time.monotonic()
-    limit = deadline.sooner(timeout)
+    limit = time_limit(timeout, deadline)
     choices = {k: v for k, v in (choices or {}).items() if v is not None}
     check(family, params, choices)
     ask = Ask(unique, limit, dict(rules or {}), choices, progress, grade)

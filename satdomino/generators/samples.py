@@ -16,6 +16,7 @@ from pathlib import Path
 from ..analysis.count import count
 from ..encode import Encodings
 from ..family import Sample
+from ..fileio import atomic_text
 from ..instance import export_instance
 from ..puzzles import FAMILIES
 from .make import origin, planted
@@ -58,7 +59,8 @@ def write_all(folder: Path = FOLDER) -> list[dict]:
                          "variables": info.variables, "clauses": info.clauses,
                          "status": info.status, "hash": info.hash,
                          "count": counts[key] - (1 if s.uniqueness else 0)})
-    (folder / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    with atomic_text(folder / "manifest.json") as f:
+        f.write(json.dumps(manifest, indent=1) + "\n")
     return manifest
 
 
