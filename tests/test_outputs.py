@@ -77,7 +77,8 @@ def test_dash_is_standard_output_for_generate_and_export(capsys, tmp_path,
     assert main(["export", DOUBLE6, "-o", "-"]) == 0
     out, err = capsys.readouterr()
     assert re.search(r"^p cnf 294 615$", out, re.M) and "c generator: satdomino" in out
-    assert err.startswith("-: dimacs, 294 variables, 615 clauses") and "map" not in err
+    assert err.startswith("satdomino: standard output: dimacs, 294 variables, 615 clauses")
+    assert "map" not in err and err.count("\n") == 1
     assert main(["export", DOUBLE6, "-o", "-", "--format", "smt2"]) == 0
     assert "(check-sat)" in capsys.readouterr().out
     assert list(tmp_path.iterdir()) == []  # no file named "-", no map

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from ..auto import AUTO
@@ -123,9 +122,13 @@ def write(fam: Family[Any, Any], puzzle: Any, origin: Origin, args: argparse.Nam
         return code
     size = f"{info.variables} variables, {info.clauses} " + (
         "clauses" if fmt == "dimacs" else "constraints")
-    print(f"{info.file}: {fmt}, {size}, {info.hash_kind} hash {info.hash}"
-          + (f", {info.status}" if info.status else "") + (f"; map {info.map}" if info.map else ""),
-          file=sys.stderr if args.output == STDOUT else sys.stdout)
+    line = (f"{info.file}: {fmt}, {size}, {info.hash_kind} hash {info.hash}"
+            + (f", {info.status}" if info.status else "")
+            + (f"; map {info.map}" if info.map else ""))
+    if args.output == STDOUT:  # the instance holds standard output: this goes with the messages
+        say(f"satdomino: standard output: {line.removeprefix(info.file + ': ')}")
+    else:
+        print(line)
     if record.get("proof"):
         print(f"{args.proof}: DRAT proof of UNSAT, {record['proof']['lines']} lines "
               f"(check: satdomino check-proof {args.output} {args.proof})")
