@@ -1,0 +1,107 @@
+"""Regression tests for the time-limit defects of a fuzz campaign (issue 37): one budget per
+puzzle from before its input is read, building stopped by it with bounded memory, one rule for
+combining exit statuses, and commands that go on after one puzzle fails. Each fails on the code
+before its fix."""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+import time
+import tracemalloc
+
+from satdomino.analysis.drat import check_drat
+from satdomino.cli import main
+from satdomino.puzzles import FAMILIES, family
+
+from .conftest import EXAMPLES, ROOT
+
+DOUBLE6 = str(EXAMPLES / "dominosa" / "double6.txt")
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    cap = capsys.readouterr()
+    assert "Traceback" not in cap.err
+    return code, cap.out, cap.err
+
+
+def slow_reading(monkeypatch, kind: str, seconds: float) -> None:
+    """The family ``kind`` takes ``seconds`` longer to parse (in small sleeps, so an alarm can
+    stop it)."""
+    fam = family(kind)
+
+    def parse(text: str):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            time.sleep(0.001)
+        return fam.parse(text)
+
+    monkeypatch.setitem(FAMILIES, kind, dataclasses.replace(fam, parse=parse))
+
+
+def cli(*argv: str, timeout: float = 120) -> tuple[subprocess.CompletedProcess, float, int]:
+    """The command in a fresh interpreter: (what it did, seconds, its peak memory in MB)."""
+    code = ("import resource, sys; from satdomino.cli import main; code = main(sys.argv[1:]); "
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024, "
+            "file=sys.stderr); sys.exit(code)")
+    t0 = time.monotonic()
+    p = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True,
+                       timeout=timeout, cwd=ROOT)
+    seconds = time.monotonic() - t0
+    *said, peak = p.stderr.strip().splitlines()
+    p.stderr = "\n".join(said)
+    return p, seconds, int(peak)
+
+
+# ---------------------------------------------------------- D4: a proof's far-away variables
+
+
+def test_a_far_variable_in_a_proof_costs_no_memory() -> None:
+    small = [[1, 2], [1, -2], [-1, 3], [-1, -3]]
+    tracemalloc.start()
+    try:
+        out = check_drat(3, small, [(False, [-4_000_000]), (False, [])])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert not out.ok and "empty clause" in out.message
+    assert peak < 10 * 2**20  # arrays for 8 million literals (1.3 GB in check-proof) before
+    # new variables named anywhere (extended resolution) are checked as any others
+    far = 4_000_000_000
+    proof = [(False, [far, -1]), (False, [-far, 1]), (True, [7_000_000]), (True, [-1, far]),
+             (False, [far, 5_000_000])]
+    out = check_drat(2, [[1, 2]], proof)  # the last: its resolvent 5000000 | 1 is not RUP
+    assert not out.ok and "lemma 3 (proof step 5)" in out.message
+    assert "4000000000 5000000 0" in out.message  # shown in the proof's own names
+    assert (out.lemmas, out.rat_lemmas, out.deletions, out.ignored_deletions) == (3, 2, 2, 1)
+
+
+def test_check_proof_of_a_far_variable_is_quick(tmp_path, capsys) -> None:
+    cnf = tmp_path / "u.cnf"
+    code, _, _ = run(capsys, "export", str(EXAMPLES / "pips" / "planted-6-unique.json"), "-o",
+                     str(cnf), "--uniqueness")
+    assert code == 0
+    proof = tmp_path / "p.drat"
+    proof.write_text("-4000000 0\n")
+    t0 = time.monotonic()
+    code, out, _ = run(capsys, "check-proof", str(cnf), str(proof), "--timeout", "2",
+                       "--no-drat-trim")
+    assert code == 1 and "s NOT VERIFIED" in out
+    assert time.monotonic() - t0 < 2 + 10  # 21 s before
+
+
+def test_drat_trim_out_of_time_exits_3(tmp_path, capsys, monkeypatch) -> None:
+    """drat-trim's time limit was 'error: ...', exit 2; the built-in checker's was 3."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    exe = bin_dir / "drat-trim"
+    exe.write_text('#!/bin/sh\necho "s TIMEOUT"\n')
+    exe.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+    (tmp_path / "f.cnf").write_text("p cnf 1 2\n1 0\n-1 0\n")
+    (tmp_path / "p.drat").write_text("0\n")
+    code, out, err = run(capsys, "check-proof", str(tmp_path / "f.cnf"),
+                         str(tmp_path / "p.drat"), "--timeout", "1")
+    assert code == 3 and "ran out of time" in err and "s UNKNOWN" in err
