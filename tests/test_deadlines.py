@@ -10,6 +10,9 @@ import subprocess
 import sys
 import time
 import tracemalloc
+from pathlib import Path
+
+import pytest
 
 from satdomino.analysis.drat import check_drat
 from satdomino.cli import main
@@ -105,3 +108,25 @@ def test_drat_trim_out_of_time_exits_3(tmp_path, capsys, monkeypatch) -> None:
     code, out, err = run(capsys, "check-proof", str(tmp_path / "f.cnf"),
                          str(tmp_path / "p.drat"), "--timeout", "1")
     assert code == 3 and "ran out of time" in err and "s UNKNOWN" in err
+
+
+# ------------------------------------------------------------------------- D18: Dask schedulers
+
+
+def test_generate_on_an_unreachable_scheduler_gives_up_within_the_limit(capsys) -> None:
+    pytest.importorskip("distributed")
+    t0 = time.monotonic()
+    code, _, err = run(capsys, "generate", "dominosa", "--n", "3", "--scheduler",
+                       "tcp://127.0.0.1:1", "--timeout", "0.5")
+    assert code == 2 and "cannot reach the Dask scheduler" in err
+    assert len(err.strip().splitlines()) == 1
+    assert time.monotonic() - t0 < 0.5 + 6  # Dask's own 10 s before
+
+
+def test_compare_on_a_scheduler_without_dask_is_one_line(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
+    code, _, err = run(capsys, "compare", "dominosa:n=3", "--scheduler", "tcp://127.0.0.1:1",
+                       "-o", str(tmp_path / "runs.csv"))
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "needs Dask" in err
+    assert not Path(tmp_path / "runs.csv").exists() or \
+        len(Path(tmp_path / "runs.csv").read_text().splitlines()) <= 1

@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     job = Job(fam.kind, params, args.unique, args.timeout, args.readings, choices,
               args.format if args.format in fam.formats else None)
     seeds = range(args.seed, args.seed + args.number)
-    results = _on_dask(job, seeds, args.scheduler) if args.scheduler else (
+    results = _on_dask(job, seeds, args.scheduler, args.timeout) if args.scheduler else (
         job.run(seed, progress=terminal_progress(f"generate {fam.kind} seed {seed}"))
         for seed in seeds)
     return _write_all(args, fam, job, instance, results)
@@ -191,9 +191,11 @@ class Job:
                 if self.choices.get(c.name) not in (None, c.default)]
 
 
-def _on_dask(job: Job, seeds: Iterable[int], address: str) -> Iterator[Result]:
-    """The puzzles made on a Dask cluster, in seed order."""
-    client = dask_client(address)
+def _on_dask(job: Job, seeds: Iterable[int], address: str,
+             timeout: float | None) -> Iterator[Result]:
+    """The puzzles made on a Dask cluster, in seed order; the scheduler reached within the
+    ``timeout``."""
+    client = dask_client(address, timeout)
     try:
         futures = client.map(job.run, list(seeds), pure=False)
         yield from client.gather(futures, errors="raise")
