@@ -14,8 +14,14 @@ from pathlib import Path
 
 import pytest
 
+import satdomino
+import satdomino.cli.explain
+import satdomino.cli.hint
+import satdomino.cli.solve
 from satdomino.analysis.drat import check_drat
+from satdomino.analysis.explain import PAIRWISE_UP_TO, _lower_one
 from satdomino.cli import main
+from satdomino.model import AtMostOne, ExactlyOne
 from satdomino.puzzles import FAMILIES, family
 
 from .conftest import EXAMPLES, ROOT
@@ -130,3 +136,49 @@ def test_compare_on_a_scheduler_without_dask_is_one_line(tmp_path, capsys, monke
     assert code == 2 and len(err.strip().splitlines()) == 1 and "needs Dask" in err
     assert not Path(tmp_path / "runs.csv").exists() or \
         len(Path(tmp_path / "runs.csv").read_text().splitlines()) <= 1
+
+
+# ------------------------------------------------------------------ D3: building under the limit
+
+
+def test_explain_lowers_long_at_most_ones_in_linear_size() -> None:
+    """A Doodle Fit cell with thousands of candidate placements was lowered pairwise for
+    explain: millions of clauses per cell, gigabytes in all."""
+    fam = family("doodlefit")
+    puzzle, _ = fam.generator.planted({"cells": 120, "blocks": 15}, 1)
+    m = fam.model(None)(dataclasses.replace(puzzle, rotate=True, reflect=True))
+    ones = [c for c in m.constraints if isinstance(c, (ExactlyOne, AtMostOne))]
+    assert max(len(c.lits) for c in ones) > 4 * PAIRWISE_UP_TO  # long ones are there
+    for c in ones:
+        assert len(_lower_one(m, c).clauses) <= 3 * len(c.lits) + PAIRWISE_UP_TO ** 2 // 2
+
+
+@pytest.mark.parametrize("kind, params, command", [
+    ("doodlefit", ["--cells", "300", "--blocks", "40"], ["explain", "--rotate", "--reflect",
+                                                         "--timeout", "2"]),
+    ("pips", ["--dominoes", "200"], ["hint", "--timeout", "1"]),
+])
+def test_explain_and_hint_stop_at_the_limit_with_bounded_memory(tmp_path, kind, params,
+                                                                 command) -> None:
+    puzzle = str(tmp_path / ("p.json" if kind == "pips" else "p.txt"))
+    assert main(["generate", kind, *params, "--seed", "1", "-o", puzzle]) == 0
+    p, seconds, peak = cli(command[0], puzzle, *command[1:])
+    limit = float(command[-1])
+    assert p.returncode == 3, p.stderr
+    assert "stopped: time limit" in p.stdout or "no hint: time limit" in p.stdout
+    assert seconds < limit + 10 and peak < 600  # 66 s and 3.9 GB; 141 s and 3.8 GB before
+
+
+def test_explain_keeps_the_board_it_built_within_the_limit(tmp_path) -> None:
+    """The numbered board came from the model built again after the time limit: a large
+    puzzle took as long again (and its memory) after explain had stopped."""
+    out = satdomino.read(DOUBLE6)[0].explain()
+    assert out.board is not None and len(out.board[0]) == 56
+    path = tmp_path / "big.txt"
+    assert main(["generate", "doodlefit", "--cells", "1500", "--blocks", "200", "--seed", "1",
+                 "-o", str(path)]) == 0
+    p, seconds, _ = cli("explain", str(path), "--rotate", "--reflect", "--timeout", "1",
+                        "--svg", str(tmp_path / "steps.svg"))
+    assert p.returncode == 3 and "stopped: time limit" in p.stdout, p.stderr
+    assert "no drawing (the time ran out before the board was built)" in p.stderr
+    assert seconds < 1 + 10  # (the board's model alone took 10 s and 900 MB before)

@@ -86,12 +86,15 @@ def run(args: argparse.Namespace) -> int:
               else _text(item, where, out, steps), flush=True)
         if args.svg is not None:
             drawn += 1
-            picture = numbered_svg(item.puzzle, item.family, out.steps,
-                                   f"{item.family.kind}: {len(steps)} steps, grade {out.grade}")
+            picture = numbered_svg(item.puzzle, item.family, out.steps, f"{item.family.kind}: "
+                                   f"{len(steps)} steps, grade {out.grade}", out.board
+                                   ) if out.board else ""
             if picture:
                 write_atomic(numbered(args.svg, drawn, drawable), picture)
             else:
-                say(f"satdomino: {where}: no drawing for a board given as a graph")
+                say(f"satdomino: {where}: no drawing " + (
+                    "for a board given as a graph" if out.board
+                    else "(the time ran out before the board was built)"))
         if not out.complete:
             code = max(code, 3 if out.reason == "time limit" else 1)
     return code
@@ -105,7 +108,7 @@ def _text(item: Item, where: str, out: Explanation, steps: list[dict]) -> str:
     lines = [f"== {where}: {verdict}, {len(steps)} steps, grade {out.grade}"]
     for n, shown in enumerate(steps, start=1):
         lines += step_text(fam, shown, f"{n:4}. ", "      ")
-    board_text = numbered_board(item.puzzle, fam, out.steps)
+    board_text = numbered_board(item.puzzle, fam, out.steps, out.board) if out.board else ""
     if board_text:
         lines += ["steps on the board:", board_text]
     if out.complete:
