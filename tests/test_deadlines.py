@@ -21,6 +21,9 @@ import satdomino.cli.solve
 from satdomino.analysis.drat import check_drat
 from satdomino.analysis.explain import PAIRWISE_UP_TO, _lower_one
 from satdomino.cli import main
+from satdomino.cli.common import exit_status
+from satdomino.clock import Deadline
+from satdomino.inputs import load
 from satdomino.model import AtMostOne, ExactlyOne
 from satdomino.puzzles import FAMILIES, family
 
@@ -182,3 +185,78 @@ def test_explain_keeps_the_board_it_built_within_the_limit(tmp_path) -> None:
     assert p.returncode == 3 and "stopped: time limit" in p.stdout, p.stderr
     assert "no drawing (the time ran out before the board was built)" in p.stderr
     assert seconds < 1 + 10  # (the board's model alone took 10 s and 900 MB before)
+
+
+# ------------------------------------------------------- D3, D11: one budget, reading included
+
+
+@pytest.mark.parametrize("command, module, name", [
+    ("solve", satdomino.cli.solve, "solve"),
+    ("explain", satdomino.cli.explain, "explain"),
+    ("hint", satdomino.cli.hint, "hint"),
+])
+def test_the_budget_of_a_puzzle_counts_its_reading(capsys, monkeypatch, command, module,
+                                                   name) -> None:
+    slow_reading(monkeypatch, "dominosa", 0.6)
+    given: list[Deadline] = []
+    work = getattr(module, name)
+
+    def spy(*args, **kwargs):
+        given.append(kwargs["deadline"].sooner(kwargs.get("timeout")))
+        return work(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, spy)
+    run(capsys, command, DOUBLE6, "--timeout", "5")
+    left = given[0].left()
+    assert left is not None and left < 5 - 0.5  # the budget started before the reading
+
+
+def test_item_deadline_shares_reading_among_parts(tmp_path) -> None:
+    path = tmp_path / "two.jsonl"
+    lines = (EXAMPLES / "dominosa" / "collection.jsonl").read_text().splitlines()[:2]
+    path.write_text("\n".join(lines) + "\n")
+    items = load([str(path)])
+    assert len(items) == 2 and items[0].read_seconds == items[1].read_seconds > 0
+    assert items[0].deadline(None).at is None
+    left = items[0].deadline(10).left()
+    assert left is not None and left <= 10 - items[0].read_seconds
+
+
+# ------------------------------------------- D9, D10: time limits while reading, one exit rule
+
+
+def test_hint_that_runs_out_of_time_reading_exits_3(tmp_path, capsys, monkeypatch) -> None:
+    slow_reading(monkeypatch, "dominosa", 30)
+    t0 = time.monotonic()
+    code, out, err = run(capsys, "hint", DOUBLE6, "--timeout", "0.5")
+    assert code == 3 and out.strip() == "no hint: time limit, while reading and parsing"
+    assert time.monotonic() - t0 < 0.5 + 10  # (exit 2, "error: time limit" before)
+    code, out, _ = run(capsys, "hint", DOUBLE6, "--timeout", "0.5", "--json")
+    assert code == 3 and '"reason": "time limit, while reading and parsing"' in out
+
+
+@pytest.mark.parametrize("command", ["solve", "explain"])
+def test_bad_input_wins_over_a_time_limit(tmp_path, capsys, monkeypatch, command) -> None:
+    slow_reading(monkeypatch, "dominosa", 30)
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"dominoes": "none"}\n')
+    code, _, err = run(capsys, command, str(bad), DOUBLE6, "--timeout", "0.5")
+    assert code == 2 and "time limit, while reading" in err  # 3 for explain before
+    code, _, _ = run(capsys, command, DOUBLE6, str(bad), "--timeout", "0.5")
+    assert code == 2
+
+
+def test_exit_status_rule() -> None:
+    assert exit_status([]) == 0 and exit_status([0, 1]) == 1 and exit_status([1, 3]) == 3
+    assert exit_status([3, 2, 1]) == 2 and exit_status([2, 4, 3]) == 4
+
+
+def test_explain_goes_on_after_a_layout_fails_the_rule_checker(capsys, monkeypatch) -> None:
+    fam = family("dominosa")
+    monkeypatch.setitem(FAMILIES, "dominosa",
+                        dataclasses.replace(fam, verify=lambda puzzle, solution: ["planted"]))
+    pips = str(EXAMPLES / "pips" / "planted-6-unique.json")
+    code, out, err = run(capsys, "explain", DOUBLE6, pips, DOUBLE6, "--json")
+    assert code == 4
+    assert err.count("internal error") == 2  # both Dominosa ones (the first only, before)
+    assert '"kind": "pips"' in out and '"complete": true' in out

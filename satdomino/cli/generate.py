@@ -20,7 +20,7 @@ from ..generators import check as check_params
 from ..generators import made, origin
 from ..instance import FORMATS, is_instance_name
 from ..puzzles import FAMILIES, family
-from .common import check_timeout, numbered, say, write_atomic
+from .common import check_timeout, exit_status, numbered, say, write_atomic
 from .export import instance_options, write
 
 MAX_NUMBER = 10_000
@@ -125,7 +125,7 @@ Result = tuple[int, str, str, Any]  # (seed, the puzzle file's text, the line fo
 
 def _write_all(args: argparse.Namespace, fam: Family[Any, Any], job: Job, instance: bool,
                results: Iterable[Result]) -> int:
-    code = 0
+    codes = []
     texts = []
     for k, (seed, text, summary, puzzle) in enumerate(results, start=1):
         _clear_progress()
@@ -136,8 +136,7 @@ def _write_all(args: argparse.Namespace, fam: Family[Any, Any], job: Job, instan
             one.output = numbered(args.output, k, args.number)
             made_at = origin(fam, job.params, seed, job.unique, puzzle, job.readings,
                              job.flags())
-            code = max(code, write(fam, dataclasses.replace(puzzle, **job.readings), made_at,
-                                   one))
+            codes.append(write(fam, dataclasses.replace(puzzle, **job.readings), made_at, one))
         elif args.output is not None and (args.number == 1 or not fam.stackable):
             write_atomic(numbered(args.output, k, args.number), text)
         else:
@@ -147,7 +146,7 @@ def _write_all(args: argparse.Namespace, fam: Family[Any, Any], job: Job, instan
             write_atomic(args.output, "".join(texts))
         else:
             sys.stdout.write("".join(texts))
-    return code
+    return exit_status(codes)
 
 
 @dataclasses.dataclass(frozen=True)
