@@ -8,6 +8,7 @@ import lzma
 import os
 import select
 import sys
+import time
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -32,11 +33,17 @@ class Item:
     error: str | None = None
     text: str | None = None  # the whole input text (an exported DIMACS map embeds it)
     timed_out: bool = False  # reading and parsing it took longer than the time limit
+    read_seconds: float = 0.0  # its share of the time its input took to read and parse
 
     @property
     def where(self) -> str:
         """The input as messages name it: the file, then the part's name in brackets."""
         return self.file + (f" [{self.name}]" if self.name else "")
+
+    def deadline(self, timeout: float | None) -> Deadline:
+        """What is left now of this puzzle's ``timeout`` seconds, its reading counted in: one
+        budget per puzzle, from before its input was read."""
+        return Deadline.after(None if timeout is None else timeout - self.read_seconds)
 
 
 # the most an input may hold (after decompression): far beyond any puzzle or solver answer a
@@ -171,19 +178,25 @@ def load(paths: list[str], kind: str | None = None, puzzle: str | None = None,
          timeout: float | None = None) -> list[Item]:
     """Every puzzle in ``paths`` (files, folders, "-", or puzzles written out), each part
     parsed on its own: a part that cannot be read is an Item with an ``error``, and the rest
-    go on. ``timeout``: seconds for reading and parsing each input."""
+    go on. ``timeout``: seconds for reading and parsing each input; each part's share of that
+    time is its ``read_seconds``, counted in its own time limit (``Item.deadline``)."""
     items: list[Item] = []
     for path, problem in expand(paths, kind):
         if problem:
             items.append(Item(path, None, None, error=problem))
             continue
+        start = time.monotonic()
         try:
             limit = Deadline.after(timeout)
             with limit.interrupting():
-                items.extend(_load_one(path, kind, puzzle, notice, limit))
+                parts = _load_one(path, kind, puzzle, notice, limit)
         except TimeUp:
-            items.append(Item(path, None, None, error="time limit, while reading and parsing",
-                              timed_out=True))
+            parts = [Item(path, None, None, error="time limit, while reading and parsing",
+                          timed_out=True)]
+        share = (time.monotonic() - start) / max(1, len(parts))
+        for part in parts:
+            part.read_seconds = share
+        items.extend(parts)
     return items
 
 

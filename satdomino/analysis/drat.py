@@ -30,14 +30,11 @@ from pathlib import Path
 from typing import IO
 
 from ..clock import NEVER, Deadline, TimeUp
-from ..errors import SatDominoError
+from ..errors import OutOfTimeError, SatDominoError
 from ..export.dimacs import read_dimacs
 from ..fileio import compression, opener
 from ..render.text import counted
 
-# Proof variables beyond the formula's are fine (extended resolution) but the checker's arrays
-# are dense, so an absurd variable number must be a clear error rather than a memory blow-up.
-EXTRA_VARS = 1 << 22
 # the built-in checker keeps several arrays per variable: beyond this, its memory is the user's
 # problem, not a side effect of a header
 MAX_CHECKED_VARIABLES = 20_000_000
@@ -448,8 +445,8 @@ def check_drat(num_vars: int, clauses: list[list[int]],
                proof: Iterable[tuple[bool, list[int]]],
                deadline: Deadline = NEVER) -> ProofCheck:
     """Check a DRAT refutation of ``clauses`` forward. ``proof`` gives (is_deletion, literals)
-    steps as :func:`read_proof` yields them. Past the ``deadline``, SatDominoError; malformed
-    steps in ``proof`` raise SatDominoError too."""
+    steps as :func:`read_proof` yields them. Past the ``deadline``, OutOfTimeError; malformed
+    steps in ``proof`` raise SatDominoError."""
     if num_vars > MAX_CHECKED_VARIABLES:
         raise SatDominoError(f"the formula has {num_vars:,} variables; the built-in checker "
                              f"takes at most {MAX_CHECKED_VARIABLES:,} (use drat-trim)")
@@ -461,7 +458,7 @@ def check_drat(num_vars: int, clauses: list[list[int]],
                 return check.result(True, refuted, _read_through(proof))
             return check.steps(proof)
     except TimeUp:
-        raise SatDominoError(f"proof check ran out of time after {check.lemmas} lemma(s) "
+        raise OutOfTimeError(f"proof check ran out of time after {check.lemmas} lemma(s) "
                              f"({time.monotonic() - check.start:.1f} s)") from None
 
 
@@ -469,10 +466,11 @@ class _Check:
     """One forward check: the checker, what has been counted, the clock."""
 
     def __init__(self, num_vars: int) -> None:
-        self.start, self.num_vars = time.monotonic(), num_vars
+        self.start = time.monotonic()
         self.lemmas = self.deletions = self.rat_lemmas = self.ignored = self.step = 0
         self.checker = _Checker(num_vars)
-        self.limit = max(num_vars, 16) + EXTRA_VARS
+        self.base = self.checker.cap  # variables up to here are the checker's own numbers
+        self.fresh: dict[int, int] = {}  # a proof's variable beyond them -> the checker's
 
     def result(self, ok: bool, message: str, after: str = "") -> ProofCheck:
         if self.ignored:
@@ -481,14 +479,28 @@ class _Check:
         return ProofCheck(ok, message + after, self.lemmas, self.deletions, self.rat_lemmas,
                           self.ignored, self.step, time.monotonic() - self.start)
 
-    def make_room(self, lits: list[int], where: str) -> None:
-        """Grow the checker's arrays for new variables (extended resolution), within reason."""
-        top = max(max(lits), -min(lits))
-        if top > self.checker.cap:
-            if top > self.limit:
-                raise SatDominoError(f"{where} uses variable {top}, far beyond the formula's "
-                                     f"{self.num_vars}")
-            self.checker.grow(top)
+    def renamed(self, lits: list[int], adding: bool = True) -> list[int]:
+        """``lits`` in the checker's numbers: a proof may name new variables (extended
+        resolution) anywhere, and they are numbered on from the formula's in the order they
+        come, so the checker's arrays grow with the variables used, not with their names. Not
+        ``adding`` (a deletion), a variable no clause has gives [] (no clause is empty)."""
+        base = self.base
+        if not lits or max(lits) <= base and -min(lits) <= base:
+            return lits
+        fresh = self.fresh
+        out = []
+        for lit in lits:
+            var = abs(lit)
+            if var > base:
+                if var not in fresh:
+                    if not adding:
+                        return []
+                    fresh[var] = base + len(fresh) + 1
+                var = fresh[var]
+            out.append(var if lit > 0 else -var)
+        if base + len(fresh) > self.checker.cap:
+            self.checker.grow(base + len(fresh))
+        return out
 
     def formula(self, clauses: list[list[int]]) -> str:
         """Load the formula; the verdict when it refutes itself (else "")."""
@@ -498,8 +510,7 @@ class _Check:
                 return "VERIFIED: the formula contains the empty clause"
             if 0 in clause:
                 raise SatDominoError(f"formula clause {number} contains the literal 0")
-            self.make_room(clause, f"formula clause {number}")
-            lits = _clean(clause)
+            lits = self.renamed(_clean(clause))
             if len(set(map(abs, lits))) != len(lits):
                 continue  # a tautology constrains nothing
             checker.add(lits)
@@ -514,7 +525,7 @@ class _Check:
         for self.step, (is_deletion, raw) in enumerate(proof, start=1):
             if is_deletion:
                 self.deletions += 1
-                self.ignored += not checker.delete(raw)
+                self.ignored += not checker.delete(self.renamed(raw, adding=False))
                 continue
             self.lemmas += 1
             if not raw:  # the top level propagates without conflict: it is not RUP
@@ -523,8 +534,7 @@ class _Check:
                                    "unit propagation")
             if 0 in raw:
                 raise SatDominoError(f"proof step {self.step} contains the literal 0")
-            lits = _clean(raw)
-            self.make_room(lits, f"proof step {self.step}")
+            lits = self.renamed(_clean(raw))
             if not self._implied(lits):
                 return self.result(False, f"NOT VERIFIED: lemma {self.lemmas} (proof step "
                                    f"{self.step}) is neither RUP nor RAT on its first "
@@ -559,8 +569,13 @@ def _read_through(proof: Iterable[tuple[bool, list[int]]], which: str = "") -> s
 
 def check_drat_files(cnf_path: str | Path, proof_path: str | Path,
                      deadline: Deadline = NEVER) -> ProofCheck:
-    """:func:`check_drat` on a DIMACS file and a proof file (both possibly compressed)."""
-    num_vars, clauses = read_dimacs(cnf_path)
+    """:func:`check_drat` on a DIMACS file and a proof file (both possibly compressed); the
+    ``deadline`` covers reading the formula too."""
+    try:
+        with deadline.interrupting():
+            num_vars, clauses = read_dimacs(cnf_path)
+    except TimeUp:
+        raise OutOfTimeError("proof check ran out of time reading the formula") from None
     return check_drat(num_vars, clauses, read_proof(proof_path), deadline)
 
 
@@ -598,7 +613,7 @@ def drat_trim(cnf_path: str | Path, proof_path: str | Path,
             run = subprocess.run(command, capture_output=True, text=True, errors="replace",
                                  timeout=None if timeout is None else timeout + 5)
         except subprocess.TimeoutExpired:
-            raise SatDominoError(f"proof check ran out of time: drat-trim took over "
+            raise OutOfTimeError(f"proof check ran out of time: drat-trim took over "
                                  f"{timeout} s") from None
         except OSError as e:
             raise SatDominoError(f"cannot run drat-trim: {e.strerror or e}") from None
@@ -613,7 +628,7 @@ def drat_trim(cnf_path: str | Path, proof_path: str | Path,
     lemmas = number(r"c \d+ of (\d+) lemmas in core")
     rat = number(r"c (\d+) RAT lemmas in core")
     if status == "TIMEOUT":
-        raise SatDominoError(f"proof check ran out of time: drat-trim stopped after {timeout} s")
+        raise OutOfTimeError(f"proof check ran out of time: drat-trim stopped after {timeout} s")
     if status == "DERIVATION":  # every lemma checked, but no empty clause
         return ProofCheck(False, "drat-trim: DERIVATION (no empty clause derived)", lemmas, 0,
                           rat, seconds=seconds)

@@ -45,6 +45,7 @@ from ..render.text import counted
 from ..result import Result
 from .rules import RANK, Candidates, RuledOut
 
+Squares = tuple[set[Cell], Callable[[Hashable], list[Cell]]]
 LEVELS = {1: "rule", 2: "elimination", 3: "set", 4: "chain", 5: "propagation", 6: "solver"}
 PROPAGATION, SOLVER = 5, 6
 # a refutation tried while ranking or shrinking reasons: settled within this many conflicts, or
@@ -68,6 +69,9 @@ class Explanation:
     complete: bool = False  # every piece placed (and the layout passed the rule checker)
     solution: Any = None  # the decoded layout when complete
     reason: str = ""  # why it stopped short: "time limit", "not forced: another solution"
+    # the squares placements can cover (``_squares``), found within the time limit (None: not
+    # found by then); what ``numbered_board`` and ``numbered_svg`` draw on
+    board: Squares | None = field(default=None, repr=False)
 
     @property
     def grade(self) -> str:
@@ -110,10 +114,10 @@ class _Groups:
             top += cnf.num_vars - n
         self.selectors = list(range(top + 1, top + 1 + len(lowered)))
         self.index = {s: i for i, s in enumerate(self.selectors)}
-        clauses = [[x if abs(x) <= n else x + shift if x > 0 else x - shift for x in clause]
-                   + [-sel] for (cs, shift), sel in zip(lowered, self.selectors, strict=True)
-                   for clause in cs]
-        cnf = CNF(top + len(lowered), n, clauses)
+        for (cs, shift), sel in zip(lowered, self.selectors, strict=True):
+            cs[:] = [[x if abs(x) <= n else x + shift if x > 0 else x - shift for x in clause]
+                     + [-sel] for clause in cs]  # in place: one copy of the clauses at a time
+        cnf = CNF(top + len(lowered), n, [clause for cs, _ in lowered for clause in cs])
         glucose = get_backend("glucose4")
         self.solver = glucose.session(cnf)
         self.unit = glucose.session(cnf)
@@ -178,12 +182,18 @@ class _Groups:
         self.unit.close()
 
 
+# an "at most one" of up to this many literals is lowered pairwise, a longer one by a sequential
+# counter: both propagate fully, and pairwise clauses grow with the square (a Doodle Fit cell
+# with 2,000 candidate placements: 2 million clauses, and hundreds of such cells)
+PAIRWISE_UP_TO = 64
+
+
 def _lower_one(m: Model, c: Constraint) -> CNF:
     one = Model(m.name)
     one._ids, one._names = m._ids, m._names  # the same variables, none added
     one.constraints = [c]
-    return lower(one, Encodings(amo="pairwise") if isinstance(c, (ExactlyOne, AtMostOne))
-                 else Encodings())
+    small = isinstance(c, (ExactlyOne, AtMostOne)) and len(c.lits) <= PAIRWISE_UP_TO
+    return lower(one, Encodings(amo="pairwise" if small else "seqcounter"))
 
 
 def explain(puzzle: Any, family: Family[Any, Any], *, timeout: float | None = None,
@@ -276,10 +286,10 @@ def _explain(puzzle: Any, family: Family[Any, Any], m: Model, groups: _Groups,
     step_of: dict[int, int] = {}
     projection = list(m.projection)
     describe = groups.describe
-    found = _squares(puzzle, family, m)
+    board, cells = out.board = _squares(puzzle, family, m)
     candidates = Candidates(
-        m, groups.constraints, describe, squares=found[1] if found else None,
-        values=(lambda key: _shows(puzzle, family, key, found[1](key))) if found else None,
+        m, groups.constraints, describe, squares=cells if board else None,
+        values=(lambda key: _shows(puzzle, family, key, cells(key))) if board else None,
         breaks=_Breaks(groups, m, describe))
     reported: set[int] = set()  # ruled-out placements some step has shown already
     if not groups._solve(groups.selectors):
@@ -428,31 +438,28 @@ def _uses(reason, groups, m, describe, step_of) -> list[str]:
     return list(dict.fromkeys(names))  # once: a cell's cover and its value share a name
 
 
-Squares = tuple[set[Cell], Callable[[Hashable], list[Cell]]]
-
-
-def _squares(puzzle: Any, family: Family[Any, Any], m: Model | None = None) -> Squares | None:
-    """(every square a placement can cover, the squares of one placement's name), or None
-    when the family shows placements without squares (a Pips board given as a graph)."""
+def _squares(puzzle: Any, family: Family[Any, Any], m: Model | None = None) -> Squares:
+    """(every square a placement can cover, the squares of one placement's name); no squares
+    when the family shows placements without them (a Pips board given as a graph)."""
     squares = family.squares
     if squares is None:
-        return None
+        return set(), lambda key: []
     m = m or family.model(None)(puzzle)
 
     def cells(key: Hashable) -> list[Cell]:
         return [tuple(u) for u in squares(puzzle, key) or ()]  # type: ignore[misc]
 
-    board = {u for x in m.projection for u in cells(m.key(x))}
-    return (board, cells) if board else None
+    return {u for x in m.projection for u in cells(m.key(x))}, cells
 
 
-def numbered_board(puzzle: Any, family: Family[Any, Any], steps: list[Step]) -> str:
+def numbered_board(puzzle: Any, family: Family[Any, Any], steps: list[Step],
+                   found: Squares | None = None) -> str:
     """The board as rows of step numbers: each square shows the step that covered it, ``.``
-    a square no step covered yet (squares are those the puzzle's placements can cover)."""
-    found = _squares(puzzle, family)
-    if found is None:
+    a square no step covered yet (squares are those the puzzle's placements can cover: the
+    explanation's ``board`` when ``found``, else found again). Empty for a graph board."""
+    board, cells = found or _squares(puzzle, family)
+    if not board:
         return ""
-    board, cells = found
     number = {u: str(k) for k, s in enumerate(steps, start=1) for u in cells(s.key)}
     rows = 1 + max(r for r, _ in board)
     cols = 1 + max(c for _, c in board)
@@ -462,13 +469,14 @@ def numbered_board(puzzle: Any, family: Family[Any, Any], steps: list[Step]) -> 
                      for r in range(rows))
 
 
-def numbered_svg(puzzle: Any, family: Family[Any, Any], steps: list[Step], title: str) -> str:
+def numbered_svg(puzzle: Any, family: Family[Any, Any], steps: list[Step], title: str,
+                 found: Squares | None = None) -> str:
     """The board as SVG: each placed piece outlined (a block walled off) with its step
-    number in its squares; squares not covered yet are blank. Empty for a graph board."""
-    found = _squares(puzzle, family)
-    if found is None:
+    number in its squares; squares not covered yet are blank (``found`` as in
+    ``numbered_board``). Empty for a graph board."""
+    board, cells = found or _squares(puzzle, family)
+    if not board:
         return ""
-    board, cells = found
     labels = dict.fromkeys(board, "")
     pairs, groups = [], {}
     for k, step in enumerate(steps, start=1):

@@ -21,6 +21,8 @@ from ..fileio import apart, output_path
 from ..inputs import Item
 from ..render.text import counted
 from .common import (
+    OUT_OF_MEMORY,
+    exit_status,
     kind_option,
     load_puzzles,
     numbered,
@@ -29,7 +31,7 @@ from .common import (
     timeout_option,
     write_atomic,
 )
-from .solve import error_record
+from .solve import error_record, out_of_limits
 
 
 def add_parser(sub) -> None:
@@ -45,7 +47,8 @@ def add_parser(sub) -> None:
     kind_option(e)
     e.add_argument("--puzzle", metavar="NAME", help="only this part of a multi-puzzle file")
     rule_options(e)
-    timeout_option(e, "seconds for each puzzle (the steps found by then are shown)")
+    timeout_option(e, "seconds for each puzzle, reading and building included (the steps "
+                   "found by then are shown)")
     e.add_argument("--svg", metavar="FILE", help="draw each board with its steps numbered "
                    "(FILE-1.svg, FILE-2.svg, ... for several puzzles)")
     e.add_argument("--json", action="store_true", help='one line per puzzle: {"file", "puzzle", '
@@ -59,23 +62,26 @@ def run(args: argparse.Namespace) -> int:
         apart(args.files, {"--svg": args.svg})
     items = load_puzzles(args.files, args, args.timeout)
     drawable = sum(it.error is None for it in items)
-    drawn = code = 0
+    drawn = 0
+    codes = []
     for item in items:
         where = item.where
         out = None
         if item.error is None and item.family is not None:
             try:
-                out = explain(item.puzzle, item.family, timeout=args.timeout)
+                out = explain(item.puzzle, item.family, deadline=item.deadline(args.timeout))
             except SatDominoError as e:
                 item.error = str(e)
-            except VerificationError as e:
-                say(f"satdomino: {where}: internal error: {e}")
-                return 4
+            except VerificationError as e:  # a bug: said, and the other puzzles go on
+                item.error = f"internal error: {e}"
+                codes.append(4)
+            except MemoryError:  # a limit (ulimit -v) reached: no answer, as in solve
+                item.error = OUT_OF_MEMORY
         if out is None or item.family is None:
             say(f"satdomino: {where}: {item.error}")
             if args.json:
                 print(json.dumps(error_record(item)), flush=True)
-            code = max(code, 3 if item.timed_out else 2)
+            codes.append(3 if out_of_limits(item) else 2)
             continue
         steps = [step_json(item.puzzle, item.family, s) for s in out.steps]
         print(json.dumps({"file": item.file, "puzzle": item.name, "kind": item.family.kind,
@@ -85,14 +91,17 @@ def run(args: argparse.Namespace) -> int:
         if args.svg is not None:
             drawn += 1
             title = f"{item.family.kind}: {counted(len(steps), 'step')}, grade {out.grade}"
-            picture = numbered_svg(item.puzzle, item.family, out.steps, title)
+            picture = numbered_svg(item.puzzle, item.family, out.steps, title,
+                                   out.board) if out.board else ""
             if picture:
                 write_atomic(numbered(args.svg, drawn, drawable, ".svg"), picture)
             else:
-                say(f"satdomino: {where}: no drawing for a board given as a graph")
+                say(f"satdomino: {where}: no drawing " + (
+                    "for a board given as a graph" if out.board
+                    else "(the time ran out before the board was built)"))
         if not out.complete:
-            code = max(code, 3 if out.reason == "time limit" else 1)
-    return code
+            codes.append(3 if out.reason == "time limit" else 1)
+    return exit_status(codes)
 
 
 def _text(item: Item, where: str, out: Explanation, steps: list[dict]) -> str:
@@ -103,7 +112,7 @@ def _text(item: Item, where: str, out: Explanation, steps: list[dict]) -> str:
     lines = [f"== {where}: {verdict}, {counted(len(steps), 'step')}, grade {out.grade}"]
     for n, shown in enumerate(steps, start=1):
         lines += step_text(fam, shown, f"{n:4}. ", "      ")
-    board_text = numbered_board(item.puzzle, fam, out.steps)
+    board_text = numbered_board(item.puzzle, fam, out.steps, out.board) if out.board else ""
     if board_text:
         lines += ["steps on the board:", board_text]
     if out.complete:

@@ -21,7 +21,7 @@ from ..generators import made, origin
 from ..instance import FORMATS, is_instance_name
 from ..puzzles import FAMILIES, family
 from ..ranges import NUMBER
-from .common import numbered, say, write_atomic
+from .common import exit_status, numbered, say, write_atomic
 from .export import check_outputs, instance_options, write
 
 
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     job = Job(fam.kind, params, args.unique, args.timeout, args.readings, choices,
               args.format if args.format in fam.formats else None)
     seeds = range(args.seed, args.seed + args.number)
-    results = _on_dask(job, seeds, args.scheduler) if args.scheduler else (
+    results = _on_dask(job, seeds, args.scheduler, args.timeout) if args.scheduler else (
         job.run(seed, progress=terminal_progress(f"generate {fam.kind} seed {seed}"))
         for seed in seeds)
     return _write_all(args, fam, job, instance, results)
@@ -128,7 +128,7 @@ Result = tuple[int, str, str, Any]  # (seed, the puzzle file's text, the line fo
 
 def _write_all(args: argparse.Namespace, fam: Family[Any, Any], job: Job, instance: bool,
                results: Iterable[Result]) -> int:
-    code = 0
+    codes = []
     texts = []
     for k, (seed, text, summary, puzzle) in enumerate(results, start=1):
         _clear_progress()
@@ -140,8 +140,7 @@ def _write_all(args: argparse.Namespace, fam: Family[Any, Any], job: Job, instan
             one.proof = args.proof and numbered(args.proof, k, args.number)
             made_at = origin(fam, job.params, seed, job.unique, puzzle, job.readings,
                              job.flags())
-            code = max(code, write(fam, dataclasses.replace(puzzle, **job.readings), made_at,
-                                   one))
+            codes.append(write(fam, dataclasses.replace(puzzle, **job.readings), made_at, one))
         elif args.output is not None and (args.number == 1 or not fam.stackable):
             write_atomic(numbered(args.output, k, args.number), text)
         else:
@@ -151,7 +150,7 @@ def _write_all(args: argparse.Namespace, fam: Family[Any, Any], job: Job, instan
             write_atomic(args.output, "".join(texts))
         else:
             sys.stdout.write("".join(texts))
-    return code
+    return exit_status(codes)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -195,9 +194,11 @@ class Job:
                 if self.choices.get(c.name) not in (None, c.default)]
 
 
-def _on_dask(job: Job, seeds: Iterable[int], address: str) -> Iterator[Result]:
-    """The puzzles made on a Dask cluster, in seed order."""
-    client = dask_client(address)
+def _on_dask(job: Job, seeds: Iterable[int], address: str,
+             timeout: float | None) -> Iterator[Result]:
+    """The puzzles made on a Dask cluster, in seed order; the scheduler reached within the
+    ``timeout``."""
+    client = dask_client(address, timeout)
     try:
         futures = client.map(job.run, list(seeds), pure=False)
         yield from client.gather(futures, errors="raise")

@@ -7,7 +7,7 @@ import json
 import os
 from typing import Any
 
-from ..analysis.explain import hint, step_json
+from ..analysis.explain import Explanation, hint, step_json
 from ..errors import PuzzleFormatError, SatDominoError, UsageError, VerificationError
 from ..family import Family
 from ..inputs import read_text
@@ -27,7 +27,7 @@ def add_parser(sub) -> None:
     kind_option(h)
     h.add_argument("--puzzle", metavar="NAME", help="the part of a multi-puzzle file")
     rule_options(h)
-    timeout_option(h, "seconds to find the step")
+    timeout_option(h, "seconds to find the step, reading the puzzle included")
     h.add_argument("--json", action="store_true", help='{"file", "puzzle", "kind", "step", '
                    '"solved", "reason"}')
 
@@ -37,27 +37,30 @@ def run(args: argparse.Namespace) -> int:
     if len(items) != 1:
         raise UsageError(f"hint takes one puzzle; {args.file} holds {len(items)} "
                          "(choose one with --puzzle)")
-    item = items[0]
-    if item.error is not None:
+    item, fam = items[0], items[0].family
+    if item.error is not None and not item.timed_out:
         raise SatDominoError(item.error)
-    assert item.family is not None
-    given = _read_given(args.given, item.family, item.puzzle) if args.given else []
-    try:
-        out = hint(item.puzzle, item.family, given, timeout=args.timeout)
-    except VerificationError as e:
-        say(f"satdomino: internal error: {e}")
-        return 4
-    step = step_json(item.puzzle, item.family, out.steps[0]) if out.steps else None
+    out = Explanation(reason=item.error or "")  # the time ran out reading it: no hint, exit 3
+    if fam is not None and not item.timed_out:
+        limit = item.deadline(args.timeout)  # its reading counted in, and --given's
+        given = _read_given(args.given, fam, item.puzzle) if args.given else []
+        try:
+            out = hint(item.puzzle, fam, given, deadline=limit)
+        except VerificationError as e:
+            say(f"satdomino: internal error: {e}")
+            return 4
+    step = step_json(item.puzzle, fam, out.steps[0]) if fam and out.steps else None
     solved = out.complete and not out.steps
     reason = None if step or solved else out.reason
     if args.json:
-        print(json.dumps({"file": item.file, "puzzle": item.name, "kind": item.family.kind,
-                          "step": step, "solved": solved, "reason": reason}))
-    elif step:
-        print("\n".join(step_text(item.family, step, "next: ", "  ")))
+        print(json.dumps({"file": item.file, "puzzle": item.name,
+                          "kind": fam.kind if fam else None, "step": step, "solved": solved,
+                          "reason": reason}))
+    elif step and fam:
+        print("\n".join(step_text(fam, step, "next: ", "  ")))
     else:
         print("solved: every piece is placed" if solved else f"no hint: {reason}")
-    return 0 if step or solved else (3 if reason == "time limit" else 1)
+    return 0 if step or solved else (3 if reason and reason.startswith("time limit") else 1)
 
 
 def _read_given(source: str, family: Family[Any, Any], puzzle: Any) -> list[dict]:

@@ -9,7 +9,6 @@ import sys
 from ..analysis.count import count, terminal_progress
 from ..auto import AUTO
 from ..backends import Backend, get_backend
-from ..clock import Deadline
 from ..encode import Encodings
 from ..errors import SatDominoError, UsageError, VerificationError
 from ..fileio import apart, output_path
@@ -20,6 +19,7 @@ from ..solve import Outcome, solve
 from .common import (
     OUT_OF_MEMORY,
     encoding_options,
+    exit_status,
     kind_option,
     load_puzzles,
     named_encodings,
@@ -31,8 +31,8 @@ from .common import (
 )
 
 COUNT_KINDS = ("exact", "approx")
-# the exit status of a run: the first of these statuses that some puzzle had, else 0
-EXIT_CODES = (("internal", 4), ("error", 2), ("unknown", 3), ("unsat", 1))
+# the exit status of each puzzle's answer (``exit_status`` combines them)
+EXIT_CODES = {"internal": 4, "error": 2, "unknown": 3, "unsat": 1, "sat": 0}
 
 
 def add_parser(sub) -> None:
@@ -90,9 +90,14 @@ def bare_count(argv: list[str]) -> list[str]:
     return out
 
 
+def out_of_limits(item: Item) -> bool:
+    """A part with no answer for want of time or memory (not bad input: exit 3, not 2)."""
+    return item.timed_out or item.error == OUT_OF_MEMORY
+
+
 def error_record(item: Item) -> dict:
     """The JSON line of a part that could not be read or solved."""
-    unknown = item.error == OUT_OF_MEMORY or item.timed_out  # no answer: not bad input
+    unknown = out_of_limits(item)
     return {"file": item.file, "puzzle": item.name,
             "kind": item.family.kind if item.family else None,
             "status": "unknown" if unknown else "error", "solution": None, "unique": None,
@@ -146,8 +151,7 @@ def run(args: argparse.Namespace) -> int:
         where = item.where
         out = _answer(item, args, engine, encodings, statuses)
         if out is None:
-            statuses.add("unknown" if item.error == OUT_OF_MEMORY or item.timed_out
-                          else "error")
+            statuses.add("unknown" if out_of_limits(item) else "error")
             say(f"satdomino: {where}: {item.error}")
             if args.json:
                 print(json.dumps(error_record(item)), flush=True)
@@ -169,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
             except SatDominoError as e:
                 statuses.add("error")
                 say(f"satdomino: {e}")
-    return next((code for status, code in EXIT_CODES if status in statuses), 0)
+    return exit_status(EXIT_CODES[status] for status in statuses)
 
 
 def _checked(args: argparse.Namespace) -> tuple[dict[str, str], str | Backend]:
@@ -205,7 +209,7 @@ def _answer(item: Item, args: argparse.Namespace, engine: str | Backend,
     if item.error is not None or item.family is None:
         return None
     try:
-        limit = Deadline.after(args.timeout)  # one budget per puzzle
+        limit = item.deadline(args.timeout)  # one budget per puzzle, its reading included
         out = solve(item.puzzle, item.family, model=args.model, backend=engine,
                     encodings=encodings, deadline=limit, unique=args.unique)
         out.source, out.name = item.file, item.name

@@ -294,9 +294,13 @@ def run_local(todo: list[Task], jobs: int) -> Iterator[dict[str, Any]]:
             child.finish(killed=True)
 
 
-def dask_client(address: str):
-    """A client of the Dask scheduler at ``address``, or a one-line error (not installed, no
-    address, cannot be reached)."""
+CONNECT_SECONDS = 10.0  # for reaching a Dask scheduler, at most
+
+
+def dask_client(address: str, timeout: float | None = None):
+    """A client of the Dask scheduler at ``address``, reached within ``timeout`` seconds (at
+    most CONNECT_SECONDS), or a one-line error (not installed, no address, cannot be
+    reached)."""
     try:
         from distributed import Client
     except ImportError:
@@ -304,17 +308,16 @@ def dask_client(address: str):
     if not address.strip():
         raise UsageError("--scheduler needs an address such as tcp://HOST:8786")
     try:
-        return Client(address, timeout="10s")
+        return Client(address, timeout=min(CONNECT_SECONDS, timeout or CONNECT_SECONDS))
     except (OSError, TimeoutError, ValueError) as e:
         raise SatDominoError(f"cannot reach the Dask scheduler at {address}: {e}") from None
 
 
 def run_dask(todo: list[Task], address: str) -> Iterator[dict[str, Any]]:
     """Rows as runs finish on a Dask distributed cluster; each worker isolates each run."""
-    from distributed import as_completed
-
     client = dask_client(address)  # at once, not at the first row: no results file is
-    # started for nothing
+    # started for nothing (and Dask missing is said in one line)
+    from distributed import as_completed
 
     def rows() -> Iterator[dict[str, Any]]:
         try:
