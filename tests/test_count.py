@@ -127,6 +127,7 @@ def test_approximate_count_cases_need_hashes() -> None:
     assert max(truth for _, _, truth in APPROX) > threshold(0.3)  # not all counted outright
 
 
+@pytest.mark.slow  # the slow tier: python -m pytest -m slow
 @pytest.mark.parametrize("epsilon", [0.8, 0.3])
 def test_approximate_counts_are_within_their_bound(epsilon: float) -> None:
     for kind, board, truth in APPROX:
@@ -151,6 +152,7 @@ def _satdomino(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
                           text=True, timeout=timeout)
 
 
+@pytest.mark.slow  # the slow tier: python -m pytest -m slow
 def test_cli_count_forms(tmp_path) -> None:
     board = tmp_path / "n12.txt"
     board.write_text(D.planted(12, 1)[0].game_id() + "\n")

@@ -60,6 +60,7 @@ def test_pips_built_unique_by_brute_force(unique_by: str) -> None:
         assert P.from_nyt(P.to_nyt(p)).official == made.solution.pairs  # written and read
 
 
+@pytest.mark.slow  # the slow tier: python -m pytest -m slow
 def test_pips_presets_keep_their_sizes_and_bands() -> None:
     for difficulty, (low, high) in pips_gen.PRESETS.items():
         band = pips_gen.BANDS[difficulty]

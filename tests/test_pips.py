@@ -191,6 +191,7 @@ def test_exact_counter_and_enumeration_agree_with_brute_force() -> None:
             assert (c.value, c.complete) == (len(truth), True)
 
 
+@pytest.mark.slow  # the slow tier: python -m pytest -m slow
 def test_corpus_counts(corpus) -> None:
     """The exact counter against the corpus README's figures, SAT uniqueness on every puzzle,
     and SAT enumeration wherever it is cheap."""

@@ -10,6 +10,7 @@ from satdomino.export.dimacs import gbd_hash_file, read_dimacs
 from satdomino.generators.samples import FOLDER, write_all
 
 
+@pytest.mark.slow  # the slow tier: python -m pytest -m slow
 def test_samples_match_the_code(tmp_path) -> None:
     shipped = json.loads((FOLDER / "manifest.json").read_text())
     rebuilt = write_all(tmp_path)
@@ -34,6 +35,7 @@ def test_hashes_agree_with_gbdc() -> None:
         assert gbdc.gbdhash(str(FOLDER / row["file"])) == row["hash"]
 
 
+@pytest.mark.slow  # the slow tier: python -m pytest -m slow
 def test_shipped_files_count_as_the_manifest_says() -> None:
     """Each file is a projected counting instance: its ``c p show`` line and Ganak give the
     manifest's count (distinct solutions, one fewer for a uniqueness instance)."""
