@@ -17,7 +17,7 @@ from typing import Any
 from .clock import NEVER, Deadline, TimeUp
 from .errors import PuzzleFormatError, SatDominoError
 from .family import Family, Skipped
-from .fileio import compression, opener
+from .fileio import MAX_INPUT_BYTES, compression, opener, too_large
 from .puzzles import FAMILIES, detect, family
 
 
@@ -37,11 +37,6 @@ class Item:
     def where(self) -> str:
         """The input as messages name it: the file, then the part's name in brackets."""
         return self.file + (f" [{self.name}]" if self.name else "")
-
-
-# the most an input may hold (after decompression): far beyond any puzzle or solver answer a
-# solver could take, and a bound on what reading ``/dev/zero`` or a compression bomb costs
-MAX_INPUT_BYTES = 64 * 2**20
 
 
 def read_text(path: str, deadline: Deadline = NEVER) -> str:
@@ -91,9 +86,7 @@ def _read_bytes(path: str) -> bytes:
 
 def _decoded(path: str, data: bytes) -> str:
     if len(data) > MAX_INPUT_BYTES:
-        raise SatDominoError(f"larger than {MAX_INPUT_BYTES // 2**20} MiB"
-                             + (" once decompressed" if path != "-" and compression(path)
-                                else "") + ": not read (no puzzle is that large)")
+        raise SatDominoError(f"{too_large(path)} (no puzzle is that large)")
     if b"\0" in data:
         raise SatDominoError("not a text file (binary data)")
     try:
