@@ -171,6 +171,10 @@ class Family(Generic[P, S]):
     # placements written as text (Dominosa's L R T B letters), for ``hint --given``
     given_text: Callable[[P, str], list[dict[str, Any]]] | None = None
     stackable: bool = False  # several puzzles written one after another make one file
+    # how much a text that no family sniffs looks like ours, 0 to 1 (the share of its
+    # characters, or of its JSON keys, that are ours): detection then names the likeliest
+    # family's error instead of none
+    likeness: Callable[[str], float] = lambda text: 0.0
     samples: tuple[Sample, ...] = ()  # what it adds to cnf_samples/
 
     @property

@@ -55,7 +55,7 @@ GENERATOR: Generator[Dominosa, DominosaSolution] = Generator(
 FAMILY: Family[Dominosa, DominosaSolution] = Family(
     kind="dominosa", title="Dominosa",
     suffixes=(".txt", ".dominosa", ".json", ".jsonl", ".tsv"),
-    sniff=B.sniff, parse=B.parse_parts,
+    sniff=B.sniff, parse=B.parse_parts, likeness=B.likeness,
     formats={"id": lambda p: p.game_id() + "\n", "grid": Dominosa.grid_text},
     models={"placement": B.build_placement, "counted": B.build_counted,
             "reduced": build_reduced},
