@@ -212,3 +212,10 @@ def test_json_lines_keep_their_good_parts_when_the_first_is_broken() -> None:
         family("dominosa").parse(pretty)
     with pytest.raises(PuzzleFormatError, match="line 4: 'O' is not a number"):
         DB.parse_grid("\n\n0 0\n1 O\n")  # lines counted as the file has them
+
+
+def test_a_letter_in_a_game_id_is_named_where_it_is() -> None:
+    with pytest.raises(PuzzleFormatError, match="game id: 'O' at character 7 is not a number"):
+        DB.parse("2:2212O0101201")
+    with pytest.raises(PuzzleFormatError, match="not a Dominosa game id"):
+        DB.parse("2:22[12")

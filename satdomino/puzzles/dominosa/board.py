@@ -137,7 +137,10 @@ def parse_game_id(text: str) -> Dominosa:
     m = _ID_HEAD.fullmatch(head) if colon else None
     marked = _BRACKETED.sub("x", body)  # each number one character
     if m is None or not re.fullmatch(r"[0-9x]+", marked):
-        raise PuzzleFormatError(f"not a Dominosa game id: {stripped[:40]!r}")
+        stray = re.search(r"[^0-9\[\]]", body) if m else None
+        raise PuzzleFormatError(
+            f"game id: {stray.group()!r} at character {len(head) + 2 + stray.start()} is not "
+            "a number" if stray else f"not a Dominosa game id: {stripped[:40]!r}")
     n = _number(m.group(1))
     if n > MAX_N:
         raise PuzzleFormatError(f"N={n} is too large (at most {MAX_N})")
