@@ -160,14 +160,12 @@ def load_json(text: str, line: int | None = None) -> Any:
 
 
 def _deeper(value: Any, limit: int) -> bool:
-    """Does ``value`` nest lists and objects more than ``limit`` deep? (No recursion: a
-    deep value must not exhaust the stack here either.)"""
-    stack = [(value, 1)]
-    while stack:
-        v, depth = stack.pop()
-        items = v.values() if isinstance(v, dict) else v if isinstance(v, list) else ()
-        inner = [x for x in items if isinstance(x, (list, dict))]
-        if inner and depth >= limit:
-            return True
-        stack.extend((x, depth + 1) for x in inner)
-    return False
+    """Does ``value`` nest lists and objects more than ``limit`` deep? Level by level, without
+    recursion: a deep value must not exhaust the stack here either."""
+    level = [value] if isinstance(value, (list, dict)) else []
+    for _ in range(limit):
+        level = [x for c in level for x in (c.values() if isinstance(c, dict) else c)
+                 if isinstance(x, (list, dict))]
+        if not level:
+            return False
+    return True
