@@ -20,10 +20,11 @@ def add_parser(sub) -> None:
                        description="The next step of 'explain' from the placements given so "
                        "far; a given placement that is in no solution is reported as such.")
     h.add_argument("file", metavar="FILE", help="one puzzle (a file, - or written out)")
-    h.add_argument("--given", metavar="PARTIAL", help="the placements made so far: a JSON "
-                   "list of placements as 'explain --json' shows them (or an object with "
-                   "\"placements\"), or for Dominosa a layout of L R T B letters with . for "
-                   "squares not yet covered")
+    h.add_argument("--given", metavar="PARTIAL", help="the placements made so far, in a "
+                   "file, - or written out (text starting with [ or {, or holding a line "
+                   "break): a JSON list of placements as 'explain --json' shows them (or an "
+                   "object with \"placements\"), or for Dominosa a layout of L R T B letters "
+                   "with . for squares not yet covered")
     kind_option(h)
     h.add_argument("--puzzle", metavar="NAME", help="the part of a multi-puzzle file")
     rule_options(h)
