@@ -140,6 +140,11 @@ class AutoRule:
     count_backend: str = "minisat22"
 
 
+def unlike(text: str) -> float:
+    """A family's likeness when it gives none: no text looks like its format."""
+    return 0.0
+
+
 @dataclass(frozen=True)
 class Family(Generic[P, S]):
     """One puzzle family (the module docstring)."""
@@ -174,7 +179,7 @@ class Family(Generic[P, S]):
     # how much a text that no family sniffs looks like ours, 0 to 1 (the share of its
     # characters, or of its JSON keys, that are ours): detection then names the likeliest
     # family's error instead of none
-    likeness: Callable[[str], float] = lambda text: 0.0
+    likeness: Callable[[str], float] = unlike
     samples: tuple[Sample, ...] = ()  # what it adds to cnf_samples/
 
     @property
