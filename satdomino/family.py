@@ -140,6 +140,11 @@ class AutoRule:
     count_backend: str = "minisat22"
 
 
+def unlike(text: str) -> float:
+    """A family's likeness when it gives none: no text looks like its format."""
+    return 0.0
+
+
 @dataclass(frozen=True)
 class Family(Generic[P, S]):
     """One puzzle family (the module docstring)."""
@@ -174,6 +179,10 @@ class Family(Generic[P, S]):
     # why there is no solution, where a simple count shows it ("the column sums total 12, the
     # row sums 11"): read only when the solver has found none, and shown as its reason
     obstacles: Callable[[P], list[str]] | None = None
+    # how much a text that no family sniffs looks like ours, 0 to 1 (the share of its
+    # characters, or of its JSON keys, that are ours): detection then names the likeliest
+    # family's error instead of none
+    likeness: Callable[[str], float] = unlike
     samples: tuple[Sample, ...] = ()  # what it adds to cnf_samples/
 
     @property

@@ -1,23 +1,32 @@
-"""Writing output files, one way for every command and the library: a file appears whole or
-not at all, with normal permissions, compressed by its suffix; ``-`` is standard output."""
+"""Files: writing outputs one way for every command and the library (a file appears whole or
+not at all, with normal permissions, compressed by its suffix; ``-`` is standard output), and
+the bounds on what is read (its size, JSON's nesting)."""
 
 from __future__ import annotations
 
 import bz2
 import gzip
 import io
+import json
 import lzma
 import os
 import sys
 import tempfile
+import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from .errors import SatDominoError, UsageError
+from .errors import PuzzleFormatError, SatDominoError, UsageError
 
 STDOUT = "-"  # as an output name: standard output
+# the most an input may hold (after decompression): far beyond any puzzle, solver answer or
+# proof a solver could take, and a bound on what reading ``/dev/zero`` or a compression bomb costs
+MAX_INPUT_BYTES = 64 * 2**20
+# no format read here nests JSON more than a few levels; deeper is refused before any code
+# recurses over it (repr, comparison) and runs out of stack
+MAX_JSON_DEPTH = 100
 
 
 def _gzip_open(path: str | Path, mode: str = "rb") -> IO[Any]:
@@ -128,3 +137,63 @@ def atomic_text(path: str | Path) -> Iterator[IO[str]]:
 def open_text(path: str | Path) -> IO[str]:
     """Read a possibly compressed text file (by suffix)."""
     return opener(path)(path, "rt")
+
+
+def too_large(path: str | Path) -> str:
+    """What a file of more than MAX_INPUT_BYTES (once decompressed) is told."""
+    return (f"larger than {MAX_INPUT_BYTES // 2**20} MiB"
+            + (" once decompressed" if path != "-" and compression(path) else "")
+            + ": not read")
+
+
+def check_size(path: str | Path, what: str = "file") -> None:
+    """A one-line error naming ``path`` (a ``what``) when it holds more than MAX_INPUT_BYTES
+    (a compressed file's size is counted as it decompresses, up to that bound only), or cannot
+    be read: before it is worked on."""
+    try:
+        if compression(path) is None:
+            size = os.stat(path).st_size
+        else:
+            size = 0
+            with opener(path)(path, "rb") as f:
+                while size <= MAX_INPUT_BYTES and (chunk := f.read(1 << 20)):
+                    size += len(chunk)
+    except (OSError, EOFError, lzma.LZMAError, zlib.error) as e:
+        raise SatDominoError(f"cannot read {what} {path}: "
+                             f"{getattr(e, 'strerror', None) or e}") from None
+    if size > MAX_INPUT_BYTES:
+        raise SatDominoError(f"{path}: {too_large(path)}")
+
+
+def load_json(text: str, line: int | None = None) -> Any:
+    """Parsed JSON, or one PuzzleFormatError: where a syntax error is ("line 3, column 7:
+    not JSON: expecting ',' delimiter"), a number too long, or nesting deeper than
+    MAX_JSON_DEPTH. ``line``: the line of its file that ``text`` starts on (a JSON line's),
+    named in every error."""
+    at = f"line {line}: " if line is not None else ""
+    deep = PuzzleFormatError(f"{at}JSON nested more than {MAX_JSON_DEPTH} deep: not read")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise PuzzleFormatError(f"line {e.lineno + (line or 1) - 1}, column {e.colno}: not "
+                                f"JSON: {e.msg[:1].lower()}{e.msg[1:]}") from None
+    except ValueError:  # int() of more digits than Python converts
+        raise PuzzleFormatError(f"{at}not JSON that can be read: a number with too many "
+                                "digits") from None
+    except RecursionError:
+        raise deep from None
+    if _deeper(data, MAX_JSON_DEPTH):
+        raise deep
+    return data
+
+
+def _deeper(value: Any, limit: int) -> bool:
+    """Does ``value`` nest lists and objects more than ``limit`` deep? Level by level, without
+    recursion: a deep value must not exhaust the stack here either."""
+    level = [value] if isinstance(value, (list, dict)) else []
+    for _ in range(limit):
+        level = [x for c in level for x in (c.values() if isinstance(c, dict) else c)
+                 if isinstance(x, (list, dict))]
+        if not level:
+            return False
+    return True

@@ -18,7 +18,7 @@ from typing import Any
 from .clock import NEVER, Deadline, TimeUp
 from .errors import PuzzleFormatError, SatDominoError
 from .family import Family, Skipped
-from .fileio import compression, opener
+from .fileio import MAX_INPUT_BYTES, compression, opener, too_large
 from .puzzles import FAMILIES, detect, family
 
 
@@ -44,11 +44,6 @@ class Item:
         """What is left now of this puzzle's ``timeout`` seconds, its reading counted in: one
         budget per puzzle, from before its input was read."""
         return Deadline.after(None if timeout is None else timeout - self.read_seconds)
-
-
-# the most an input may hold (after decompression): far beyond any puzzle or solver answer a
-# solver could take, and a bound on what reading ``/dev/zero`` or a compression bomb costs
-MAX_INPUT_BYTES = 64 * 2**20
 
 
 def read_text(path: str, deadline: Deadline = NEVER) -> str:
@@ -98,9 +93,7 @@ def _read_bytes(path: str) -> bytes:
 
 def _decoded(path: str, data: bytes) -> str:
     if len(data) > MAX_INPUT_BYTES:
-        raise SatDominoError(f"larger than {MAX_INPUT_BYTES // 2**20} MiB"
-                             + (" once decompressed" if path != "-" and compression(path)
-                                else "") + ": not read (no puzzle is that large)")
+        raise SatDominoError(f"{too_large(path)} (no puzzle is that large)")
     if b"\0" in data:
         raise SatDominoError("not a text file (binary data)")
     try:

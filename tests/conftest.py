@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from satdomino.cli import main
+
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"
 EXAMPLES = ROOT / "examples"
@@ -44,3 +46,14 @@ def _sls_built() -> bool:
 
 # tests of the local search, or of portfolios with it: skipped where pip had no C compiler
 needs_sls = pytest.mark.skipif(not _sls_built(), reason="sls is not built (no C compiler)")
+
+
+def one_error(capsys, argv: list[str], *words: str) -> str:
+    """Run the CLI in this process: exit 2 and one line on stderr, holding ``words``."""
+    code = main(argv)
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and lines[0].startswith("satdomino:"), (code, err)
+    for word in words:
+        assert word in lines[0], err
+    return lines[0]

@@ -65,18 +65,18 @@ def test_detection() -> None:
     ("2 2 1 2 1\n0 0 1 0 0\n1 2 0 2 2\n", "a 3x5 grid fits no domino set"),
     ("2:22120010120", "needs 12 numbers"),
     ("3 4\n2 2 1 2\n0 0 1 0\n", "header says 3x4"),
-    ("2 2 x 2\n0 0 1 0\n1 2 0 1\n", "not a number"),
+    ("2 2 x 2\n0 0 1 0\n1 2 0 1\n", "line 1: 'x' is not a number"),
     ('{"name": "a"}', "needs 'problem' (grid text), 'game_id' (text) or 'grid' (rows)"),
-    ('{"game_id": "0:00"}\n{oops\n', "#2: line 2: invalid JSON"),
+    ('{"game_id": "0:00"}\n{oops\n', "#2: line 2, column 2: not JSON"),
     ("1" * 5000 + " 0\n0 0 0\n", "not a number in range"),
     ("1" * 5000 + ":0", "not a number in range"),
     ("3:[" + "9" * 5000 + "]", "not a number in range"),
     ("1000:00", "N=1000 is too large"),
-    ('{"grid": [[' + "9" * 5000 + "]]}", "invalid JSON"),
+    ('{"grid": [[' + "9" * 5000 + "]]}", "a number with too many digits"),
     ('{"grid": [[0.5, 0.2]]}', "'grid' must be a list of rows of whole numbers"),
     ('{"grid": [[true, false]]}', "'grid' must be a list of rows of whole numbers"),
     ('{"name": 5, "game_id": "0:00"}', "'name' must be a string"),
-    ("[" * 100000, "invalid JSON"),
+    ("[" * 100000, "JSON nested more than 100 deep"),
     ("[]", "no puzzles in this file"),
     ("0 -1 0\n1 1 -1\n", "number -1 at row 1, column 2 is outside 0..1"),
     ("0 1\n2 3 4\n5\n", "ragged grid"),
@@ -110,7 +110,8 @@ def test_each_part_of_a_collection_stands_alone() -> None:
     parts = D.parse_parts(jsonl)
     assert [n for n, _ in parts] == ["#1", "#2", "x"]
     assert parts[0][1] == good
-    assert "line 2: invalid JSON" in str(parts[1][1]) and "needs 6 numbers" in str(parts[2][1])
+    assert "line 2, column 2: not JSON" in str(parts[1][1])
+    assert "needs 6 numbers" in str(parts[2][1])
 
 
 @pytest.mark.parametrize("one", ["\u0661", "\u00b9"])  # Arabic-Indic one, superscript one

@@ -19,6 +19,7 @@ from pysat.examples.genhard import PHP
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
+from satdomino import fileio
 from satdomino.analysis.drat import (
     ProofCheck,
     _Checker,
@@ -29,8 +30,11 @@ from satdomino.analysis.drat import (
     parse_proof_lines,
     read_proof,
 )
+from satdomino.cli import main
 from satdomino.clock import Deadline
 from satdomino.errors import SatDominoError
+
+from .conftest import one_error
 
 Steps = list[tuple[bool, list[int]]]
 
@@ -493,3 +497,48 @@ def test_mutated_proofs_never_refute_satisfiable_formulas() -> None:
                     satisfiable += s.solve()
     # Both outcomes were exercised, on satisfiable targets too.
     assert accepted > 50 and rejected > 100 and satisfiable > 50
+
+
+# issue 37: proofs bounded, and named when they are no DRAT
+
+def test_a_compressed_proof_bomb_is_refused_before_any_work(tmp_path, capsys) -> None:
+    cnf = tmp_path / "u.cnf"
+    cnf.write_text("p cnf 1 2\n1 0\n-1 0\n")
+    bomb = tmp_path / "bomb.drat.gz"
+    with gzip.open(bomb, "wb", compresslevel=1) as f:  # 70 MiB of digits, in chunks
+        chunk = b"1" * 2**20
+        for _ in range(fileio.MAX_INPUT_BYTES // len(chunk) + 6):
+            f.write(chunk)
+    one_error(capsys, ["check-proof", str(cnf), str(bomb), "--timeout", "5"],
+              "bomb.drat.gz: larger than 64 MiB once decompressed")
+
+
+def test_a_plain_proof_beyond_the_bound_is_refused(tmp_path, capsys, monkeypatch) -> None:
+    cnf = tmp_path / "u.cnf"
+    cnf.write_text("p cnf 1 2\n1 0\n-1 0\n")
+    proof = tmp_path / "big.drat"
+    proof.write_text("1 0\n" * 1000)
+    monkeypatch.setattr(fileio, "MAX_INPUT_BYTES", 1000)
+    one_error(capsys, ["check-proof", str(cnf), str(proof), "--no-drat-trim"],
+              "big.drat: larger than")
+
+
+@pytest.mark.parametrize("proof, where", [
+    (b"hello world\n1 0\n", "neither text DRAT (line 1: 'hello' is not a literal) nor binary "
+     "DRAT (byte 0x68 at offset 0"),
+    (b"1\x000\n", "neither text DRAT (line 1:"),
+])
+def test_a_proof_that_is_no_drat_says_so(tmp_path, capsys, proof, where) -> None:
+    cnf = tmp_path / "u.cnf"
+    cnf.write_text("p cnf 1 2\n1 0\n-1 0\n")
+    (tmp_path / "p.drat").write_bytes(proof)
+    one_error(capsys, ["check-proof", str(cnf), str(tmp_path / "p.drat"), "--no-drat-trim"],
+              where)
+
+
+def test_a_text_proof_starting_with_a_plus_is_read_as_text(tmp_path, capsys) -> None:
+    cnf = tmp_path / "u.cnf"
+    cnf.write_text("p cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n")
+    (tmp_path / "p.drat").write_text("+2 0\n0\n")
+    assert main(["check-proof", str(cnf), str(tmp_path / "p.drat"), "--no-drat-trim"]) == 0
+    assert "s VERIFIED" in capsys.readouterr().out

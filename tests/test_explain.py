@@ -7,18 +7,20 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from pysat.solvers import Solver
 
 from satdomino import family
 from satdomino.analysis.explain import LEVELS, _Groups, explain, step_json
+from satdomino.cli import main
 from satdomino.clock import NEVER
 from satdomino.encode import lower
 
 from . import test_dominofit, test_dominosa_solve, test_doodlefit, test_pips
 from .bruteforce import solutions
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, one_error
 
 
 def _unique_pips() -> list:
@@ -324,3 +326,40 @@ def test_bridges_match_brute_force_on_random_graphs() -> None:
                 side, comp = found[x]
                 sizes = sorted(len(p) for p in split if p <= comp)
                 assert comp in whole and sorted([side, len(comp) - side]) == sizes
+
+
+NAMES = {"a": "north", "b": "b1", "c": "c22", "d": "dd", "e": "east", "f": "f"}
+
+
+def _named_graph(tmp_path) -> str:
+    """examples/pips/ring-graph.json with its nodes renamed as NAMES says."""
+    data = json.loads((EXAMPLES / "pips" / "ring-graph.json").read_text())
+    data["links"] = {NAMES[u]: [NAMES[v] for v in vs] for u, vs in data["links"].items()}
+    for c in data["constraints"]:
+        c["nodes"] = [NAMES[u] for u in c["nodes"]]
+    path = tmp_path / "ring.json"
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def test_graph_node_names_go_out_and_come_back_whole(tmp_path, capsys) -> None:
+    """Issue 37: a graph-form Pips's node names (north, b1) whole in explain --json, and a
+    placement written as solve shows it, from either end, taken by hint --given."""
+    path = _named_graph(tmp_path)
+    assert main(["explain", path, "--json"]) == 1  # two solutions: it stops
+    steps = json.loads(capsys.readouterr().out)["steps"]
+    shown = [u for s in steps for p in s["placements"] for u in p["cells"]]
+    assert shown and set(shown) <= set(NAMES.values())
+    assert main(["solve", path, "--json"]) == 0
+    solution = json.loads(capsys.readouterr().out)["solution"]["solution"]
+    dominoes = json.loads(Path(path).read_text())["dominoes"]
+    # each domino as solve shows it (its first pip on its first node), and turned round
+    for (a, b), (u, v) in zip(dominoes, solution, strict=True):
+        for given in ({"pips": [a, b], "cells": [u, v]}, {"pips": [b, a], "cells": [v, u]}):
+            assert main(["hint", path, "--given", json.dumps([given]), "--json"]) == 0
+            out = json.loads(capsys.readouterr().out)
+            step = out["step"] or {"placements": []}
+            for p in step["placements"]:
+                assert set(p["cells"]) <= set(NAMES.values())
+    one_error(capsys, ["hint", path, "--given", '[{"pips": [3, 3], "cells": ["n", "b1"]}]'],
+              "not a placement")

@@ -1,5 +1,7 @@
 """No input crashes, hangs or floods: the CLI, run in this process, on random bytes, mutated
-example files of every family, damaged maps, answers and proofs, and odd option combinations.
+example files of every family, damaged maps, answers, proofs and given placements, JSON nested
+to any depth, and odd option combinations; the parsers alone on any JSON value anywhere in an
+example and any text of the formats' characters.
 
 Properties of every case: the exit status is 0-4; nothing on stderr is a traceback; every
 message on stderr is one line starting ``satdomino:``; the case ends well within its time
@@ -19,6 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from satdomino.cli import main
+from satdomino.errors import PuzzleFormatError
+from satdomino.puzzles import detect, family
 
 from .conftest import EXAMPLES, examples
 
@@ -247,3 +251,100 @@ def test_explain_and_hint_of_mutated_examples(tmp_path_factory, capsys, which: P
     if command == "hint" and given_text is not None:
         argv += ["--given", given_text]
     run_cli(capsys, argv + [x for opt in extra for x in opt])
+
+
+# the parsers alone (issue 37): whatever they are fed, a puzzle, a skipped part or the
+# project's format error, in one line; and the commands that read JSON, on any nesting
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**30, 10**30) | st.floats(allow_nan=True)
+    | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                max_size=4),
+    max_leaves=12)
+JSON_EXAMPLES = [p for p in EXAMPLE_FILES if p.suffix in (".json", ".jsonl")]
+
+
+def _parts_are_clean(text: str, kind: str | None) -> None:
+    """Detect (or take ``kind``) and parse: only PuzzleFormatError may come out, in one line,
+    and every part is a puzzle, a skipped one or such an error."""
+    try:
+        fam = family(kind) if kind else detect(text)
+        parts = fam.parse(text)
+    except PuzzleFormatError as e:
+        assert "\n" not in str(e), str(e)
+        return
+    for _, part in parts:
+        assert "\n" not in str(part) or not isinstance(part, PuzzleFormatError), str(part)
+
+
+def _places(value: object, path: tuple = ()) -> list[tuple]:
+    """Every path to a value inside ``value`` (list indices, object keys)."""
+    inside = (value.items() if isinstance(value, dict) else enumerate(value)
+              if isinstance(value, list) else ())
+    return [path] + [p for k, v in inside for p in _places(v, (*path, k))]
+
+
+@fuzz(150)
+@given(which=st.sampled_from(JSON_EXAMPLES), seed=st.integers(0, 2**32), new=JSON_VALUES,
+       as_key=st.booleans(), kind=st.sampled_from([None, "dominosa", "pips", "dominofit"]))
+def test_any_json_value_anywhere_in_a_json_example(which: Path, seed: int, new: object,
+                                                   as_key: bool, kind: str | None) -> None:
+    """A value of the example (or a new key beside one) replaced by any JSON value."""
+    line = which.read_text().splitlines()[0]  # a JSON lines file: its first puzzle
+    data = json.loads(line)
+    path = random.Random(seed).choice(_places(data))
+    if not path:
+        data = new
+    else:
+        parent = data
+        for k in path[:-1]:
+            parent = parent[k]
+        if as_key and isinstance(parent, dict):
+            parent[f"{path[-1]}x"] = new  # a misspelt or unknown key
+        else:
+            parent[path[-1]] = new
+    _parts_are_clean(json.dumps(data), kind)
+
+
+@fuzz(150)
+@given(text=st.text(alphabet="0123456789 \n\t#*-x,O[]{}:\"", max_size=300),
+       kind=st.sampled_from([None, "dominosa", "pips", "dominofit", "doodlefit"]))
+def test_text_of_the_formats_characters(text: str, kind: str | None) -> None:
+    """Drawings, grids and game ids with any of their characters anywhere."""
+    _parts_are_clean(text, kind)
+
+
+@fuzz(40)
+@given(depth=st.integers(1, 3000), opener=st.sampled_from(['[', '{"a": ']),
+       where=st.sampled_from(["pips", "dominofit", "dominosa", "given", "map"]))
+def test_json_nested_to_any_depth(tmp_path_factory, capsys, exported: Path, depth: int,
+                                  opener: str, where: str) -> None:
+    """Every command that reads JSON, on JSON nested ``depth`` deep (closed or not)."""
+    folder = tmp_path_factory.mktemp("deep")
+    closer = "]" if opener == "[" else "}"
+    text = opener * depth + ("1" + closer * depth if depth % 2 else "")
+    path = folder / "deep.json"
+    path.write_text(text)
+    if where == "given":
+        argv = ["hint", str(EXAMPLES / "dominosa" / "double3-grid.txt"), "--given", str(path)]
+    elif where == "map":
+        cnf = folder / "board.cnf"
+        cnf.write_bytes(exported.read_bytes())
+        Path(f"{cnf}.map.json").write_text(text)
+        (folder / "answer.txt").write_text("s UNSATISFIABLE\n")
+        argv = ["decode", str(cnf), str(folder / "answer.txt")]
+    else:
+        argv = ["solve", str(path), "--kind", where, "--timeout", "5"]
+    code, _, _ = run_cli(capsys, argv)
+    assert code == 2
+
+
+@fuzz(40)
+@given(data=st.one_of(st.binary(max_size=300), JSON_VALUES.map(
+    lambda v: json.dumps(v).encode())), puzzle=st.sampled_from(SMALL_EXAMPLES))
+def test_hint_given_files_of_any_content(tmp_path_factory, capsys, data: bytes,
+                                         puzzle: Path) -> None:
+    given_file = tmp_path_factory.mktemp("given") / "given.json"
+    given_file.write_bytes(data)
+    run_cli(capsys, ["hint", str(puzzle), "--given", str(given_file), "--timeout", "5"])

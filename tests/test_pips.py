@@ -274,7 +274,8 @@ def test_count_by_in_the_cli(capsys) -> None:
 @pytest.mark.parametrize("obj, message", [
     ({"regions": [{"indices": [[0, 0], [0, 1]], "type": "empty"}]}, "needs 'dominoes'"),
     ({"dominoes": [[1, 2]], "links": {"a": ["b"], "b": ["a"]},
-      "regions": [{"indices": [[0, 0]], "type": "sum", "target": 1}]}, "not 'regions'"),
+      "regions": [{"indices": [[0, 0]], "type": "sum", "target": 1}]},
+     "unknown key 'regions' in a Pips puzzle in the graph form"),
     ({"dominoes": [[1, 2]], "links": {"a": ["b"], "b": []}}, "does not link back"),
     ({"dominoes": [[1, 2]], "regions": [{"indices": [[0, 0], [0, 1]], "type": "empty"}],
       "constraints": []}, "belong to the graph form"),

@@ -32,7 +32,7 @@ from typing import IO
 from ..clock import NEVER, Deadline, TimeUp
 from ..errors import OutOfTimeError, SatDominoError
 from ..export.dimacs import read_dimacs
-from ..fileio import compression, opener
+from ..fileio import check_size, compression, opener
 from ..render.text import counted
 
 # the built-in checker keeps several arrays per variable: beyond this, its memory is the user's
@@ -172,21 +172,41 @@ def is_binary_proof(head: bytes) -> bool:
 
 def read_proof(path: str | Path) -> Iterator[tuple[bool, list[int]]]:
     """The steps (is_deletion, literals) of a DRAT proof file, text or binary (detected from the
-    first bytes), compressed or not (.gz, .xz, .bz2 by suffix). Malformed input raises a one-line
-    SatDominoError saying where."""
-    where = str(path)
+    first bytes), compressed or not (.gz, .xz, .bz2 by suffix). A proof of more than
+    ``fileio.MAX_INPUT_BYTES`` (once decompressed) is refused here, before any step is read;
+    malformed input raises a one-line SatDominoError saying where, as the steps are read."""
+    check_size(path, "proof")
+    return _proof_steps(str(path))
+
+
+def _proof_steps(where: str) -> Iterator[tuple[bool, list[int]]]:
     try:
-        with opener(path)(path, "rb") as stream:
+        with opener(where)(where, "rb") as stream:
             head = stream.read(_CHUNK)
             if head.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark: text, as elsewhere
                 head = head[3:]
             elif is_binary_proof(head):
-                yield from _binary_steps(head, stream, where)
-                return
+                if head[0] in b"ad":
+                    yield from _binary_steps(head, stream, where)
+                    return
+                _text_or_neither(head, where)  # no binary step starts so
             yield from parse_proof_lines(_text_lines(head, stream), where)
     except _READ_ERRORS as e:
         raise SatDominoError(f"cannot read proof {where}: "
                              f"{getattr(e, 'strerror', None) or e}") from None
+
+
+def _text_or_neither(head: bytes, where: str) -> None:
+    """A proof whose first byte starts no binary DRAT step is read as text if its start
+    reads so; else the error says it is neither, and where each reading fails."""
+    try:
+        for _ in parse_proof_lines(head.split(b"\n")[:-1] or [head], where):
+            pass
+    except SatDominoError as e:
+        text = str(e).removeprefix(f"{where}, ")
+        raise SatDominoError(f"{where}: neither text DRAT ({text}) nor binary DRAT (byte "
+                             f"{head[0]:#04x} at offset 0 starts no step: 'a' or 'd' "
+                             "does)") from None
 
 
 # ----------------------------------------------------------------------------- the checker
@@ -571,12 +591,13 @@ def check_drat_files(cnf_path: str | Path, proof_path: str | Path,
                      deadline: Deadline = NEVER) -> ProofCheck:
     """:func:`check_drat` on a DIMACS file and a proof file (both possibly compressed); the
     ``deadline`` covers reading the formula too."""
+    proof = read_proof(proof_path)  # its size checked before the formula is read
     try:
         with deadline.interrupting():
             num_vars, clauses = read_dimacs(cnf_path)
     except TimeUp:
         raise OutOfTimeError("proof check ran out of time reading the formula") from None
-    return check_drat(num_vars, clauses, read_proof(proof_path), deadline)
+    return check_drat(num_vars, clauses, proof, deadline)
 
 
 # ----------------------------------------------------------------------------- drat-trim

@@ -252,22 +252,41 @@ def _shown(puzzle: Any, family: Family[Any, Any], m: Model, x: int) -> str:
 
 def _given_vars(puzzle: Any, family: Family[Any, Any], m: Model,
                 given: list[dict]) -> list[int]:
-    """Model variables of placements in ``step_json``'s shape; an unknown one is an error."""
+    """Model variables of placements in ``step_json``'s shape (cells in any order, each with
+    its pips); an unknown one is an error."""
     shape = family.placement_json
     if not isinstance(given, list | tuple):
         raise TypeError(f"given must be a list of placements as explain's steps show them, "
                         f"not {given!r}"[:200])
-    index = {json.dumps(shape(puzzle, m.key(x)), sort_keys=True): x for x in m.projection}
+    index = {_placement_id(shape(puzzle, m.key(x))): x for x in m.projection}
     out = []
     for g in given:
-        x = index.get(json.dumps(g, sort_keys=True, default=repr)) if isinstance(g, dict) \
-            else None
+        x = index.get(_placement_id(g))
         if x is None:
             raise SatDominoError(f"the given placement {json.dumps(g, default=repr)[:80]} is not a "
                                  f"placement of this {family.kind} puzzle")
         if x not in out:
             out.append(x)
     return out
+
+
+def _placement_id(shown: object) -> str | None:
+    """A placement as ``step_json`` shows it, as text that does not depend on the order its
+    cells are listed in (each cell keeps its pips): a domino written as ``solve`` shows it,
+    from its other end, is the same placement."""
+    if not isinstance(shown, dict):
+        return None
+    out = dict(shown)
+    cells, pips = shown.get("cells"), shown.get("pips")
+    try:
+        if isinstance(cells, list) and isinstance(pips, list) and len(pips) == len(cells):
+            out["cells"] = sorted(json.dumps([u, k]) for u, k in zip(cells, pips, strict=True))
+            del out["pips"]
+        elif isinstance(cells, list):
+            out["cells"] = sorted(map(json.dumps, cells))
+        return json.dumps(out, sort_keys=True)
+    except (TypeError, ValueError):  # not JSON (a library caller's set, say)
+        return None
 
 
 def step_json(puzzle: Any, family: Family[Any, Any], step: Step) -> dict:

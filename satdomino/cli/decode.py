@@ -12,6 +12,7 @@ from ..backends.external import competition_answer
 from ..errors import SatDominoError
 from ..export.dimacs import gbd_hash, read_dimacs
 from ..family import Family, Skipped
+from ..fileio import load_json
 from ..inputs import read_text
 from ..model import Model
 from ..puzzles import family
@@ -48,11 +49,11 @@ def read_map(instance: str) -> tuple[Family[Any, Any], str | None, Any, dict]:
     try:
         text = read_text(where)
     except SatDominoError as e:
-        raise SatDominoError(f"{where}: {e}; {needs}") from None
+        raise SatDominoError(f"{where} is not a satdomino map ({e}); {needs}") from None
     try:
-        mapping = json.loads(text)
-    except (ValueError, RecursionError):
-        raise SatDominoError(f"{where} is not a satdomino map; {needs}") from None
+        mapping = load_json(text)
+    except SatDominoError as e:
+        raise SatDominoError(f"{where} is not a satdomino map ({e}); {needs}") from None
     if not isinstance(mapping, dict) or any(
             not isinstance(mapping.get(k), t) for k, t in MAP_FIELDS.items()) or \
             "puzzle" not in mapping or not isinstance(mapping["puzzle"], str | None) or \

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from typing import Any
 
 from ..analysis.explain import Explanation, hint, step_json
 from ..errors import PuzzleFormatError, SatDominoError, UsageError, VerificationError
 from ..family import Family
+from ..fileio import load_json
 from ..inputs import read_text
 from .common import kind_option, load_puzzles, rule_options, say, timeout_option
 from .explain import step_text
@@ -20,10 +20,11 @@ def add_parser(sub) -> None:
                        description="The next step of 'explain' from the placements given so "
                        "far; a given placement that is in no solution is reported as such.")
     h.add_argument("file", metavar="FILE", help="one puzzle (a file, - or written out)")
-    h.add_argument("--given", metavar="PARTIAL", help="the placements made so far: a JSON "
-                   "list of placements as 'explain --json' shows them (or an object with "
-                   "\"placements\"), or for Dominosa a layout of L R T B letters with . for "
-                   "squares not yet covered")
+    h.add_argument("--given", metavar="PARTIAL", help="the placements made so far, in a "
+                   "file, - or written out (text starting with [ or {, or holding a line "
+                   "break): a JSON list of placements as 'explain --json' shows them (or an "
+                   "object with \"placements\"), or for Dominosa a layout of L R T B letters "
+                   "with . for squares not yet covered")
     kind_option(h)
     h.add_argument("--puzzle", metavar="NAME", help="the part of a multi-puzzle file")
     rule_options(h)
@@ -64,20 +65,28 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _read_given(source: str, family: Family[Any, Any], puzzle: Any) -> list[dict]:
-    text = read_text(source) if source == "-" or os.path.isfile(source) else source  # or inline
-    stripped = text.strip()
-    if stripped.startswith(("[", "{")):
+    """The placements ``--given`` holds: written out (JSON, or a layout with a line break),
+    else read from the file (or -) it names, whose own errors are named with it."""
+    inline = source.lstrip().startswith(("[", "{")) or "\n" in source
+    where = source if source and not inline else "--given"
+    try:
+        text = (source if inline else read_text(source)).strip()
+    except SatDominoError as e:
+        raise SatDominoError(f"{where}: {e}") from None
+    if text.startswith(("[", "{")):
         try:
-            data = json.loads(stripped)
-        except ValueError as e:
-            raise PuzzleFormatError(f"--given: not JSON: {e}") from None
+            data = load_json(text)
+        except PuzzleFormatError as e:
+            raise PuzzleFormatError(f"{where}: {e}") from None
         if isinstance(data, dict):
             data = data.get("placements")
         if not isinstance(data, list):
-            raise PuzzleFormatError("--given: a JSON list of placements, or an object with "
+            raise PuzzleFormatError(f"{where}: a JSON list of placements, or an object with "
                                     "\"placements\"")
         return data
     if family.given_text is None:
-        raise PuzzleFormatError(f"--given: {family.title} placements are given as JSON")
-    return family.given_text(puzzle, stripped)
-
+        raise PuzzleFormatError(f"{where}: {family.title} placements are given as JSON")
+    try:
+        return family.given_text(puzzle, text)
+    except PuzzleFormatError as e:
+        raise PuzzleFormatError(f"{where}: {e}") from None

@@ -71,13 +71,34 @@ def family(kind: str) -> Family[Any, Any]:
     return FAMILIES[kind]
 
 
+LIKELY = 0.5  # the likeness from which detection names a family's error
+
+
 def detect(text: str) -> Family[Any, Any]:
     """The family whose format ``text`` is in (the registry's order: Pips, Domino Fit, Doodle
-    Fit, then Dominosa, with families registered ``first`` before them)."""
+    Fit, then Dominosa, with families registered ``first`` before them). A text no family
+    sniffs is read by the family it looks most like (``Family.likeness``): what that family
+    makes of it is the error, or, when it reads, the answer."""
     for fam in FAMILIES.values():
         if fam.sniff(text):
             return fam
-    raise PuzzleFormatError("cannot tell what puzzle this is (use --kind to say)")
+    likeness = {kind: fam.likeness(text) for kind, fam in FAMILIES.items()}
+    best = max(likeness, key=likeness.__getitem__, default=None)
+    if best is None or likeness[best] < LIKELY:
+        raise PuzzleFormatError("cannot tell what puzzle this is (use --kind to say)")
+    guess = FAMILIES[best]
+    try:
+        parts = guess.parse(text)
+    except PuzzleFormatError as e:
+        problem = str(e)
+    else:
+        bad = [(name, part) for name, part in parts if isinstance(part, PuzzleFormatError)]
+        if len(bad) < len(parts):  # some part reads: it is the family's after all
+            return guess
+        name, part = bad[0] if bad else (None, "no puzzle in it")
+        problem = f"{name}: {part}" if name else str(part)
+    raise PuzzleFormatError(f"looks like {guess.title}: {problem} (use --kind to choose "
+                            "another family)")
 
 
 __all__ = ["FAMILIES", "Family", "detect", "family", "load_plugins", "register", "unregister"]

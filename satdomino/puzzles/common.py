@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
+import difflib
+import re
+from collections.abc import Callable, Collection
 from typing import Any
 
 from ..errors import PuzzleFormatError
 from ..family import Parts
+from ..fileio import load_json as load_json  # every family reads JSON through it
+
+# keys other tools keep beside a puzzle, allowed and not read
+METADATA = frozenset({"name", "title", "source", "author", "date", "id", "difficulty",
+                      "comment", "solution", "generator"})
 
 
 def whole_number(value: object, what: str, lo: int = -10**6, hi: int = 10**6) -> int:
@@ -18,13 +24,18 @@ def whole_number(value: object, what: str, lo: int = -10**6, hi: int = 10**6) ->
     return value
 
 
-def load_json(text: str) -> Any:
-    """Parsed JSON, or one clear PuzzleFormatError (huge numbers and deep nesting included)."""
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError) as e:
-        msg = e.msg if isinstance(e, json.JSONDecodeError) else type(e).__name__
-        raise PuzzleFormatError(f"invalid JSON ({msg})") from None
+def known_keys(obj: dict, keys: Collection[str], what: str,
+               also: Collection[str] = METADATA) -> None:
+    """A clear error for the first key of ``obj`` neither among ``keys`` nor ``also`` (the
+    metadata allowed and not read): a misspelt key would silently read as another puzzle. The
+    error names the allowed key closest to it, else the ``keys``."""
+    for key in obj:
+        if key not in keys and key not in also:
+            shown = str(key)[:40]  # difflib's time grows with the lengths compared
+            close = difflib.get_close_matches(shown, sorted({*keys, *also}), n=1)
+            hint = (f"did you mean {close[0]!r}?" if close
+                    else f"it takes {', '.join(sorted(keys))}")
+            raise PuzzleFormatError(f"unknown key {shown!r} in {what}; {hint}")
 
 
 def single(make: Callable[[Any], Any], text: Any) -> Parts:
@@ -52,3 +63,30 @@ def cell_text(u: object) -> str:
     if isinstance(u, (list, tuple)):
         return "(" + ",".join(map(str, u)) + ")"
     return str(u)
+
+
+LOOKED_AT = 1 << 16  # how much of a text likeness reads: its start tells
+_KEY = re.compile(r'"((?:[^"\\\n]|\\.){1,40})"\s*:')
+
+
+def share(text: str, alphabet: str) -> float:
+    """The share of the characters (spaces aside) of the start of ``text`` that are in
+    ``alphabet``: how much a drawing or a grid of numbers looks like one."""
+    head = "".join(text[:LOOKED_AT].split())
+    return sum(map(head.count, alphabet)) / len(head) if head else 0.0
+
+
+def is_json(text: str) -> bool:
+    """Does ``text`` start as a JSON object or array does?"""
+    return text.lstrip().startswith(("{", "["))
+
+
+def key_share(text: str, keys: Collection[str]) -> float:
+    """The share of the JSON keys at the start of ``text`` (the metadata aside) that are
+    ``keys``, or close to one (misspelt)."""
+    if not is_json(text):
+        return 0.0
+    found = [m.group(1) for m in _KEY.finditer(text, 0, LOOKED_AT)
+             if m.group(1) not in METADATA][:50]  # every family's metadata tells nothing
+    ours = [k for k in found if k in keys or difflib.get_close_matches(k, keys, n=1)]
+    return len(ours) / len(found) if found else 0.0

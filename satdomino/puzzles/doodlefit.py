@@ -22,7 +22,7 @@ from ..errors import PuzzleFormatError, SatDominoError
 from ..family import Ask, AutoRule, Built, Family, Generator, Param, Parts, Reading, Sample, strict
 from ..model import Model
 from ..render import svg
-from .common import cell_text, single
+from .common import cell_text, share, single
 
 try:
     from ..kernels import _xcount
@@ -87,38 +87,53 @@ class DoodleFit:
 
 # parsing -----------------------------------------------------------------------------------------
 
-def _cells(section: list[str], mark: str) -> set[Cell]:
-    return {(r, c) for r, line in enumerate(section) for c, ch in enumerate(line) if ch == mark}
+def _cells(section: list[tuple[int, str]], mark: str) -> set[Cell]:
+    return {(r, c) for r, (_, line) in enumerate(section) for c, ch in enumerate(line)
+            if ch == mark}
+
+
+def _count(section: list[tuple[int, str]], mark: str, what: str) -> int:
+    """The ``mark`` cells of a section (``what``: "the shape", "block 2"), after checking that
+    it holds nothing else but spaces (a stray character, or a block drawn with the shape's
+    mark, would be dropped)."""
+    for number, line in section:
+        if line.replace(mark, "").strip(" "):
+            if set(line.strip()) == {"-"}:
+                raise PuzzleFormatError(f"line {number}: {line.strip()[:20]!r} is not a "
+                                        "separator (write '---')")
+            column, ch = next((c, ch) for c, ch in enumerate(line, start=1)
+                              if ch not in (mark, " "))
+            raise PuzzleFormatError(f"line {number}, column {column}: {ch!r} in {what}, "
+                                    f"which is drawn with {mark!r} and spaces")
+    return sum(line.count(mark) for _, line in section)
 
 
 def parse_text(text: str) -> DoodleFit:
     """A puzzle from the published text: the shape drawn with ``#``, then each block with ``*``,
-    separated by ``---`` lines."""
-    sections: list[list[str]] = [[]]
-    for line in text.splitlines():
+    separated by ``---`` lines. Every size is checked before any cell is stored."""
+    sections: list[list[tuple[int, str]]] = [[]]  # each line with its number
+    for number, line in enumerate(text.splitlines(), start=1):
         if line.strip() == "---":
             sections.append([])
         else:
-            sections[-1].append(line.rstrip())
-    shape = _cells(sections[0], "#")
-    if not shape:
+            sections[-1].append((number, line.rstrip()))
+    size = _count(sections[0], "#", "the shape")
+    if not size:
         raise PuzzleFormatError("empty shape: draw it with '#' before the first '---'")
-    if len(shape) > MAX_CELLS:
-        raise PuzzleFormatError(f"the shape has {len(shape)} cells; at most {MAX_CELLS}")
-    blocks = []
-    for k, section in enumerate(sections[1:]):
-        cells = _cells(section, "*")
-        if not cells:
+    if size > MAX_CELLS:
+        raise PuzzleFormatError(f"the shape has {size} cells; at most {MAX_CELLS}")
+    counts = [_count(section, "*", f"block {k}") for k, section in enumerate(sections[1:])]
+    for k, n in enumerate(counts):
+        if not n:
             raise PuzzleFormatError(f"block {k} is empty: draw it with '*'")
-        if len(cells) > len(shape):
-            raise PuzzleFormatError(f"block {k} has {len(cells)} cells, more than the shape's "
-                                    f"{len(shape)}")
-        blocks.append(normalise(cells))
-    if not blocks:
+        if n > size:
+            raise PuzzleFormatError(f"block {k} has {n} cells, more than the shape's {size}")
+    if not counts:
         raise PuzzleFormatError("no blocks: each block follows a '---' line, drawn with '*'")
-    if (total := sum(len(b) for b in blocks)) != len(shape):
-        raise PuzzleFormatError(f"the blocks have {total} cells in all, the shape {len(shape)}")
-    return DoodleFit(frozenset(shape), tuple(blocks))
+    if (total := sum(counts)) != size:
+        raise PuzzleFormatError(f"the blocks have {total} cells in all, the shape {size}")
+    blocks = tuple(normalise(_cells(section, "*")) for section in sections[1:])
+    return DoodleFit(frozenset(_cells(sections[0], "#")), blocks)
 
 
 def parse_parts(text: str) -> Parts:
@@ -427,6 +442,7 @@ GENERATOR: Generator[DoodleFit, DoodleFitSolution] = Generator(
 
 FAMILY: Family[DoodleFit, DoodleFitSolution] = Family(
     kind="doodlefit", title="Doodle Fit", suffixes=(".txt", ".doodle"), sniff=sniff,
+    likeness=lambda text: share(text, "#*-"),
     parse=parse_parts, formats={"text": format_text}, models={"placement": build_placement},
     decode=decode, verify=verify, solution_json=solution_json, render_text=render_text,
     render_svg=render_svg, placement_json=placement_json, placement_text=placement_text,

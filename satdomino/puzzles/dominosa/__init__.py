@@ -25,7 +25,7 @@ def given_text(p: Dominosa, text: str) -> list[dict[str, Any]]:
     squares not covered yet."""
     rows = [line.strip() for line in text.splitlines() if line.strip()]
     if len(rows) != p.rows or any(len(r) != p.cols for r in rows):
-        raise PuzzleFormatError(f"--given: a layout of {p.rows} rows of {p.cols} letters "
+        raise PuzzleFormatError(f"a layout of {p.rows} rows of {p.cols} letters "
                                 "(L R T B, . for open squares)")
     out = []
     for r, row in enumerate(rows):
@@ -36,7 +36,7 @@ def given_text(p: Dominosa, text: str) -> list[dict[str, Any]]:
                 out.append(B.placement_json(p, B.place_key(p, ((r, c), (r + 1, c)))))
             elif not (ch in ".?" or (ch == "R" and c > 0 and row[c - 1] == "L")
                       or (ch == "B" and r > 0 and rows[r - 1][c] == "T")):
-                raise PuzzleFormatError(f"--given: row {r + 1}, column {c + 1}: {ch!r} is not "
+                raise PuzzleFormatError(f"row {r + 1}, column {c + 1}: {ch!r} is not "
                                         "half of a domino (L R T B or .)")
     return out
 
@@ -55,7 +55,7 @@ GENERATOR: Generator[Dominosa, DominosaSolution] = Generator(
 FAMILY: Family[Dominosa, DominosaSolution] = Family(
     kind="dominosa", title="Dominosa",
     suffixes=(".txt", ".dominosa", ".json", ".jsonl", ".tsv"),
-    sniff=B.sniff, parse=B.parse_parts,
+    sniff=B.sniff, parse=B.parse_parts, likeness=B.likeness,
     formats={"id": lambda p: p.game_id() + "\n", "grid": Dominosa.grid_text},
     models={"placement": B.build_placement, "counted": B.build_counted,
             "reduced": build_reduced},

@@ -9,7 +9,6 @@ optional ``name``.
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from collections import Counter
@@ -20,13 +19,14 @@ from ...family import Parts, strict
 from ...kernels.cover_count import count_exact_covers
 from ...model import Model
 from ...render import svg, text
-from ..common import domino_json, load_json
+from ..common import domino_json, is_json, key_share, known_keys, load_json, share
 
 Cell = tuple[int, int]
 Pair = tuple[Cell, Cell]
 
-GAME_ID = re.compile(r"^(\d+)(?:[a-z][a-z0-9]*)?:((?:\d|\[\d+\])+)$", re.ASCII)
+_ID_HEAD = re.compile(r"(\d+)(?:[a-z][a-z0-9]*)?", re.ASCII)  # a game id before its colon
 _TOKEN = re.compile(r"\[(\d+)\]|(\d)", re.ASCII)
+_BRACKETED = re.compile(r"\[[0-9]+\]")
 
 
 @dataclass(frozen=True)
@@ -119,35 +119,51 @@ def _validate(grid: tuple[tuple[int, ...], ...]) -> None:
 MAX_N = 999  # far beyond any board a solver can take; bounds the numbers we read
 
 
-def _number(token: str) -> int:
+def _number(token: str, line: int | None = None) -> int:
     if not re.fullmatch(r"-?\d{1,6}", token, re.ASCII):  # 0-9 only
         shown = token if len(token) <= 12 else token[:12] + "..."
-        raise PuzzleFormatError(f"not a number in range: {shown!r}")
+        apart = " (numbers are written apart with spaces)" if "," in token else ""
+        raise PuzzleFormatError((f"line {line}: " if line else "")
+                                + f"{shown!r} is not a number in range{apart}")
     return int(token)
 
 
 def parse_game_id(text: str) -> Dominosa:
-    """A board from a Tatham game id such as ``2:221200101201``."""
-    m = GAME_ID.match(text.strip())
-    if not m:
-        raise PuzzleFormatError(f"not a Dominosa game id: {text.strip()[:40]!r}")
+    """A board from a Tatham game id such as ``2:221200101201``. Its numbers are counted
+    before any is read (a regular expression over the whole id would backtrack, and hold a
+    stack, as long as the id)."""
+    stripped = text.strip()
+    head, colon, body = stripped.partition(":")
+    m = _ID_HEAD.fullmatch(head) if colon else None
+    marked = _BRACKETED.sub("x", body)  # each number one character
+    if m is None or not re.fullmatch(r"[0-9x]+", marked):
+        stray = re.search(r"[^0-9\[\]]", body) if m else None
+        raise PuzzleFormatError(
+            f"game id: {stray.group()!r} at character {len(head) + 2 + stray.start()} is not "
+            "a number" if stray else f"not a Dominosa game id: {stripped[:40]!r}")
     n = _number(m.group(1))
     if n > MAX_N:
         raise PuzzleFormatError(f"N={n} is too large (at most {MAX_N})")
-    values = [_number(a or b) for a, b in _TOKEN.findall(m.group(2))]
     need = (n + 1) * (n + 2)
-    if len(values) != need:
+    values = [_number(a or b) for a, b in _TOKEN.findall(body)] if len(marked) <= need else []
+    if len(marked) != need:
         raise PuzzleFormatError(
-            f"game id for N={n} needs {need} numbers ({n + 1}x{n + 2}), it has {len(values)}")
+            f"game id for N={n} needs {need} numbers ({n + 1}x{n + 2}), it has {len(marked)}")
     return Dominosa(tuple(tuple(values[r * (n + 2):(r + 1) * (n + 2)]) for r in range(n + 1)))
 
 
 def parse_grid(text: str) -> Dominosa:
-    """A board from a number grid, optionally after a ``rows cols`` line."""
-    grid = [[_number(t) for t in line.split()] for line in text.strip().splitlines()
-            if line.strip()]
-    if not grid:
+    """A board from a number grid, optionally after a ``rows cols`` line. Its size is
+    checked before its numbers are read: N at most MAX_N."""
+    lines = [(i, line.split()) for i, line in enumerate(text.splitlines(), start=1)
+             if line.strip()]
+    if not lines:
         raise PuzzleFormatError("empty grid")
+    widest = max(len(tokens) for _, tokens in lines)
+    if len(lines) > MAX_N + 2 or widest > MAX_N + 2:
+        raise PuzzleFormatError(f"a grid of {len(lines)} lines, up to {widest} numbers wide: "
+                                f"larger than double-{MAX_N}, the largest board read")
+    grid = [[_number(t, i) for t in tokens] for i, tokens in lines]
     if len(grid) > 1 and len(grid[0]) == 2:
         # a "rows cols" header: no grid of two or more rows has only two columns
         (h, w), grid = grid[0], grid[1:]
@@ -157,9 +173,13 @@ def parse_grid(text: str) -> Dominosa:
     return Dominosa(tuple(tuple(row) for row in grid))
 
 
+JSON_KEYS = {"problem", "game_id", "grid"}  # and the metadata (``common.METADATA``)
+
+
 def _from_json(obj: object) -> Dominosa:
     if not isinstance(obj, dict):
         raise PuzzleFormatError("expected a JSON object")
+    known_keys(obj, JSON_KEYS, "a Dominosa object")
     if obj.get("name") is not None and not isinstance(obj["name"], str):
         raise PuzzleFormatError("'name' must be a string")
     if isinstance(obj.get("problem"), str):
@@ -168,6 +188,10 @@ def _from_json(obj: object) -> Dominosa:
         return parse_game_id(obj["game_id"])
     grid = obj.get("grid")
     if isinstance(grid, list):
+        if len(grid) > MAX_N + 1 or any(isinstance(row, list) and len(row) > MAX_N + 2
+                                        for row in grid):
+            raise PuzzleFormatError(f"'grid' is larger than double-{MAX_N}, the largest "
+                                    "board read")
         if not all(isinstance(row, list) and all(type(v) is int for v in row) for row in grid):
             raise PuzzleFormatError("'grid' must be a list of rows of whole numbers")
         if any(abs(v) > 10**6 for row in grid for v in row):
@@ -175,9 +199,6 @@ def _from_json(obj: object) -> Dominosa:
         return Dominosa(tuple(tuple(row) for row in grid))
     raise PuzzleFormatError(
         "a Dominosa object needs 'problem' (grid text), 'game_id' (text) or 'grid' (rows)")
-
-
-_ID_HEAD = re.compile(r"\d+(?:[a-z][a-z0-9]*)?", re.ASCII)
 
 
 def _is_game_id(field: str) -> bool:
@@ -234,16 +255,18 @@ def parse_parts(text: str) -> Parts:
 
 def _json_parts(text: str) -> Parts:
     try:
-        data = json.loads(text)
+        data = load_json(text)
         docs: list = data if isinstance(data, list) else [data]
-    except (ValueError, RecursionError):  # JSON lines, or broken JSON
+    except PuzzleFormatError as whole:  # JSON lines, or broken JSON
+        lines = [(i, line) for i, line in enumerate(text.splitlines(), start=1) if line.strip()]
+        if not any(_an_object(line) for _, line in lines[:2]):  # not JSON lines (one of the
+            raise whole from None  # first two may be broken): the whole text's error
         docs = []
-        for i, line in enumerate(text.splitlines()):
-            if line.strip():
-                try:
-                    docs.append(load_json(line))
-                except PuzzleFormatError as e:
-                    docs.append(PuzzleFormatError(f"line {i + 1}: {e}"))
+        for i, line in lines:
+            try:
+                docs.append(load_json(line, i))
+            except PuzzleFormatError as e:
+                docs.append(e)
     if not docs:
         raise PuzzleFormatError("no puzzles in this file")
     out: Parts = []
@@ -253,6 +276,13 @@ def _json_parts(text: str) -> Parts:
         part = doc if isinstance(doc, PuzzleFormatError) else _attempt(_from_json, doc)
         out.append((name if len(docs) == 1 else name or f"#{i + 1}", part))
     return out
+
+
+def _an_object(line: str) -> bool:
+    try:
+        return isinstance(load_json(line), dict)
+    except PuzzleFormatError:
+        return False
 
 
 def parse(text: str) -> list[tuple[str | None, Dominosa]]:
@@ -269,6 +299,12 @@ def sniff(text: str) -> bool:
     first = next((ln for ln in head.splitlines() if ln.strip()), "")
     return any(_is_game_id(f) for f in _fields(first)) or _id_lines(head) is not None or all(
         re.fullmatch(r"[-\d\s]+", ln, re.ASCII) for ln in head.splitlines() if ln.strip())
+
+
+def likeness(text: str) -> float:
+    """How much a text no family sniffs looks like Dominosa: its JSON keys, else its digits
+    (a grid with a letter in it, or commas between its numbers)."""
+    return key_share(text, JSON_KEYS) if is_json(text) else share(text, "0123456789")
 
 
 # models ------------------------------------------------------------------------------------------

@@ -74,6 +74,7 @@ GENERATOR: Generator[Pips, PipsSolution] = Generator(
 
 FAMILY: Family[Pips, PipsSolution] = Family(
     kind="pips", title="Pips", suffixes=(".json",), sniff=B.sniff, parse=B.parse_parts,
+    likeness=B.likeness,
     formats={"nyt": lambda p: json.dumps(to_nyt(p)) + "\n"},
     models={"placement": B.build_placement, "link-value": B.build_link_value},
     decode=B.decode, verify=B.verify, solution_json=B.solution_json,

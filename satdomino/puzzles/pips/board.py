@@ -21,14 +21,21 @@ from ...errors import PuzzleFormatError
 from ...family import Cell, Parts, Skipped, strict
 from ...model import Model, Op
 from ...render import svg, text
-from ..common import domino_json, load_json
+from ..common import METADATA, domino_json, key_share, known_keys, load_json
 from ..common import whole_number as _int
 
 Node = Any  # (row, col) on grids, a name (str) in the graph form
 RULES = ("empty", "sum", "less", "greater", "equals", "unequal")
 TARGETED = ("sum", "less", "greater")
 PARTS = ("easy", "medium", "hard")
+# what each object may hold beside the metadata (``common.METADATA``), which is not read
+DAY_KEYS = {*PARTS, "printDate", "editor"}
+NYT_KEYS = {"dominoes", "regions", "solution", "backendId", "constructors"}
+GRAPH_KEYS = {"dominoes", "links", "constraints"}
+GRAPH_METADATA = METADATA - {"solution"}  # the graph form has no solution to read
+ALL_KEYS = DAY_KEYS | NYT_KEYS | GRAPH_KEYS | {"indices", "nodes", "type", "target"}
 MAX_PIPS = 99
+MAX_DOMINOES = 10_000  # far beyond any published puzzle; checked before the board is built
 DEAD = object()  # a region aggregate whose rule can no longer hold (``count_placements``)
 
 
@@ -67,6 +74,8 @@ class Pips:
 def _dominoes(raw: object) -> tuple[tuple[int, int], ...]:
     if not isinstance(raw, list) or not raw:
         raise PuzzleFormatError("'dominoes' must be a non-empty list of [a, b] pairs")
+    if len(raw) > MAX_DOMINOES:
+        raise PuzzleFormatError(f"{len(raw)} dominoes; at most {MAX_DOMINOES}")
     out = []
     for i, d in enumerate(raw):
         if not isinstance(d, list) or len(d) != 2:
@@ -85,6 +94,7 @@ def _cell(raw: object, what: str) -> tuple[int, int]:
 def _region(raw: object, i: int, key: str, node) -> Region:
     if not isinstance(raw, dict):
         raise PuzzleFormatError(f"region {i + 1} must be an object")
+    known_keys(raw, {"type", "target", key}, f"region {i + 1}", also=())
     rule = raw.get("type")
     if rule not in RULES:
         raise PuzzleFormatError(f"region {i + 1}: unknown type {rule!r}; "
@@ -94,6 +104,9 @@ def _region(raw: object, i: int, key: str, node) -> Region:
         if "target" not in raw:
             raise PuzzleFormatError(f"region {i + 1} ({rule}) has no target")
         target = _int(raw["target"], f"region {i + 1} target")
+    elif "target" in raw:  # it would be silently ignored
+        raise PuzzleFormatError(f"region {i + 1} ({rule}) takes no target; only "
+                                f"{', '.join(TARGETED)} do")
     nodes = raw.get(key)
     if not isinstance(nodes, list) or not nodes:
         raise PuzzleFormatError(f"region {i + 1} needs a non-empty '{key}' list")
@@ -119,10 +132,14 @@ def _show(u: Node) -> str:
     return f"({u[0]},{u[1]})" if isinstance(u, tuple) else repr(u)
 
 
+def _cover_error(cells: int, dominoes: int) -> PuzzleFormatError:
+    return PuzzleFormatError(f"the board has {cells} cells but the {dominoes} dominoes cover "
+                             f"{2 * dominoes}")
+
+
 def _finish(nodes, edges, dominoes, regions, grid, official) -> Pips:
     if len(nodes) != 2 * len(dominoes):
-        raise PuzzleFormatError(f"the board has {len(nodes)} cells but the {len(dominoes)} "
-                                f"dominoes cover {2 * len(dominoes)}")
+        raise _cover_error(len(nodes), len(dominoes))
     if official is not None:  # its cells are on the board: from_nyt checked
         covered = Counter(u for pair in official for u in pair)
         if any(covered[u] != 1 for u in nodes):
@@ -136,6 +153,7 @@ def from_nyt(obj: dict) -> Pips:
     is a one-line PuzzleFormatError."""
     if not isinstance(obj, dict):
         raise PuzzleFormatError("a Pips puzzle must be a JSON object")
+    known_keys(obj, NYT_KEYS, "a Pips puzzle")
     dominoes = _dominoes(obj.get("dominoes"))
     raw = obj.get("regions")
     if not isinstance(raw, list) or not raw:
@@ -168,6 +186,7 @@ def from_graph(obj: dict) -> Pips:
     named nodes."""
     if not isinstance(obj, dict):
         raise PuzzleFormatError("a Pips puzzle must be a JSON object")
+    known_keys(obj, GRAPH_KEYS, "a Pips puzzle in the graph form", also=GRAPH_METADATA)
     dominoes = _dominoes(obj.get("dominoes"))
     links = obj.get("links")
     if not isinstance(links, dict) or not links:
@@ -178,6 +197,8 @@ def from_graph(obj: dict) -> Pips:
             raise PuzzleFormatError(f"node name {u!r} holds a control character"[:120])
         if not isinstance(vs, list):
             raise PuzzleFormatError(f"links of {u!r} must be a list of node names"[:120])
+    if len(links) != 2 * len(dominoes):  # before any link is followed
+        raise _cover_error(len(links), len(dominoes))
     edges: set[tuple[str, str]] = set()
     for u, vs in links.items():
         for v in vs:
@@ -210,17 +231,11 @@ def _one(obj: object) -> Pips | Skipped:
     if "dominoes" not in obj:
         raise PuzzleFormatError("a Pips puzzle needs 'dominoes'")
     if "links" in obj:
-        stray = sorted(set(obj) - GRAPH_KEYS)
-        if stray:
-            raise PuzzleFormatError(f"the graph form takes {', '.join(sorted(GRAPH_KEYS))}; "
-                                    f"not {', '.join(map(repr, stray))}")
         return from_graph(obj)
     if "constraints" in obj:
         raise PuzzleFormatError("'constraints' belong to the graph form, which needs 'links'")
     return from_nyt(obj)
 
-
-GRAPH_KEYS = {"dominoes", "links", "constraints", "name", "id"}
 
 
 def parse_parts(text: str) -> Parts:
@@ -231,6 +246,7 @@ def parse_parts(text: str) -> Parts:
         raise PuzzleFormatError("a Pips file must hold a JSON object")
     if not any(k in data for k in PARTS):
         return [(None, _attempt(data))]
+    known_keys(data, DAY_KEYS, "a Pips day file")
     return [(k, _attempt(data[k])) for k in PARTS if k in data]
 
 
@@ -252,6 +268,12 @@ def sniff(text: str) -> bool:
     head = text.lstrip()[:20000]
     return head.startswith("{") and any(
         k in head for k in ('"dominoes"', '"regions"', '"links"', '"easy"', '"hard"'))
+
+
+def likeness(text: str) -> float:
+    """How much JSON that no family sniffs looks like Pips: the share of its keys that are
+    Pips's, or close to one."""
+    return key_share(text, ALL_KEYS)
 
 
 # the placement model -----------------------------------------------------------------------------

@@ -117,7 +117,7 @@ def _make(family: Family[Pips, PipsSolution], dominoes: int, unique: bool, uniqu
         if unique and band is not None and band.min_hard_steps:
             _weaken(board, solution, unique_by, rng, deadline)
         _join_empties(board, solution["value"], rng)
-        made = Made(from_nyt(board), PipsSolution(tuple(map(tuple, solution["pairs"]))),
+        made = Made(_puzzle(board), PipsSolution(tuple(map(tuple, solution["pairs"]))),
                     attempts, rounds)
         if band is None and not grade or not unique:
             return made
@@ -171,6 +171,12 @@ def _plant(dominoes: int, max_pip: int, rng: random.Random) -> tuple[dict, dict]
              "solution": [[list(u), list(v)] for u, v in pairs],
              "quota": _quota(round(1.5 * dominoes), rng), "max_pip": max_pip}
     return board, solution
+
+
+def _puzzle(board: dict) -> Pips:
+    """The puzzle of a board being edited (its NYT object, without the generator's notes:
+    quota, max_pip)."""
+    return from_nyt({k: board[k] for k in ("dominoes", "regions", "solution")})
 
 
 def _grow(dominoes: int, rng: random.Random) -> list[tuple[tuple[int, int], tuple[int, int]]]:
@@ -258,7 +264,7 @@ def _region(rule: str, cells, value: dict, slack: int = 1) -> dict:
 def _other(board: dict, solution: dict, unique_by: str, deadline: Deadline) -> dict | None:
     """The pips of another solution (``None`` when the planted one is the only one): another
     layout, or with ``unique_by="grid"`` another pips grid."""
-    m = build_placement(from_nyt(board))
+    m = build_placement(_puzzle(board))
     cnf = lower(m)
     value = solution["value"]
     extra = []
