@@ -104,15 +104,7 @@ def export_instance(family: Family[Any, Any], puzzle: Any, origin: Origin, out: 
     if fmt not in FORMATS:
         raise UsageError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
     deadline = time_limit(timeout, deadline)
-    mapped = map_name(out, fmt)
-    if out != STDOUT:
-        output_path(out, "-o")
-    if mapped is not None:  # checked first: never a CNF without its map
-        output_path(mapped, "the map")
-        if origin.text is None:
-            raise UsageError("export of DIMACS needs a file, not standard input "
-                             "(its map must be able to rebuild the puzzle)")
-    apart([origin.source], {"-o": out, "the map": mapped})
+    mapped = _outputs(origin, out, fmt)
     m = family.model(model)(puzzle)
     status = origin.status
     head = [f"generator: satdomino {__version__}", f"family: {family.kind}"]
@@ -157,6 +149,20 @@ def export_instance(family: Family[Any, Any], puzzle: Any, origin: Origin, out: 
     digest = (opb_hash(text), "gbd-opb") if fmt == "opb" else (
         hashlib.md5(text.encode()).hexdigest(), "md5-text")
     return Exported(out, fmt, len(cols), len(rs), *digest, status)
+
+
+def _outputs(origin: Origin, out: str, fmt: str) -> str | None:
+    """Check where the instance and its map go, before any work; the map's name (or None)."""
+    mapped = map_name(out, fmt)
+    if out != STDOUT:
+        output_path(out, "-o")
+    if mapped is not None:  # checked first: never a CNF without its map
+        output_path(mapped, "the map")
+        if origin.text is None:
+            raise UsageError("export of DIMACS needs a file, not standard input "
+                             "(its map must be able to rebuild the puzzle)")
+    apart([origin.source], {"-o": out, "the map": mapped})
+    return mapped
 
 
 def _comment_safe(text: str) -> str:
