@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .backends.session import blocking_clause
-from .clock import NEVER, Deadline
+from .clock import NEVER, Deadline, TimeUp
 from .encode import Encodings, lower
 from .errors import OutOfTimeError, SatDominoError, UsageError
 from .export.dimacs import gbd_hash, write_dimacs
@@ -105,6 +105,20 @@ def export_instance(family: Family[Any, Any], puzzle: Any, origin: Origin, out: 
         raise UsageError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
     deadline = time_limit(timeout, deadline)
     mapped = _outputs(origin, out, fmt)
+    try:  # building, lowering and writing are Python loops: the deadline covers them too
+        with deadline.interrupting():
+            return _export(family, puzzle, origin, out, fmt, mapped, model, encodings,
+                           uniqueness, deadline)
+    except TimeUp:
+        raise OutOfTimeError("the time limit (--timeout) passed while building, encoding or "
+                             "writing the instance; nothing written (give it more time with "
+                             "a larger --timeout)") from None
+
+
+def _export(family: Family[Any, Any], puzzle: Any, origin: Origin, out: str, fmt: str,
+            mapped: str | None, model: str | None, encodings: Encodings, uniqueness: bool,
+            deadline: Deadline) -> Exported:
+    """``export_instance``'s work, once its outputs are checked."""
     m = family.model(model)(puzzle)
     status = origin.status
     head = [f"generator: satdomino {__version__}", f"family: {family.kind}"]

@@ -261,3 +261,22 @@ def test_explain_goes_on_after_a_layout_fails_the_rule_checker(capsys, monkeypat
     assert code == 4
     assert err.count("internal error") == 2  # both Dominosa ones (the first only, before)
     assert '"kind": "pips"' in out and '"complete": true' in out
+
+
+@pytest.mark.parametrize("output", ["out.cnf", "out.opb"])
+def test_export_stops_building_at_its_limit_and_writes_nothing(capsys, tmp_path, monkeypatch,
+                                                               output) -> None:
+    # found by the fuzz campaign: a 200-domino Pips export ran 68 s past --timeout 0.5
+    fam = family("dominosa")
+
+    def slow(puzzle):  # a model whose building is a long Python loop
+        while True:
+            time.sleep(0.001)
+
+    monkeypatch.setitem(fam.models, "placement", slow)
+    t0 = time.monotonic()
+    code, _, err = run(capsys, "export", str(EXAMPLES / "dominosa" / "double6.txt"), "-o",
+                       str(tmp_path / output), "--timeout", "0.3")
+    assert code == 3 and "nothing written" in err and err.count("\n") == 1, err
+    assert time.monotonic() - t0 < 10  # not stopped: never returns
+    assert list(tmp_path.iterdir()) == []

@@ -49,7 +49,8 @@ def instance_options(p: argparse.ArgumentParser, family: Family[Any, Any] | None
     p.add_argument("--proof-backend", default=AUTO, metavar="B",
                    help="python-sat solver that logs the proof (default auto: cadical195, the "
                    "fastest of those that log proofs)")
-    timeout_option(p, "seconds for finding the status (smt2, --uniqueness) and the proof"
+    timeout_option(p, "seconds for building, encoding and writing the instance, finding its "
+                   "status (smt2, --uniqueness) and the proof"
                    + (", and for --unique" if family else "") + " (default 60)", 60.0)
     p.add_argument("--json", action="store_true",
                    help='print {"file", "format", "variables", "clauses", "hash", ...}')
