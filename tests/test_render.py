@@ -6,6 +6,7 @@ import xml.etree.ElementTree as ET
 
 from satdomino import family, solve
 from satdomino.puzzles import dominosa as D
+from satdomino.render import svg
 from satdomino.render.text import draw_board
 
 from .conftest import EXAMPLES, ROOT
@@ -39,3 +40,12 @@ def test_svg_has_one_outline_per_domino_and_every_number() -> None:
     assert len(outlines) == len(D.dominoes(5))
     texts = [t.text for t in root.iter(f"{ns}text")]
     assert sorted(texts[1:]) == sorted(str(v) for row in board.grid for v in row)
+
+
+def test_a_narrow_board_is_as_wide_as_its_title() -> None:
+
+
+    title = "dominosa: 10 steps, grade elimination"
+    root = ET.fromstring(svg.draw_board({(0, 0): "1", (0, 1): "2"}, title=title))
+    assert float(root.get("width")) >= 9 * len(title)  # about 9 px a character at 16 px
+    assert float(ET.fromstring(svg.draw_board({(0, 0): "1"})).get("width")) == 80  # no title

@@ -31,7 +31,8 @@ def draw_board(labels: Mapping[Cell, str], pairs: Iterable[tuple[Cell, Cell]] = 
     rows = 1 + max(r for r, _ in labels)
     cols = 1 + max(c for _, c in labels)
     top = MARGIN + (24 if title else 0)
-    w, h = 2 * MARGIN + cols * SIZE, top + MARGIN + rows * SIZE
+    # as wide as the title too (about 9 px a character at 16 px): a narrow board cut it short
+    w, h = 2 * MARGIN + max(cols * SIZE, 9 * len(title)), top + MARGIN + rows * SIZE
     out = _start(str(w), str(h), title, f'viewBox="0 0 {w} {h}" ')
     for (r, c) in labels:
         fill = fills.get((r, c), "#f4f1ea")
