@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -256,10 +257,7 @@ def main() -> None:
     with open(args.failures, "w") as f:
         for r in failing:
             f.write(json.dumps({**r, "command": shlex.join(r["argv"][2:])}) + "\n")
-    kinds: dict[str, int] = {}
-    for r in failing:
-        for b in r["bad"]:
-            kinds[b] = kinds.get(b, 0) + 1
+    kinds = Counter(b for r in failing for b in r["bad"])
     peaks = [r["peak"] for r in results if r["peak"]]
     print(f"{len(results)} cases in {took:.0f} s ({args.jobs} at a time), start-up "
           f"{start:.2f} s; exits: " + ", ".join(
@@ -267,7 +265,7 @@ def main() -> None:
                   {r['exit'] for r in results})))
     print(f"largest peak {max(peaks) / 2**20:.0f} MiB; longest case "
           f"{max(r['wall'] for r in results):.1f} s")
-    print(f"failing cases: {len(failing)} " + str(kinds) + f" (written to {args.failures})")
+    print(f"failing cases: {len(failing)} " + str(dict(kinds)) + f" (written to {args.failures})")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from ..errors import PuzzleFormatError, SatDominoError, UsageError, Verification
 from ..family import Family
 from ..fileio import load_json
 from ..inputs import read_text
+from ..puzzles.common import is_json
 from .common import kind_option, load_puzzles, rule_options, say, timeout_option
 from .explain import step_text
 
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
 def _read_given(source: str, family: Family[Any, Any], puzzle: Any) -> list[dict]:
     """The placements ``--given`` holds: written out (JSON, or a layout with a line break),
     else read from the file (or -) it names, whose own errors are named with it."""
-    inline = source.lstrip().startswith(("[", "{")) or "\n" in source
+    inline = is_json(source) or "\n" in source
     where = source if source and not inline else "--given"
     try:
         text = (source if inline else read_text(source)).strip()
