@@ -64,8 +64,8 @@ class Deadline:
     def interrupting(self) -> Iterator[None]:
         """Raise TimeUp in this thread, inside the block, once the deadline passes: building
         and lowering a model are Python loops that look at no clock. A C call that runs long
-        finishes first; one swallowed on the way (in a ``__del__``) is raised again as the
-        block ends. An enclosing block of this thread whose deadline comes no later already
+        finishes first; one swallowed on the way (in a ``__del__``) is raised again every
+        RING_AGAIN seconds and as the block ends. An enclosing block of this thread whose deadline comes no later already
         covers this one."""
         stack = _armed.__dict__.setdefault("stack", [])
         if stack and stack[-1][1].rang:  # an enclosing deadline has passed already
@@ -101,6 +101,7 @@ class Deadline:
 
 
 NEVER = Deadline()
+RING_AGAIN = 0.2  # seconds between an alarm's rings while its block runs on
 FOREVER = 1e8  # seconds: a limit beyond it is none (the waits of threads and pipes overflow)
 _armed = threading.local()  # each thread's enclosing ``interrupting`` deadlines
 
@@ -142,16 +143,24 @@ class _Alarm:
         self.thread_id = thread_id
         self.lock = threading.Lock()
         self.armed, self.rang = True, False
+        self.again: threading.Timer | None = None
 
     def ring(self) -> None:
         with self.lock:
             if self.armed:
                 self.rang = True
                 _async_raise(self.thread_id, TimeUp)
+                # rung again until the block ends: a TimeUp that lands in a ``__del__`` is
+                # swallowed there, and the block would run on to its end
+                self.again = threading.Timer(RING_AGAIN, self.ring)
+                self.again.daemon = True
+                self.again.start()
 
     def disarm(self) -> None:
         with self.lock:
             self.armed = False
+            if self.again is not None:
+                self.again.cancel()
             if self.rang:  # delivered already (we are unwinding it), or still pending: cleared
                 _async_raise(self.thread_id, None)
 

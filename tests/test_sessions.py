@@ -203,6 +203,27 @@ def test_a_time_up_swallowed_by_a_destructor_is_raised_again_without_a_report(
     assert reports == []
 
 
+def test_a_swallowed_time_up_rings_again_while_the_block_runs_on() -> None:
+    """Building a Z3 formula spends much of its time in ``__del__``s: a block that kept
+    going after its one TimeUp was swallowed there ran 17 s past a 3 s limit."""
+
+    class Half:
+        def __del__(self) -> None:
+            busy(0.005)
+
+    def busy(seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            pass
+
+    t0 = time.monotonic()
+    with pytest.raises(TimeUp), Deadline.after(0.1).interrupting():
+        while time.monotonic() - t0 < 60:  # half its time in a __del__, half out
+            Half()
+            busy(0.005)
+    assert time.monotonic() - t0 < 30
+
+
 def test_nested_deadlines_the_sooner_rings() -> None:
     t0 = time.monotonic()
     with pytest.raises(TimeUp), Deadline.after(0.2).interrupting(), \

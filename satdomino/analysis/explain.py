@@ -109,6 +109,7 @@ class _Groups:
         n = m.num_vars
         lowered, top = [], n
         for c in self.constraints:  # each constraint's auxiliaries above the ones before
+            deadline.check()  # a big board's constraints take seconds to lower
             cnf = _lower_one(m, c)
             lowered.append((cnf.clauses, top - n))
             top += cnf.num_vars - n

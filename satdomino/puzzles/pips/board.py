@@ -346,12 +346,10 @@ def build_placement(p: Pips) -> Model:
     values = sorted({k for d in p.dominoes for k in d})
     for r, label in zip(p.regions, region_labels(p), strict=True):
         if r.rule in TARGETED:
-            weight: Counter[int] = Counter()
-            for u in r.nodes:
-                for x, pip in touching[u]:
-                    weight[x] += pip
-            terms = [(w, x) for x, w in weight.items() if w]
-            m.pb(terms, *_bound(r), label)
+            # over the cells' values, not the placements: a region's sum over every placement
+            # touching it made pindakaas's encoding grow to millions of clauses on big boards
+            pips = {u: sorted({pip for _, pip in touching[u] if pip}) for u in r.nodes}
+            m.pb([(k, value(u, k)) for u in r.nodes for k in pips[u]], *_bound(r), label)
         elif r.rule == "equals":
             first, rest = r.nodes[0], r.nodes[1:]
             for k in values:
