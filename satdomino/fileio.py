@@ -134,6 +134,12 @@ def atomic_text(path: str | Path) -> Iterator[IO[str]]:
         raise
 
 
+def write_atomic(path: str | Path, content: str) -> None:
+    """Write ``content`` to ``path`` as ``atomic_text`` does."""
+    with atomic_text(path) as f:
+        f.write(content)
+
+
 def open_text(path: str | Path) -> IO[str]:
     """Read a possibly compressed text file (by suffix)."""
     return opener(path)(path, "rt")

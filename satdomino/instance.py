@@ -20,7 +20,7 @@ from .errors import OutOfTimeError, SatDominoError, UsageError
 from .export.dimacs import gbd_hash, write_dimacs
 from .export.linear import opb_hash, rows, to_lp, to_mathprog, to_opb, to_smt2
 from .family import Family
-from .fileio import STDOUT, apart, atomic_text, output_path, without_compression
+from .fileio import STDOUT, apart, output_path, without_compression, write_atomic
 from .model import Model
 from .ranges import time_limit
 from .solve import solve
@@ -156,8 +156,7 @@ def _export(family: Family[Any, Any], puzzle: Any, origin: Origin, out: str, fmt
         text = to_smt2(m, word, "; ".join(head))
     else:
         text = {"lp": to_lp, "mathprog": to_mathprog, "opb": to_opb}[fmt](m, head)
-    with atomic_text(out) as f:
-        f.write(text)
+    write_atomic(out, text)
     cols, rs = rows(m)
     # GBD defines no hash for the formats but OPB: the md5 of the text, comments included
     digest = (opb_hash(text), "gbd-opb") if fmt == "opb" else (
@@ -196,5 +195,4 @@ def _write_map(family: Family[Any, Any], puzzle: Any, origin: Origin, m: Model,
                "uniqueness": uniqueness, "variables": variables, "model_variables": m.num_vars,
                "hash": result.hash, "input": origin.text}
     assert result.map is not None
-    with atomic_text(result.map) as f:
-        f.write(json.dumps(mapping) + "\n")
+    write_atomic(result.map, json.dumps(mapping) + "\n")

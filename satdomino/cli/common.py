@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 from ..encode import KINDS, Encodings
 from ..errors import UsageError
 from ..family import Family, Reading
-from ..fileio import atomic_text, without_compression
+from ..fileio import without_compression
 from ..inputs import Item, load
 from ..puzzles import FAMILIES
 from ..ranges import TIMEOUT
@@ -43,11 +43,6 @@ def say(message: str) -> None:
 def notice(message: str) -> None:
     """A notice about the input (a withdrawn puzzle skipped), on stderr."""
     say(f"satdomino: {message}")
-
-
-def write_atomic(path: str, content: str) -> None:
-    with atomic_text(path) as f:
-        f.write(content)
 
 
 # exit statuses, the first that some puzzle had wins (the ``satdomino`` docstring): internal

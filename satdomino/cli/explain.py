@@ -17,7 +17,7 @@ from ..analysis.explain import (
 )
 from ..errors import SatDominoError, VerificationError
 from ..family import Family
-from ..fileio import apart, output_path
+from ..fileio import apart, output_path, write_atomic
 from ..inputs import Item
 from ..render.text import counted
 from .common import (
@@ -29,7 +29,6 @@ from .common import (
     rule_options,
     say,
     timeout_option,
-    write_atomic,
 )
 from .solve import error_record, out_of_limits
 

@@ -15,13 +15,13 @@ from ..clock import Deadline
 from ..compare.sweep import dask_client
 from ..errors import UsageError
 from ..family import Family
-from ..fileio import STDOUT, output_path
+from ..fileio import STDOUT, output_path, write_atomic
 from ..generators import check as check_params
 from ..generators import made, origin
 from ..instance import FORMATS, is_instance_name
 from ..puzzles import FAMILIES, family
 from ..ranges import NUMBER
-from .common import exit_status, numbered, say, write_atomic
+from .common import exit_status, numbered, say
 from .export import check_outputs, instance_options, write
 
 

@@ -11,7 +11,7 @@ from ..auto import AUTO
 from ..backends import Backend, get_backend
 from ..encode import Encodings
 from ..errors import SatDominoError, UsageError, VerificationError
-from ..fileio import apart, output_path
+from ..fileio import apart, output_path, write_atomic
 from ..inputs import Item
 from ..puzzles import FAMILIES, family
 from ..ranges import DELTA, EPSILON, LIMIT
@@ -27,7 +27,6 @@ from .common import (
     rule_options,
     say,
     timeout_option,
-    write_atomic,
 )
 
 COUNT_KINDS = ("exact", "approx")

@@ -15,7 +15,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -335,8 +335,7 @@ def run_dask(todo: list[Task], address: str) -> Iterator[dict[str, Any]]:
 
 
 def sweep(todo: list[Task], out: Path, jobs: int = 1, scheduler: str | None = None,
-          progress: Progress | None = None,
-          on_row: Callable[[dict[str, Any]], None] | None = None) -> int:
+          progress: Progress | None = None) -> int:
     """Run what ``out`` does not hold yet; append each row as it comes. The runs done now."""
     try:
         check_results_file(out)  # before anything touches it
@@ -352,8 +351,6 @@ def sweep(todo: list[Task], out: Path, jobs: int = 1, scheduler: str | None = No
         for row in rows:
             appender(row)
             progress.update(row)
-            if on_row:
-                on_row(row)
     finally:
         appender.close()
         progress.close()

@@ -104,9 +104,9 @@ def to_lp(model: Model, comments: Sequence[str] = ()) -> str:
     return "\n".join(lines) + "\n"
 
 
-def to_mathprog(model: Model, comments: Sequence[str] = (), show: bool = True) -> str:
-    """A GNU MathProg model; with ``show``, it prints "x<i> <value>" for the model's own
-    variables after ``solve``, so glpsol's output maps straight back to the puzzle."""
+def to_mathprog(model: Model, comments: Sequence[str] = ()) -> str:
+    """A GNU MathProg model that prints "x<i> <value>" for the model's own variables after
+    ``solve``, so glpsol's output maps straight back to the puzzle."""
     cols, rs = rows(model)
     lines = [f"/* {c} */" for c in comments]
     lines += [f"var {name} binary;" for name in cols]
@@ -114,8 +114,7 @@ def to_mathprog(model: Model, comments: Sequence[str] = (), show: bool = True) -
         terms = " ".join(_terms(row, cols, " * ")) or "0"
         lines.append(f"s.t. c{k}: {terms} {op} {bound};")
     lines.append("solve;")
-    if show:
-        lines += [f'printf "{name} %d\\n", {name};' for name in cols if name.startswith("x")]
+    lines += [f'printf "{name} %d\\n", {name};' for name in cols if name.startswith("x")]
     lines.append("end;")
     return "\n".join(lines) + "\n"
 
@@ -137,8 +136,7 @@ def to_opb(model: Model, comments: Sequence[str] = ()) -> str:
     return "\n".join(head + lines) + "\n"
 
 
-def to_smt2(model: Model, status: str = "unknown", source: str = "satdomino",
-            category: str = "crafted") -> str:
+def to_smt2(model: Model, status: str = "unknown", source: str = "satdomino") -> str:
     """SMT-LIB 2.6, logic QF_LIA, with the benchmark header the SMT-LIB submission rules ask
     for. Every column of the 0-1 program is a Bool; each row is a linear inequality over
     (ite b 1 0) terms; ``status`` is sat, unsat or unknown."""
@@ -147,7 +145,7 @@ def to_smt2(model: Model, status: str = "unknown", source: str = "satdomino",
     out = ["(set-info :smt-lib-version 2.6)", "(set-logic QF_LIA)",
            f"(set-info :source |{src}|)",
            '(set-info :license "https://creativecommons.org/licenses/by/4.0/")',
-           f'(set-info :category "{category}")', f"(set-info :status {status})"]
+           '(set-info :category "crafted")', f"(set-info :status {status})"]
     out += [f"(declare-fun {name} () Bool)" for name in cols]
     for terms, op, bound in rs:
         # SMT-LIB has no negative literals: -3 is (- 3)
