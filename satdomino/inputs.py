@@ -83,12 +83,10 @@ def _read_bytes(path: str) -> bytes:
             return f.read(MAX_INPUT_BYTES + 1)
     except (EOFError, lzma.LZMAError, zlib.error, gzip.BadGzipFile):
         raise SatDominoError(f"not {compression(path)}-compressed data") from None
-    except FileNotFoundError:
-        raise SatDominoError("no such file") from None
-    except IsADirectoryError:
-        raise SatDominoError("is a directory") from None
-    except OSError as e:
-        raise SatDominoError(e.strerror or str(e)) from None
+    except OSError as e:  # the two that inputs meet most, in short words ("no such file"
+        # also tells ``_load_one`` to try the argument as a puzzle written out)
+        said = {FileNotFoundError: "no such file", IsADirectoryError: "is a directory"}
+        raise SatDominoError(said.get(type(e)) or e.strerror or str(e)) from None
 
 
 def _decoded(path: str, data: bytes) -> str:
@@ -152,8 +150,7 @@ def parse_items(source: str, text: str, kind: str | None, puzzle: str | None = N
         for name, part in parts:
             if isinstance(part, Skipped):
                 if notice is not None:
-                    where = source + (f" [{name}]" if name else "")
-                    notice(f"{where}: skipped: {part.reason}")
+                    notice(f"{Item(source, name, fam).where}: skipped: {part.reason}")
             elif isinstance(part, SatDominoError):
                 items.append(Item(source, name, fam, error=str(part), text=text))
             else:

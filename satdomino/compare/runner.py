@@ -124,8 +124,7 @@ def execute(task: Task, report: Callable[[dict[str, Any]], None] = lambda row: N
     """The run itself (in the child): a row without the parent's fields (wall, memory).
     ``report`` gets the sizes as soon as the formula is built, so a run killed while solving
     still has them."""
-    row: dict[str, Any] = {"variables": "", "clauses": "", "instance_hash": "",
-                           "encode_seconds": "", "solve_seconds": "", "verified": "", "note": ""}
+    row: dict[str, Any] = {}  # a field left out stays empty in the parent's row (base_row)
     fam = family(task.kind)
     t0 = time.perf_counter()
     engine = get_backend(engine_name(task))
