@@ -124,8 +124,8 @@ def _export(family: Family[Any, Any], puzzle: Any, origin: Origin, out: str, fmt
     head = [f"generator: satdomino {__version__}", f"family: {family.kind}"]
     if origin.parameters:
         head.append(f"parameters: {json.dumps(origin.parameters, sort_keys=True)}")
-    head.append(f"source: {origin.source}" + (f" [{origin.name}]" if origin.name else ""))
-    head.append(f"model: {m.name}")
+    head += [f"source: {origin.source}" + (f" [{origin.name}]" if origin.name else ""),
+             f"model: {m.name}"]
     if uniqueness:
         block, status = uniqueness_clause(family, puzzle, m, deadline)
         m.add_clause(block, "not the known solution")

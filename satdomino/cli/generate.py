@@ -146,10 +146,7 @@ def _write_all(args: argparse.Namespace, fam: Family[Any, Any], job: Job, instan
         else:
             texts.append(text)
     if texts:
-        if args.output:
-            write_atomic(args.output, "".join(texts))
-        else:
-            sys.stdout.write("".join(texts))
+        write_atomic(args.output or STDOUT, "".join(texts))
     return exit_status(codes)
 
 
