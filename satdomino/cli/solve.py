@@ -93,7 +93,6 @@ def bare_count(argv: list[str]) -> list[str]:
 def report(item: Item, out: Outcome, asked_unique: bool) -> str:
     """The text answer: a head line, what auto picked, the count, the drawing (and a second
     solution's, when the puzzle is not unique)."""
-    label = item.where
     verdict = {"sat": "solved", "unsat": "no solution", "unknown": f"unknown ({out.reason})"}[
         out.status] + (f" ({out.reason})" if out.status == "unsat" and out.reason else "")
     if out.unique is not None:
@@ -103,7 +102,7 @@ def report(item: Item, out: Outcome, asked_unique: bool) -> str:
     st = out.stats
     sizes = "" if st["variables"] is None else \
         f"{st['variables']} vars, {st['clauses']} clauses, "
-    head = f"== {label}: {verdict}  ({st['backend']}, {sizes}{st['solve_seconds']:.3f} s)"
+    head = f"== {item.where}: {verdict}  ({st['backend']}, {sizes}{st['solve_seconds']:.3f} s)"
     if st["backend"].startswith(AUTO + ":") and "encodings" in st:  # what auto picked
         plain = Encodings().as_dict()
         changed = [f"{k}={v}" for k, v in st["encodings"].items() if plain.get(k, v) != v]
