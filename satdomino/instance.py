@@ -139,7 +139,10 @@ def _export(family: Family[Any, Any], puzzle: Any, origin: Origin, out: str, fmt
     if status:
         head.append(f"status: {status}")
     head.append(f"model variables: x1..x{m.num_vars}")
-    head = [_comment_safe(line) for line in head]
+    # one comment line in every format: no line breaks or control characters (a puzzle name
+    # could hold them), and no ``*/`` that would end a MathProg comment
+    head = ["".join(c if c.isprintable() else " " for c in line).replace("*/", "* /")
+            for line in head]
 
     if fmt == "dimacs":
         cnf = lower(m, encodings)
@@ -176,12 +179,6 @@ def _outputs(origin: Origin, out: str, fmt: str) -> str | None:
                              "(its map must be able to rebuild the puzzle)")
     apart([origin.source], {"-o": out, "the map": mapped})
     return mapped
-
-
-def _comment_safe(text: str) -> str:
-    """One comment line in every format: no line breaks or control characters (a puzzle name
-    could hold them), and no ``*/`` that would end a MathProg comment."""
-    return "".join(c if c.isprintable() else " " for c in text).replace("*/", "* /")
 
 
 def _write_map(family: Family[Any, Any], puzzle: Any, origin: Origin, m: Model,

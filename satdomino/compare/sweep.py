@@ -57,12 +57,6 @@ def _values(key: str, text: str) -> list[int]:
     return list(dict.fromkeys(out))  # each value once
 
 
-def spec_kind(arg: str) -> str | None:
-    """The family a generator spec such as ``dominosa:n=40`` names, or None."""
-    kind = arg.partition(":")[0]
-    return kind if kind in FAMILIES and ":" in arg else None
-
-
 def generated(spec: str, readings: dict[str, bool] | None = None) -> list[PuzzleItem]:
     """The puzzles of a generator spec such as ``dominosa:n=40..60:seeds=5`` (seeds 1..5;
     ``seeds=3..7`` for others; ``unique=yes`` for puzzles with one solution under the
@@ -113,7 +107,8 @@ def puzzles(args: Iterable[str], readings: dict[str, bool] | None = None) -> lis
     (``{"cover": False}``) where a family has them; bad input is one clear error."""
     items: list[PuzzleItem] = []
     for arg in args:
-        if spec_kind(arg) and not Path(arg).exists():
+        # a generator spec such as ``dominosa:n=40`` (a family's name, then a colon)
+        if ":" in arg and arg.partition(":")[0] in FAMILIES and not Path(arg).exists():
             items += generated(arg, readings)
             continue
         for it in load([arg], None):
