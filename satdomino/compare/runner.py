@@ -397,8 +397,7 @@ def _run_peak(known: dict[str, Any], live: dict[int, tuple[str, float]] | None, 
         # the others: outside solvers (their own peak), forks of the run (from its start)
         solver = max([solver, *(peak - (start if exe == run_exe else 0.0)
                                 for exe, peak in live.values())])
-    if own is None:
-        own = crashed_peak
+    own = crashed_peak if own is None else own
     added = [x - start for x in (own, children) if x is not None]
     return round(max([*added, solver]), 1) if added or solver else ""
 
