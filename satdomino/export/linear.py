@@ -99,8 +99,7 @@ def to_lp(model: Model, comments: Sequence[str] = ()) -> str:
         terms = list(_terms(row, cols)) or ["0 " + cols[0]]
         chunks = [" ".join(terms[i:i + 10]) for i in range(0, len(terms), 10)]
         lines.append(f" c{k}: " + "\n   ".join(chunks) + f" {op} {bound}")
-    lines += ["Binary"] + [f" {' '.join(cols[i:i + 12])}" for i in range(0, len(cols), 12)]
-    lines.append("End")
+    lines += ["Binary", *(f" {' '.join(cols[i:i + 12])}" for i in range(0, len(cols), 12)), "End"]
     return "\n".join(lines) + "\n"
 
 
@@ -113,9 +112,8 @@ def to_mathprog(model: Model, comments: Sequence[str] = ()) -> str:
     for k, (row, op, bound) in enumerate(rs, start=1):
         terms = " ".join(_terms(row, cols, " * ")) or "0"
         lines.append(f"s.t. c{k}: {terms} {op} {bound};")
-    lines.append("solve;")
-    lines += [f'printf "{name} %d\\n", {name};' for name in cols if name.startswith("x")]
-    lines.append("end;")
+    prints = [f'printf "{name} %d\\n", {name};' for name in cols if name.startswith("x")]
+    lines += ["solve;", *prints, "end;"]
     return "\n".join(lines) + "\n"
 
 
