@@ -180,7 +180,8 @@ def tasks(items: list[PuzzleItem], models: list[str | None],
 
 def check_results_file(path: Path) -> None:
     """An existing, non-empty ``path`` must be a results file of this version (its first line
-    our header) before anything is read from it or written to it."""
+    our header) before anything is read from it or written to it; a row cut short by a hard
+    kill is then dropped (before reading what is done): it runs again."""
     if not path.exists() or path.stat().st_size == 0:
         return
     header = ",".join(COLUMNS).encode() + b"\n"
@@ -192,6 +193,9 @@ def check_results_file(path: Path) -> None:
     if not first.replace(b"\r\n", b"\n").startswith(header):
         raise SatDominoError(f"{path} is not a satdomino compare results file (its first line "
                              "is not the header); choose another -o")
+    data = path.read_bytes()
+    if not data.endswith(b"\n"):
+        os.truncate(path, data.rfind(b"\n") + 1)
 
 
 def done_keys(path: Path) -> set[tuple[str, ...]]:
@@ -205,14 +209,6 @@ def read_rows(path: Path) -> list[dict[str, str]]:
     """Every row of a results file."""
     with path.open(newline="", errors="replace") as f:
         return list(csv.DictReader(f))
-
-
-def drop_partial_row(path: Path) -> None:
-    """A row cut short by a hard kill is dropped (before reading what is done): it runs again."""
-    if path.exists() and path.stat().st_size:
-        data = path.read_bytes()
-        if not data.endswith(b"\n"):
-            os.truncate(path, data.rfind(b"\n") + 1)
 
 
 class Appender:
@@ -334,7 +330,6 @@ def sweep(todo: list[Task], out: Path, jobs: int = 1, scheduler: str | None = No
     """Run what ``out`` does not hold yet; append each row as it comes. The runs done now."""
     try:
         check_results_file(out)  # before anything touches it
-        drop_partial_row(out)
     except OSError as e:
         raise SatDominoError(f"cannot write {out}: {e.strerror or e}") from None
     have = done_keys(out)
