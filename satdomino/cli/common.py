@@ -43,11 +43,6 @@ def say(message: str) -> None:
     print(one_line(message), file=sys.stderr, flush=True)
 
 
-def notice(message: str) -> None:
-    """A notice about the input (a withdrawn puzzle skipped), on stderr."""
-    say(f"satdomino: {message}")
-
-
 # exit statuses, the first that some puzzle had wins (the ``satdomino`` docstring): internal
 # error, bad input, unknown (time or memory limit), no solution
 PRECEDENCE = (4, 2, 3, 1)
@@ -141,7 +136,8 @@ def load_puzzles(files: list[str], args: argparse.Namespace,
                  timeout: float | None = None) -> list[Item]:
     """The puzzles of ``files`` (``--kind``, ``--puzzle``), each read under the readings of
     the rules asked on the command line (``args.readings``) where its family has them."""
-    items = load(files, args.kind, args.puzzle, notice=notice, timeout=timeout)
+    items = load(files, args.kind, args.puzzle, timeout=timeout,
+                 notice=lambda message: say(f"satdomino: {message}"))  # a withdrawn part skipped
     for item in items:
         if item.error is None and item.family is not None:
             fields = {r.field for r in item.family.readings}

@@ -131,7 +131,8 @@ def _write_all(args: argparse.Namespace, fam: Family[Any, Any], job: Job, instan
     codes = []
     texts = []
     for k, (seed, text, summary, puzzle) in enumerate(results, start=1):
-        _clear_progress()
+        if sys.stderr.isatty():  # the progress line goes
+            print("\r\x1b[K", end="", file=sys.stderr, flush=True)
         if summary:
             say(f"satdomino: {summary}")
         if instance:
@@ -216,8 +217,3 @@ def terminal_progress(label: str) -> Callable[[str], None] | None:
             print(f"\r{label}: {what}\x1b[K", end="", file=sys.stderr, flush=True)
 
     return show
-
-
-def _clear_progress() -> None:
-    if sys.stderr.isatty():
-        print("\r\x1b[K", end="", file=sys.stderr, flush=True)
