@@ -198,8 +198,7 @@ def _on_dask(job: Job, seeds: Iterable[int], address: str,
     ``timeout``."""
     client = dask_client(address, timeout)
     try:
-        futures = client.map(job.run, list(seeds), pure=False)
-        yield from client.gather(futures, errors="raise")
+        yield from client.gather(client.map(job.run, list(seeds), pure=False), errors="raise")
     finally:
         client.close()
 

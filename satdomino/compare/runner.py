@@ -115,8 +115,7 @@ def shuffled(cnf: CNF, seed: int) -> tuple[CNF, dict[int, int]]:
 
     clauses = [rename(c) for c in cnf.clauses]
     rng.shuffle(clauses)
-    atmosts = [(rename(lits), k) for lits, k in cnf.atmosts]
-    return CNF(cnf.num_vars, 0, clauses, atmosts), back
+    return CNF(cnf.num_vars, 0, clauses, [(rename(lits), k) for lits, k in cnf.atmosts]), back
 
 
 def execute(task: Task, report: Callable[[dict[str, Any]], None] = lambda row: None
