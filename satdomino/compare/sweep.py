@@ -248,16 +248,14 @@ class Progress:
             return
         eta = (time.monotonic() - self.started) / self.done * (self.total - self.done)
         filled = int(30 * self.done / max(self.total, 1))
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total}"
-                         f" runs, {self.failed} unsolved, ETA {_clock(eta)}  "
-                         + ("\n" if self.done == self.total else ""))
-        sys.stderr.flush()
+        print(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} runs, "
+              f"{self.failed} unsolved, ETA {_clock(eta)}  ",
+              end="\n" if self.done == self.total else "", file=sys.stderr, flush=True)
 
     def close(self) -> None:
         """End the bar's line (also when the sweep is interrupted)."""
         if self.enabled and 0 < self.done < self.total:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
+            print(file=sys.stderr, flush=True)
 
 
 def _clock(seconds: float) -> str:
