@@ -85,11 +85,10 @@ def describe(families: Iterable[Family[Any, Any]]) -> list[dict[str, Any]]:
     ``satdomino encodings`` shows."""
     out = []
     for fam in families:
-        unit, rules = fam.size[0], fam.auto
-        for i, r in enumerate(rules):
-            upper = rules[i + 1].size if i + 1 < len(rules) else None
+        uppers = [r.size for r in fam.auto[1:]] + [None]  # where each rule ends (the last: never)
+        for r, upper in zip(fam.auto, uppers, strict=False):
             chosen = next((b for b in r.backends if resolves(b)), FALLBACK)
-            out.append({"family": fam.kind, "sizes": _range(unit, r.size, upper),
+            out.append({"family": fam.kind, "sizes": _range(fam.size[0], r.size, upper),
                         "model": r.model, "encodings": {**Encodings().as_dict(), **r.encodings},
                         "backend": chosen, "preferred": list(r.backends),
                         "count_backend": r.count_backend, "why": r.why})

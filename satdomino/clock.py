@@ -10,6 +10,7 @@ thread, the main one or a worker's.
 from __future__ import annotations
 
 import ctypes
+import math
 import os
 import sys
 import threading
@@ -55,10 +56,8 @@ class Deadline:
 
     def sooner(self, seconds: float | None) -> Deadline:
         """This deadline, or ``seconds`` from now if that comes first."""
-        other = Deadline.after(seconds)
-        if self.at is None or other.at is None:
-            return self if other.at is None else other
-        return self if self.at <= other.at else other
+        # min keeps the first of equals: this one
+        return min(self, Deadline.after(seconds), key=lambda d: math.inf if d.at is None else d.at)
 
     @contextmanager
     def interrupting(self) -> Iterator[None]:

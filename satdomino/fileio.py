@@ -114,14 +114,13 @@ def atomic_text(path: str | Path) -> Iterator[IO[str]]:
         sys.stdout.flush()
         return
     target = output_path(path)
-    open_tmp = opener(path)
     try:
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     except OSError as e:
         raise SatDominoError(f"cannot write {path}: {e.strerror or e}") from None
     os.close(fd)
     try:
-        with open_tmp(tmp, "wt") as f:
+        with opener(path)(tmp, "wt") as f:
             yield f
         mask = os.umask(0)  # read only by setting it: mkstemp's file is private
         os.umask(mask)
@@ -132,6 +131,12 @@ def atomic_text(path: str | Path) -> Iterator[IO[str]]:
         if isinstance(e, OSError):
             raise SatDominoError(f"cannot write {path}: {e.strerror or e}") from None
         raise
+
+
+def write_atomic(path: str | Path, content: str) -> None:
+    """Write ``content`` to ``path`` as ``atomic_text`` does."""
+    with atomic_text(path) as f:
+        f.write(content)
 
 
 def open_text(path: str | Path) -> IO[str]:

@@ -50,9 +50,15 @@ def read_text(path: str, deadline: Deadline = NEVER) -> str:
     """The text of a file (decompressed by suffix) or of standard input ("-"); binary or
     non-UTF-8 data, or more than MAX_INPUT_BYTES, is an error; a byte-order mark is dropped.
     Standard input that sends nothing is given up at the ``deadline`` (TimeUp)."""
-    if path == "-" and deadline.at is not None:
-        return _decoded(path, _stdin_by(deadline))
-    return _decoded(path, _read_bytes(path))
+    data = _stdin_by(deadline) if path == "-" and deadline.at is not None else _read_bytes(path)
+    if len(data) > MAX_INPUT_BYTES:
+        raise SatDominoError(f"{too_large(path)} (no puzzle is that large)")
+    if b"\0" in data:
+        raise SatDominoError("not a text file (binary data)")
+    try:
+        return data.decode("utf-8-sig")  # a byte-order mark is not part of the puzzle
+    except UnicodeDecodeError:
+        raise SatDominoError("not a text file (not UTF-8)") from None
 
 
 def _stdin_by(deadline: Deadline) -> bytes:
@@ -83,23 +89,10 @@ def _read_bytes(path: str) -> bytes:
             return f.read(MAX_INPUT_BYTES + 1)
     except (EOFError, lzma.LZMAError, zlib.error, gzip.BadGzipFile):
         raise SatDominoError(f"not {compression(path)}-compressed data") from None
-    except FileNotFoundError:
-        raise SatDominoError("no such file") from None
-    except IsADirectoryError:
-        raise SatDominoError("is a directory") from None
-    except OSError as e:
-        raise SatDominoError(e.strerror or str(e)) from None
-
-
-def _decoded(path: str, data: bytes) -> str:
-    if len(data) > MAX_INPUT_BYTES:
-        raise SatDominoError(f"{too_large(path)} (no puzzle is that large)")
-    if b"\0" in data:
-        raise SatDominoError("not a text file (binary data)")
-    try:
-        return data.decode("utf-8-sig")  # a byte-order mark is not part of the puzzle
-    except UnicodeDecodeError:
-        raise SatDominoError("not a text file (not UTF-8)") from None
+    except OSError as e:  # the two that inputs meet most, in short words ("no such file"
+        # also tells ``_load_one`` to try the argument as a puzzle written out)
+        said = {FileNotFoundError: "no such file", IsADirectoryError: "is a directory"}
+        raise SatDominoError(said.get(type(e)) or e.strerror or str(e)) from None
 
 
 def expand(paths: list[str], kind: str | None) -> Iterator[tuple[str, str | None]]:
@@ -152,8 +145,7 @@ def parse_items(source: str, text: str, kind: str | None, puzzle: str | None = N
         for name, part in parts:
             if isinstance(part, Skipped):
                 if notice is not None:
-                    where = source + (f" [{name}]" if name else "")
-                    notice(f"{where}: skipped: {part.reason}")
+                    notice(f"{Item(source, name, fam).where}: skipped: {part.reason}")
             elif isinstance(part, SatDominoError):
                 items.append(Item(source, name, fam, error=str(part), text=text))
             else:

@@ -20,7 +20,7 @@ from .errors import OutOfTimeError, SatDominoError, UsageError
 from .export.dimacs import gbd_hash, write_dimacs
 from .export.linear import opb_hash, rows, to_lp, to_mathprog, to_opb, to_smt2
 from .family import Family
-from .fileio import STDOUT, apart, atomic_text, output_path, without_compression
+from .fileio import STDOUT, apart, output_path, without_compression, write_atomic
 from .model import Model
 from .ranges import time_limit
 from .solve import solve
@@ -124,8 +124,8 @@ def _export(family: Family[Any, Any], puzzle: Any, origin: Origin, out: str, fmt
     head = [f"generator: satdomino {__version__}", f"family: {family.kind}"]
     if origin.parameters:
         head.append(f"parameters: {json.dumps(origin.parameters, sort_keys=True)}")
-    head.append(f"source: {origin.source}" + (f" [{origin.name}]" if origin.name else ""))
-    head.append(f"model: {m.name}")
+    head += [f"source: {origin.source}" + (f" [{origin.name}]" if origin.name else ""),
+             f"model: {m.name}"]
     if uniqueness:
         block, status = uniqueness_clause(family, puzzle, m, deadline)
         m.add_clause(block, "not the known solution")
@@ -139,7 +139,10 @@ def _export(family: Family[Any, Any], puzzle: Any, origin: Origin, out: str, fmt
     if status:
         head.append(f"status: {status}")
     head.append(f"model variables: x1..x{m.num_vars}")
-    head = [_comment_safe(line) for line in head]
+    # one comment line in every format: no line breaks or control characters (a puzzle name
+    # could hold them), and no ``*/`` that would end a MathProg comment
+    head = ["".join(c if c.isprintable() else " " for c in line).replace("*/", "* /")
+            for line in head]
 
     if fmt == "dimacs":
         cnf = lower(m, encodings)
@@ -156,8 +159,7 @@ def _export(family: Family[Any, Any], puzzle: Any, origin: Origin, out: str, fmt
         text = to_smt2(m, word, "; ".join(head))
     else:
         text = {"lp": to_lp, "mathprog": to_mathprog, "opb": to_opb}[fmt](m, head)
-    with atomic_text(out) as f:
-        f.write(text)
+    write_atomic(out, text)
     cols, rs = rows(m)
     # GBD defines no hash for the formats but OPB: the md5 of the text, comments included
     digest = (opb_hash(text), "gbd-opb") if fmt == "opb" else (
@@ -179,12 +181,6 @@ def _outputs(origin: Origin, out: str, fmt: str) -> str | None:
     return mapped
 
 
-def _comment_safe(text: str) -> str:
-    """One comment line in every format: no line breaks or control characters (a puzzle name
-    could hold them), and no ``*/`` that would end a MathProg comment."""
-    return "".join(c if c.isprintable() else " " for c in text).replace("*/", "* /")
-
-
 def _write_map(family: Family[Any, Any], puzzle: Any, origin: Origin, m: Model,
                encodings: Encodings, variables: int, uniqueness: bool,
                result: Exported) -> None:
@@ -196,5 +192,4 @@ def _write_map(family: Family[Any, Any], puzzle: Any, origin: Origin, m: Model,
                "uniqueness": uniqueness, "variables": variables, "model_variables": m.num_vars,
                "hash": result.hash, "input": origin.text}
     assert result.map is not None
-    with atomic_text(result.map) as f:
-        f.write(json.dumps(mapping) + "\n")
+    write_atomic(result.map, json.dumps(mapping) + "\n")

@@ -174,12 +174,10 @@ class Model:
     # variables -------------------------------------------------------------------------------
     def var(self, key: Hashable) -> int:
         """The id of the variable named ``key``, created on first use."""
-        vid = self._ids.get(key)
-        if vid is None:
-            vid = len(self._names)
-            self._ids[key] = vid
+        if key not in self._ids:
+            self._ids[key] = len(self._names)
             self._names.append(key)
-        return vid
+        return self._ids[key]
 
     def new_vars(self, keys: Sequence[Hashable]) -> range:
         """Ids for ``keys``, each a name not used before, in their order: ``var`` for each, in
@@ -292,12 +290,10 @@ class Model:
         return self.ints.setdefault(key, IntVar(key, dom))
 
     def _view(self, x: IntVar, op: Literal["==", ">="], k: int) -> int:
-        vid = self._views.get((x.key, op, k))
-        if vid is None:
-            vid = self.var(("int", op, x.key, k))
-            self._views[(x.key, op, k)] = vid
+        if (x.key, op, k) not in self._views:
+            self._views[x.key, op, k] = vid = self.var(("int", op, x.key, k))
             self._add(IntView(vid, x, op, k), f"{self._int_labels.get(x.key, x.key)} {op} {k}")
-        return vid
+        return self._views[x.key, op, k]
 
     def int_eq(self, x: IntVar, k: int) -> int:
         """A Boolean model variable that is true exactly when x == k."""

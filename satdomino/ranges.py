@@ -65,8 +65,7 @@ class Range:
         unless ``optional``), a UsageError for a number out of range."""
         if value is None and self.optional:
             return None
-        kind = Integral if self.whole else Real
-        if isinstance(value, bool) or not isinstance(value, kind):
+        if isinstance(value, bool) or not isinstance(value, Integral if self.whole else Real):
             raise TypeError(self.message(value, name))
         if not self.holds(value):
             raise UsageError(self.message(value, name))

@@ -49,8 +49,7 @@ def run(args: argparse.Namespace) -> int:
                           "checks": checks}))
     else:
         for name, c in checks.items():
-            word = "VERIFIED" if c["verified"] else "NOT VERIFIED"
-            print(f"{name}: {c['message'] or word}")
+            print(f"{name}: {c['message'] or ('VERIFIED' if c['verified'] else 'NOT VERIFIED')}")
         if "drat-trim" not in checks and not args.no_drat_trim:
             print("drat-trim: not on PATH, not run")
         print("s VERIFIED" if ok else "s NOT VERIFIED")

@@ -6,14 +6,14 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 from ..encode import KINDS, Encodings
-from ..errors import UsageError
+from ..errors import SatDominoError, UsageError, VerificationError
 from ..family import Family, Reading
-from ..fileio import atomic_text, without_compression
+from ..fileio import without_compression
 from ..inputs import Item, load
 from ..puzzles import FAMILIES
 from ..ranges import TIMEOUT
@@ -22,6 +22,9 @@ KIND_HELP = {"amo": "at-most-one / exactly-one", "card": "cardinality", "pb": "p
              "int": "integer-variable"}
 OUT_OF_MEMORY = ("out of memory (the instance is too large for the memory allowed; "
                  "a smaller encoding or model may fit: see satdomino encodings)")
+
+
+T = TypeVar("T")
 
 
 class Parser(argparse.ArgumentParser):
@@ -40,16 +43,6 @@ def say(message: str) -> None:
     print(one_line(message), file=sys.stderr, flush=True)
 
 
-def notice(message: str) -> None:
-    """A notice about the input (a withdrawn puzzle skipped), on stderr."""
-    say(f"satdomino: {message}")
-
-
-def write_atomic(path: str, content: str) -> None:
-    with atomic_text(path) as f:
-        f.write(content)
-
-
 # exit statuses, the first that some puzzle had wins (the ``satdomino`` docstring): internal
 # error, bad input, unknown (time or memory limit), no solution
 PRECEDENCE = (4, 2, 3, 1)
@@ -59,6 +52,38 @@ def exit_status(codes: Iterable[int]) -> int:
     """A command's exit status from its puzzles' ones: 4 wins over 2, 2 over 3, 3 over 1."""
     found = set(codes)
     return next((code for code in PRECEDENCE if code in found), 0)
+
+
+def attempt(item: Item, work: Callable[..., T], *args: Any,
+            **kwargs: Any) -> tuple[T | None, int]:
+    """(``work(*args, **kwargs)``, 0) for a puzzle that was read, else (None, the exit status
+    of its failure), with why in ``item.error``: bad input, a time or memory limit, or an
+    internal error."""
+    code = 0
+    try:
+        if item.error is None and item.family is not None:
+            return work(*args, **kwargs), 0
+    except SatDominoError as e:
+        item.error = str(e)
+    except VerificationError as e:  # a bug or a lying solver: never shown as an answer
+        item.error, code = f"internal error: {e}", 4
+    except MemoryError:  # a limit (ulimit -v) reached: like a time limit, no answer
+        item.error = OUT_OF_MEMORY
+    return None, code or (3 if out_of_limits(item) else 2)
+
+
+def out_of_limits(item: Item) -> bool:
+    """A part with no answer for want of time or memory (not bad input: exit 3, not 2)."""
+    return item.timed_out or item.error == OUT_OF_MEMORY
+
+
+def error_record(item: Item) -> dict:
+    """The JSON line of a part that could not be read or solved."""
+    unknown = out_of_limits(item)
+    return {"file": item.file, "puzzle": item.name,
+            "kind": item.family.kind if item.family else None,
+            "status": "unknown" if unknown else "error", "solution": None, "unique": None,
+            "stats": None, ("reason" if unknown else "error"): item.error}
 
 
 def kind_option(p: argparse.ArgumentParser) -> None:
@@ -111,7 +136,8 @@ def load_puzzles(files: list[str], args: argparse.Namespace,
                  timeout: float | None = None) -> list[Item]:
     """The puzzles of ``files`` (``--kind``, ``--puzzle``), each read under the readings of
     the rules asked on the command line (``args.readings``) where its family has them."""
-    items = load(files, args.kind, args.puzzle, notice=notice, timeout=timeout)
+    items = load(files, args.kind, args.puzzle, timeout=timeout,
+                 notice=lambda message: say(f"satdomino: {message}"))  # a withdrawn part skipped
     for item in items:
         if item.error is None and item.family is not None:
             fields = {r.field for r in item.family.readings}

@@ -47,11 +47,7 @@ def read_map(instance: str) -> tuple[Family[Any, Any], str | None, Any, dict]:
     where = f"{instance}.map.json"
     needs = f"decode needs an instance that satdomino export wrote, beside its map ({where})"
     try:
-        text = read_text(where)
-    except SatDominoError as e:
-        raise SatDominoError(f"{where} is not a satdomino map ({e}); {needs}") from None
-    try:
-        mapping = load_json(text)
+        mapping = load_json(read_text(where))
     except SatDominoError as e:
         raise SatDominoError(f"{where} is not a satdomino map ({e}); {needs}") from None
     if not isinstance(mapping, dict) or any(

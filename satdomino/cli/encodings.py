@@ -36,14 +36,11 @@ def run(args: argparse.Namespace) -> int:
         for enc in REGISTRY[kind].values():
             print(f"  {enc.name:<15} {enc.summary}")
     print("backends (--backend):")
+    said = {**{name: summary for name, (_, summary) in PRESETS.items()},
+            AUTO: "the pick above (default)", "sls": "our local search (answers sat, or runs "
+            "until stopped: race it with a complete solver)"}
     for name in backends:
-        if name == AUTO:
-            print(f"  {name:<15} the pick above (default)")
-        elif name == "sls":
-            print(f"  {name:<15} our local search (answers sat, or runs until stopped: "
-                  "race it with a complete solver)")
-        else:
-            print(f"  {name:<15} {PRESETS[name][1]}" if name in PRESETS else f"  {name}")
+        print(f"  {name:<15} {said[name]}" if name in said else f"  {name}")
     print("  external:CMD    any DIMACS solver printing 's SATISFIABLE' / 'v ... 0'")
     print("  portfolio:A+B   A and B race in parallel; the first answer wins "
           "(NAME@SECONDS: NAME starts that late, or once another gives up;\n"

@@ -15,13 +15,13 @@ from ..analysis.explain import (
     numbered_svg,
     step_json,
 )
-from ..errors import SatDominoError, VerificationError
 from ..family import Family
-from ..fileio import apart, output_path
+from ..fileio import apart, output_path, write_atomic
 from ..inputs import Item
 from ..render.text import counted
 from .common import (
-    OUT_OF_MEMORY,
+    attempt,
+    error_record,
     exit_status,
     kind_option,
     load_puzzles,
@@ -29,9 +29,7 @@ from .common import (
     rule_options,
     say,
     timeout_option,
-    write_atomic,
 )
-from .solve import error_record, out_of_limits
 
 
 def add_parser(sub) -> None:
@@ -66,22 +64,13 @@ def run(args: argparse.Namespace) -> int:
     codes = []
     for item in items:
         where = item.where
-        out = None
-        if item.error is None and item.family is not None:
-            try:
-                out = explain(item.puzzle, item.family, deadline=item.deadline(args.timeout))
-            except SatDominoError as e:
-                item.error = str(e)
-            except VerificationError as e:  # a bug: said, and the other puzzles go on
-                item.error = f"internal error: {e}"
-                codes.append(4)
-            except MemoryError:  # a limit (ulimit -v) reached: no answer, as in solve
-                item.error = OUT_OF_MEMORY
-        if out is None or item.family is None:
+        out, failed = attempt(item, explain, item.puzzle, item.family,
+                              deadline=item.deadline(args.timeout))
+        if out is None or item.family is None:  # said, and the other puzzles go on
             say(f"satdomino: {where}: {item.error}")
             if args.json:
                 print(json.dumps(error_record(item)), flush=True)
-            codes.append(3 if out_of_limits(item) else 2)
+            codes.append(failed)
             continue
         steps = [step_json(item.puzzle, item.family, s) for s in out.steps]
         print(json.dumps({"file": item.file, "puzzle": item.name, "kind": item.family.kind,

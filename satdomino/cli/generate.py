@@ -15,13 +15,13 @@ from ..clock import Deadline
 from ..compare.sweep import dask_client
 from ..errors import UsageError
 from ..family import Family
-from ..fileio import STDOUT, output_path
+from ..fileio import STDOUT, output_path, write_atomic
 from ..generators import check as check_params
 from ..generators import made, origin
 from ..instance import FORMATS, is_instance_name
 from ..puzzles import FAMILIES, family
 from ..ranges import NUMBER
-from .common import exit_status, numbered, say, write_atomic
+from .common import exit_status, numbered, say
 from .export import check_outputs, instance_options, write
 
 
@@ -131,7 +131,8 @@ def _write_all(args: argparse.Namespace, fam: Family[Any, Any], job: Job, instan
     codes = []
     texts = []
     for k, (seed, text, summary, puzzle) in enumerate(results, start=1):
-        _clear_progress()
+        if sys.stderr.isatty():  # the progress line goes
+            print("\r\x1b[K", end="", file=sys.stderr, flush=True)
         if summary:
             say(f"satdomino: {summary}")
         if instance:
@@ -146,10 +147,7 @@ def _write_all(args: argparse.Namespace, fam: Family[Any, Any], job: Job, instan
         else:
             texts.append(text)
     if texts:
-        if args.output:
-            write_atomic(args.output, "".join(texts))
-        else:
-            sys.stdout.write("".join(texts))
+        write_atomic(args.output or STDOUT, "".join(texts))
     return exit_status(codes)
 
 
@@ -200,8 +198,7 @@ def _on_dask(job: Job, seeds: Iterable[int], address: str,
     ``timeout``."""
     client = dask_client(address, timeout)
     try:
-        futures = client.map(job.run, list(seeds), pure=False)
-        yield from client.gather(futures, errors="raise")
+        yield from client.gather(client.map(job.run, list(seeds), pure=False), errors="raise")
     finally:
         client.close()
 
@@ -219,8 +216,3 @@ def terminal_progress(label: str) -> Callable[[str], None] | None:
             print(f"\r{label}: {what}\x1b[K", end="", file=sys.stderr, flush=True)
 
     return show
-
-
-def _clear_progress() -> None:
-    if sys.stderr.isatty():
-        print("\r\x1b[K", end="", file=sys.stderr, flush=True)

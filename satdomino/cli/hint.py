@@ -67,27 +67,21 @@ def run(args: argparse.Namespace) -> int:
 
 def _read_given(source: str, family: Family[Any, Any], puzzle: Any) -> list[dict]:
     """The placements ``--given`` holds: written out (JSON, or a layout with a line break),
-    else read from the file (or -) it names, whose own errors are named with it."""
+    else read from the file (or -) it names; every error is named with it."""
     inline = is_json(source) or "\n" in source
     where = source if source and not inline else "--given"
     try:
         text = (source if inline else read_text(source)).strip()
-    except SatDominoError as e:
-        raise SatDominoError(f"{where}: {e}") from None
-    if text.startswith(("[", "{")):
-        try:
-            data = load_json(text)
-        except PuzzleFormatError as e:
-            raise PuzzleFormatError(f"{where}: {e}") from None
+        if not text.startswith(("[", "{")):
+            if family.given_text is None:
+                raise PuzzleFormatError(f"{family.title} placements are given as JSON")
+            return family.given_text(puzzle, text)
+        data = load_json(text)
         if isinstance(data, dict):
             data = data.get("placements")
         if not isinstance(data, list):
-            raise PuzzleFormatError(f"{where}: a JSON list of placements, or an object with "
+            raise PuzzleFormatError("a JSON list of placements, or an object with "
                                     "\"placements\"")
         return data
-    if family.given_text is None:
-        raise PuzzleFormatError(f"{where}: {family.title} placements are given as JSON")
-    try:
-        return family.given_text(puzzle, text)
-    except PuzzleFormatError as e:
-        raise PuzzleFormatError(f"{where}: {e}") from None
+    except SatDominoError as e:
+        raise type(e)(f"{where}: {e}") from None

@@ -10,15 +10,16 @@ from ..analysis.count import count, terminal_progress
 from ..auto import AUTO
 from ..backends import Backend, get_backend
 from ..encode import Encodings
-from ..errors import SatDominoError, UsageError, VerificationError
-from ..fileio import apart, output_path
+from ..errors import SatDominoError, UsageError
+from ..fileio import apart, output_path, write_atomic
 from ..inputs import Item
 from ..puzzles import FAMILIES, family
 from ..ranges import DELTA, EPSILON, LIMIT
 from ..solve import Outcome, solve
 from .common import (
-    OUT_OF_MEMORY,
+    attempt,
     encoding_options,
+    error_record,
     exit_status,
     kind_option,
     load_puzzles,
@@ -27,12 +28,11 @@ from .common import (
     rule_options,
     say,
     timeout_option,
-    write_atomic,
 )
 
 COUNT_KINDS = ("exact", "approx")
 # the exit status of each puzzle's answer (``exit_status`` combines them)
-EXIT_CODES = {"internal": 4, "error": 2, "unknown": 3, "unsat": 1, "sat": 0}
+EXIT_CODES = {"unknown": 3, "unsat": 1, "sat": 0}
 
 
 def add_parser(sub) -> None:
@@ -90,24 +90,9 @@ def bare_count(argv: list[str]) -> list[str]:
     return out
 
 
-def out_of_limits(item: Item) -> bool:
-    """A part with no answer for want of time or memory (not bad input: exit 3, not 2)."""
-    return item.timed_out or item.error == OUT_OF_MEMORY
-
-
-def error_record(item: Item) -> dict:
-    """The JSON line of a part that could not be read or solved."""
-    unknown = out_of_limits(item)
-    return {"file": item.file, "puzzle": item.name,
-            "kind": item.family.kind if item.family else None,
-            "status": "unknown" if unknown else "error", "solution": None, "unique": None,
-            "stats": None, ("reason" if unknown else "error"): item.error}
-
-
 def report(item: Item, out: Outcome, asked_unique: bool) -> str:
     """The text answer: a head line, what auto picked, the count, the drawing (and a second
     solution's, when the puzzle is not unique)."""
-    label = item.where
     verdict = {"sat": "solved", "unsat": "no solution", "unknown": f"unknown ({out.reason})"}[
         out.status] + (f" ({out.reason})" if out.status == "unsat" and out.reason else "")
     if out.unique is not None:
@@ -117,7 +102,7 @@ def report(item: Item, out: Outcome, asked_unique: bool) -> str:
     st = out.stats
     sizes = "" if st["variables"] is None else \
         f"{st['variables']} vars, {st['clauses']} clauses, "
-    head = f"== {label}: {verdict}  ({st['backend']}, {sizes}{st['solve_seconds']:.3f} s)"
+    head = f"== {item.where}: {verdict}  ({st['backend']}, {sizes}{st['solve_seconds']:.3f} s)"
     if st["backend"].startswith(AUTO + ":") and "encodings" in st:  # what auto picked
         plain = Encodings().as_dict()
         changed = [f"{k}={v}" for k, v in st["encodings"].items() if plain.get(k, v) != v]
@@ -144,25 +129,25 @@ def report(item: Item, out: Outcome, asked_unique: bool) -> str:
 def run(args: argparse.Namespace) -> int:
     encodings, engine = _checked(args)
     items = load_puzzles(args.files, args, args.timeout)
-    statuses: set[str] = set()
+    codes: set[int] = set()
     drawable = sum(it.error is None for it in items)  # puzzles that may get an SVG
     drawn = 0
     for item in items:
         where = item.where
-        out = _answer(item, args, engine, encodings, statuses)
+        out, failed = attempt(item, _answer, item, args, engine, encodings)
         if out is None:
-            statuses.add("unknown" if out_of_limits(item) else "error")
+            codes.add(failed)
             say(f"satdomino: {where}: {item.error}")
             if args.json:
                 print(json.dumps(error_record(item)), flush=True)
             elif item.timed_out:  # no answer (the time limit), not bad input: a verdict line
                 print(f"== {where}: unknown ({item.error})", flush=True)
             continue
-        statuses.add(out.status)
+        codes.add(EXIT_CODES[out.status])
         if args.unique and out.status == "sat" and out.unique is None:
-            statuses.add("unknown")  # uniqueness was asked and the time ran out
+            codes.add(3)  # uniqueness was asked and the time ran out
         if args.count and (out.count is None or not out.count.complete) and args.limit is None:
-            statuses.add("unknown")  # the count was cut short by the time limit
+            codes.add(3)  # the count was cut short by the time limit
         print(json.dumps(out.json()) if args.json else report(item, out, args.unique),
               flush=True)
         if args.svg is not None and item.family is not None:
@@ -171,9 +156,9 @@ def run(args: argparse.Namespace) -> int:
                 write_atomic(numbered(args.svg, drawn, drawable, ".svg"),
                              item.family.render_svg(item.puzzle, out.solution))
             except SatDominoError as e:
-                statuses.add("error")
+                codes.add(2)
                 say(f"satdomino: {e}")
-    return exit_status(EXIT_CODES[status] for status in statuses)
+    return exit_status(codes)
 
 
 def _checked(args: argparse.Namespace) -> tuple[dict[str, str], str | Backend]:
@@ -204,32 +189,21 @@ def _checked(args: argparse.Namespace) -> tuple[dict[str, str], str | Backend]:
 
 
 def _answer(item: Item, args: argparse.Namespace, engine: str | Backend,
-            encodings: dict[str, str], statuses: set[str]) -> Outcome | None:
-    """One puzzle solved (and counted), within one budget; None with ``item.error`` said."""
-    if item.error is not None or item.family is None:
-        return None
-    try:
-        limit = item.deadline(args.timeout)  # one budget per puzzle, its reading included
-        out = solve(item.puzzle, item.family, model=args.model, backend=engine,
-                    encodings=encodings, deadline=limit, unique=args.unique)
-        out.source, out.name = item.file, item.name
-        if args.count and out.status != "unknown":
-            progress = terminal_progress(item.where)
-            out.count = count(item.puzzle, item.family, model=args.model, backend=engine,
-                              encodings=encodings, limit=args.limit, deadline=limit,
-                              by=args.count_by, known=out, approx=args.count == "approx",
-                              epsilon=args.epsilon, delta=args.delta, progress=progress)
-            if progress is not None:
-                print("\r\x1b[K", end="", file=sys.stderr, flush=True)
-            if not out.count.complete and not out.reason:
-                out.reason = f"the count is incomplete ({out.count.reason})"
-        return out
-    except SatDominoError as e:
-        item.error = str(e)
-    except VerificationError as e:  # a bug or a lying solver: never shown as an answer
-        item.error = f"internal error: {e}"
-        statuses.add("internal")
-    except MemoryError:  # a limit (ulimit -v) reached: like a time limit, no answer
-        item.error = OUT_OF_MEMORY
-        statuses.add("unknown")
-    return None
+            encodings: dict[str, str]) -> Outcome:
+    """One puzzle solved (and counted), within one budget."""
+    assert item.family is not None
+    limit = item.deadline(args.timeout)  # one budget per puzzle, its reading included
+    out = solve(item.puzzle, item.family, model=args.model, backend=engine,
+                encodings=encodings, deadline=limit, unique=args.unique)
+    out.source, out.name = item.file, item.name
+    if args.count and out.status != "unknown":
+        progress = terminal_progress(item.where)
+        out.count = count(item.puzzle, item.family, model=args.model, backend=engine,
+                          encodings=encodings, limit=args.limit, deadline=limit,
+                          by=args.count_by, known=out, approx=args.count == "approx",
+                          epsilon=args.epsilon, delta=args.delta, progress=progress)
+        if progress is not None:
+            print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+        if not out.count.complete and not out.reason:
+            out.reason = f"the count is incomplete ({out.count.reason})"
+    return out

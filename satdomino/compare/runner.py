@@ -115,8 +115,7 @@ def shuffled(cnf: CNF, seed: int) -> tuple[CNF, dict[int, int]]:
 
     clauses = [rename(c) for c in cnf.clauses]
     rng.shuffle(clauses)
-    atmosts = [(rename(lits), k) for lits, k in cnf.atmosts]
-    return CNF(cnf.num_vars, 0, clauses, atmosts), back
+    return CNF(cnf.num_vars, 0, clauses, [(rename(lits), k) for lits, k in cnf.atmosts]), back
 
 
 def execute(task: Task, report: Callable[[dict[str, Any]], None] = lambda row: None
@@ -124,8 +123,7 @@ def execute(task: Task, report: Callable[[dict[str, Any]], None] = lambda row: N
     """The run itself (in the child): a row without the parent's fields (wall, memory).
     ``report`` gets the sizes as soon as the formula is built, so a run killed while solving
     still has them."""
-    row: dict[str, Any] = {"variables": "", "clauses": "", "instance_hash": "",
-                           "encode_seconds": "", "solve_seconds": "", "verified": "", "note": ""}
+    row: dict[str, Any] = {}  # a field left out stays empty in the parent's row (base_row)
     fam = family(task.kind)
     t0 = time.perf_counter()
     engine = get_backend(engine_name(task))
@@ -398,8 +396,7 @@ def _run_peak(known: dict[str, Any], live: dict[int, tuple[str, float]] | None, 
         # the others: outside solvers (their own peak), forks of the run (from its start)
         solver = max([solver, *(peak - (start if exe == run_exe else 0.0)
                                 for exe, peak in live.values())])
-    if own is None:
-        own = crashed_peak
+    own = crashed_peak if own is None else own
     added = [x - start for x in (own, children) if x is not None]
     return round(max([*added, solver]), 1) if added or solver else ""
 

@@ -34,9 +34,8 @@ def runtime(row: dict) -> float:
 def config_labels(rows: list[dict]) -> dict[tuple, str]:
     """Short names: only the parts of a configuration that vary in this results file."""
     configs = sorted({tuple(r[k] for k in CONFIG) for r in rows})
-    varying = [i for i, k in enumerate(CONFIG) if len({c[i] for c in configs}) > 1]
-    if not varying:
-        varying = [CONFIG.index("backend")]
+    varying = ([i for i, k in enumerate(CONFIG) if len({c[i] for c in configs}) > 1]
+               or [CONFIG.index("backend")])
     plain = ("family", "backend", "model")
     return {c: " ".join(c[i] if CONFIG[i] in plain else f"{CONFIG[i]}={c[i]}"
                         for i in varying) for c in configs}

@@ -15,7 +15,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,12 +55,6 @@ def _values(key: str, text: str) -> list[int]:
             raise UsageError(f"{key}={text}: more than {MAX_VALUES} values")
         out += range(lo, hi + 1, step)
     return list(dict.fromkeys(out))  # each value once
-
-
-def spec_kind(arg: str) -> str | None:
-    """The family a generator spec such as ``dominosa:n=40`` names, or None."""
-    kind = arg.partition(":")[0]
-    return kind if kind in FAMILIES and ":" in arg else None
 
 
 def generated(spec: str, readings: dict[str, bool] | None = None) -> list[PuzzleItem]:
@@ -113,7 +107,8 @@ def puzzles(args: Iterable[str], readings: dict[str, bool] | None = None) -> lis
     (``{"cover": False}``) where a family has them; bad input is one clear error."""
     items: list[PuzzleItem] = []
     for arg in args:
-        if spec_kind(arg) and not Path(arg).exists():
+        # a generator spec such as ``dominosa:n=40`` (a family's name, then a colon)
+        if ":" in arg and arg.partition(":")[0] in FAMILIES and not Path(arg).exists():
             items += generated(arg, readings)
             continue
         for it in load([arg], None):
@@ -185,7 +180,8 @@ def tasks(items: list[PuzzleItem], models: list[str | None],
 
 def check_results_file(path: Path) -> None:
     """An existing, non-empty ``path`` must be a results file of this version (its first line
-    our header) before anything is read from it or written to it."""
+    our header) before anything is read from it or written to it; a row cut short by a hard
+    kill is then dropped (before reading what is done): it runs again."""
     if not path.exists() or path.stat().st_size == 0:
         return
     header = ",".join(COLUMNS).encode() + b"\n"
@@ -197,6 +193,9 @@ def check_results_file(path: Path) -> None:
     if not first.replace(b"\r\n", b"\n").startswith(header):
         raise SatDominoError(f"{path} is not a satdomino compare results file (its first line "
                              "is not the header); choose another -o")
+    data = path.read_bytes()
+    if not data.endswith(b"\n"):
+        os.truncate(path, data.rfind(b"\n") + 1)
 
 
 def done_keys(path: Path) -> set[tuple[str, ...]]:
@@ -210,14 +209,6 @@ def read_rows(path: Path) -> list[dict[str, str]]:
     """Every row of a results file."""
     with path.open(newline="", errors="replace") as f:
         return list(csv.DictReader(f))
-
-
-def drop_partial_row(path: Path) -> None:
-    """A row cut short by a hard kill is dropped (before reading what is done): it runs again."""
-    if path.exists() and path.stat().st_size:
-        data = path.read_bytes()
-        if not data.endswith(b"\n"):
-            os.truncate(path, data.rfind(b"\n") + 1)
 
 
 class Appender:
@@ -257,16 +248,14 @@ class Progress:
             return
         eta = (time.monotonic() - self.started) / self.done * (self.total - self.done)
         filled = int(30 * self.done / max(self.total, 1))
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total}"
-                         f" runs, {self.failed} unsolved, ETA {_clock(eta)}  "
-                         + ("\n" if self.done == self.total else ""))
-        sys.stderr.flush()
+        print(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} runs, "
+              f"{self.failed} unsolved, ETA {_clock(eta)}  ",
+              end="\n" if self.done == self.total else "", file=sys.stderr, flush=True)
 
     def close(self) -> None:
         """End the bar's line (also when the sweep is interrupted)."""
         if self.enabled and 0 < self.done < self.total:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
+            print(file=sys.stderr, flush=True)
 
 
 def _clock(seconds: float) -> str:
@@ -335,12 +324,10 @@ def run_dask(todo: list[Task], address: str) -> Iterator[dict[str, Any]]:
 
 
 def sweep(todo: list[Task], out: Path, jobs: int = 1, scheduler: str | None = None,
-          progress: Progress | None = None,
-          on_row: Callable[[dict[str, Any]], None] | None = None) -> int:
+          progress: Progress | None = None) -> int:
     """Run what ``out`` does not hold yet; append each row as it comes. The runs done now."""
     try:
         check_results_file(out)  # before anything touches it
-        drop_partial_row(out)
     except OSError as e:
         raise SatDominoError(f"cannot write {out}: {e.strerror or e}") from None
     have = done_keys(out)
@@ -352,8 +339,6 @@ def sweep(todo: list[Task], out: Path, jobs: int = 1, scheduler: str | None = No
         for row in rows:
             appender(row)
             progress.update(row)
-            if on_row:
-                on_row(row)
     finally:
         appender.close()
         progress.close()

@@ -61,10 +61,7 @@ def lower(model: Model, encodings: Encodings = Encodings()) -> CNF:
     pool = IDPool(start_from=model.num_vars + 1)
     cnf = CNF(num_vars=model.num_vars, model_vars=model.num_vars)
     out = Sink(cnf, pool)
-    amo = get("amo", encodings.amo).encode
-    card = get("card", encodings.card).encode
-    pb = get("pb", encodings.pb).encode
-    int_class = get("int", encodings.int).encode
+    amo, card, pb, int_class = (get(kind, getattr(encodings, kind)).encode for kind in KINDS)
     ints: dict = {}
 
     def int_of(x):  # every integer variable is encoded once, on first use
@@ -100,8 +97,7 @@ def _lower_other(c: Constraint, out: Sink, card: Encode, pb: Encode,
                 return
             if bound == 0 or (op != "<=" and bound == len(lits)):
                 # forced values: all false (sum <= 0) or all true (sum >= n)
-                for x in lits:
-                    out.clause([-x] if bound == 0 else [x])
+                out.clauses([[-x] if bound == 0 else [x] for x in lits])
             else:
                 card(list(lits), op, bound, out)
         case PB(terms, op, bound):

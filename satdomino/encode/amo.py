@@ -23,15 +23,14 @@ def pairwise(lits: list[int], out: Sink) -> None:
     out.cnf.clauses.extend(map(list, combinations([-x for x in lits], 2)))
 
 
-register("amo", "seqcounter", "Sinz's sequential counter: n-1 new variables, 3n-4 clauses")(
-    _pysat(EncType.seqcounter))
-register("amo", "ladder", "ladder / regular encoding (Gent & Nightingale)")(_pysat(EncType.ladder))
-register("amo", "bitwise", "binary encoding: log2(n) new variables, n log2(n) clauses")(
-    _pysat(EncType.bitwise))
-register("amo", "totalizer", "totalizer of Bailleux & Boufkhad with bound 1")(
-    _pysat(EncType.totalizer))
-register("amo", "cardnetwrk", "cardinality network of Asin et al. with bound 1")(
-    _pysat(EncType.cardnetwrk))
+for _name, _summary in [
+    ("seqcounter", "Sinz's sequential counter: n-1 new variables, 3n-4 clauses"),
+    ("ladder", "ladder / regular encoding (Gent & Nightingale)"),
+    ("bitwise", "binary encoding: log2(n) new variables, n log2(n) clauses"),
+    ("totalizer", "totalizer of Bailleux & Boufkhad with bound 1"),
+    ("cardnetwrk", "cardinality network of Asin et al. with bound 1"),
+]:
+    register("amo", _name, _summary)(_pysat(getattr(EncType, _name)))
 
 
 @register("amo", "commander", "commander encoding (Klieber & Kwon), groups of 3, recursive")

@@ -72,11 +72,11 @@ def gbd_hash_file(path: str | Path) -> str:
 
 
 def write_dimacs(path: str | Path, cnf: CNF, comments: Iterable[str] = (),
-                 extra: Iterable[list[int]] = (), show: Sequence[int] = ()) -> None:
+                 show: Sequence[int] = ()) -> None:
     """Write DIMACS to ``path``, compressed by its suffix (.xz, .gz, .bz2), atomically; with
     ``show`` (the projection), a ``c p show ... 0`` line after the header."""
     with atomic_text(path) as f:
-        f.writelines(dimacs_lines(cnf, comments, extra, show))
+        f.writelines(dimacs_lines(cnf, comments, show=show))
 
 
 MAX_VARIABLE = 2**31 - 1  # DIMACS solvers keep literals in 32-bit signed ints

@@ -99,24 +99,21 @@ def to_lp(model: Model, comments: Sequence[str] = ()) -> str:
         terms = list(_terms(row, cols)) or ["0 " + cols[0]]
         chunks = [" ".join(terms[i:i + 10]) for i in range(0, len(terms), 10)]
         lines.append(f" c{k}: " + "\n   ".join(chunks) + f" {op} {bound}")
-    lines += ["Binary"] + [f" {' '.join(cols[i:i + 12])}" for i in range(0, len(cols), 12)]
-    lines.append("End")
+    lines += ["Binary", *(f" {' '.join(cols[i:i + 12])}" for i in range(0, len(cols), 12)), "End"]
     return "\n".join(lines) + "\n"
 
 
-def to_mathprog(model: Model, comments: Sequence[str] = (), show: bool = True) -> str:
-    """A GNU MathProg model; with ``show``, it prints "x<i> <value>" for the model's own
-    variables after ``solve``, so glpsol's output maps straight back to the puzzle."""
+def to_mathprog(model: Model, comments: Sequence[str] = ()) -> str:
+    """A GNU MathProg model that prints "x<i> <value>" for the model's own variables after
+    ``solve``, so glpsol's output maps straight back to the puzzle."""
     cols, rs = rows(model)
     lines = [f"/* {c} */" for c in comments]
     lines += [f"var {name} binary;" for name in cols]
     for k, (row, op, bound) in enumerate(rs, start=1):
         terms = " ".join(_terms(row, cols, " * ")) or "0"
         lines.append(f"s.t. c{k}: {terms} {op} {bound};")
-    lines.append("solve;")
-    if show:
-        lines += [f'printf "{name} %d\\n", {name};' for name in cols if name.startswith("x")]
-    lines.append("end;")
+    prints = [f'printf "{name} %d\\n", {name};' for name in cols if name.startswith("x")]
+    lines += ["solve;", *prints, "end;"]
     return "\n".join(lines) + "\n"
 
 
@@ -137,8 +134,7 @@ def to_opb(model: Model, comments: Sequence[str] = ()) -> str:
     return "\n".join(head + lines) + "\n"
 
 
-def to_smt2(model: Model, status: str = "unknown", source: str = "satdomino",
-            category: str = "crafted") -> str:
+def to_smt2(model: Model, status: str = "unknown", source: str = "satdomino") -> str:
     """SMT-LIB 2.6, logic QF_LIA, with the benchmark header the SMT-LIB submission rules ask
     for. Every column of the 0-1 program is a Bool; each row is a linear inequality over
     (ite b 1 0) terms; ``status`` is sat, unsat or unknown."""
@@ -147,7 +143,7 @@ def to_smt2(model: Model, status: str = "unknown", source: str = "satdomino",
     out = ["(set-info :smt-lib-version 2.6)", "(set-logic QF_LIA)",
            f"(set-info :source |{src}|)",
            '(set-info :license "https://creativecommons.org/licenses/by/4.0/")',
-           f'(set-info :category "{category}")', f"(set-info :status {status})"]
+           '(set-info :category "crafted")', f"(set-info :status {status})"]
     out += [f"(declare-fun {name} () Bool)" for name in cols]
     for terms, op, bound in rs:
         # SMT-LIB has no negative literals: -3 is (- 3)
