@@ -64,8 +64,8 @@ class Deadline:
         """Raise TimeUp in this thread, inside the block, once the deadline passes: building
         and lowering a model are Python loops that look at no clock. A C call that runs long
         finishes first; one swallowed on the way (in a ``__del__``) is raised again every
-        RING_AGAIN seconds and as the block ends. An enclosing block of this thread whose deadline comes no later already
-        covers this one."""
+        RING_AGAIN seconds and as the block ends. An enclosing block of this thread whose
+        deadline comes no later already covers this one."""
         stack = _armed.__dict__.setdefault("stack", [])
         if stack and stack[-1][1].rang:  # an enclosing deadline has passed already
             raise TimeUp

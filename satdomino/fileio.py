@@ -106,11 +106,12 @@ def apart(inputs: list[str], outputs: dict[str, str | None]) -> None:
 
 
 @contextmanager
-def atomic_text(path: str | Path) -> Iterator[IO[str]]:
-    """Open a temporary file beside ``path`` for text, compressed as its suffix says (.gz,
-    .bz2, .xz, .lzma); on success rename it over ``path``. ``-``: standard output."""
+def atomic_text(path: str | Path, mode: str = "wt") -> Iterator[IO[Any]]:
+    """Open a temporary file beside ``path`` for text (``mode`` "wb": bytes), compressed as
+    its suffix says (.gz, .bz2, .xz, .lzma); on success rename it over ``path``. ``-``:
+    standard output."""
     if str(path) == STDOUT:
-        yield sys.stdout
+        yield sys.stdout if mode == "wt" else sys.stdout.buffer
         sys.stdout.flush()
         return
     target = output_path(path)
@@ -120,7 +121,7 @@ def atomic_text(path: str | Path) -> Iterator[IO[str]]:
         raise SatDominoError(f"cannot write {path}: {e.strerror or e}") from None
     os.close(fd)
     try:
-        with opener(path)(tmp, "wt") as f:
+        with opener(path)(tmp, mode) as f:
             yield f
         mask = os.umask(0)  # read only by setting it: mkstemp's file is private
         os.umask(mask)
@@ -133,9 +134,9 @@ def atomic_text(path: str | Path) -> Iterator[IO[str]]:
         raise
 
 
-def write_atomic(path: str | Path, content: str) -> None:
-    """Write ``content`` to ``path`` as ``atomic_text`` does."""
-    with atomic_text(path) as f:
+def write_atomic(path: str | Path, content: str | bytes) -> None:
+    """Write ``content`` (text or bytes) to ``path`` as ``atomic_text`` does."""
+    with atomic_text(path, "wb" if isinstance(content, bytes) else "wt") as f:
         f.write(content)
 
 

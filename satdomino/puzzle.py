@@ -26,9 +26,11 @@ from .clock import NEVER, Deadline
 from .encode import Encodings
 from .errors import SatDominoError
 from .family import Family
+from .fileio import write_atomic
 from .inputs import Item, load, parse_items
 from .instance import Origin, export_instance, format_of
 from .puzzles import family
+from .render.output import convert, image_format
 from .solve import Outcome, solve
 
 
@@ -113,6 +115,14 @@ class Puzzle:
     def svg(self, outcome: Outcome | None = None) -> str:
         """The board as an SVG drawing, with ``outcome``'s solution when there is one."""
         return self.family.render_svg(self.data, self._solution(outcome))
+
+    def draw(self, path: str | os.PathLike[str], outcome: Outcome | None = None) -> None:
+        """Write the drawing (with ``outcome``'s solution when there is one) as the file's
+        suffix says: .svg, .png or .pdf (PNG and PDF need the cairo library)."""
+        if not isinstance(path, str | os.PathLike):
+            raise TypeError(f"path must be a file name, not {path!r}")
+        drawing = self.svg(outcome)
+        write_atomic(os.fspath(path), convert(drawing, image_format(os.fspath(path))))
 
     def _repr_svg_(self) -> str:  # a notebook draws the board
         return self.svg()

@@ -50,6 +50,7 @@ CALLS = {
     "export": (_export, ["path", "format", "model", "encodings", "timeout"]),
     "text": (BOARD.text, ["outcome"]),
     "svg": (BOARD.svg, ["outcome"]),
+    "draw": (lambda **kw: BOARD.draw(**{"path": "out.svg", **kw}), ["path", "outcome"]),
 }
 
 

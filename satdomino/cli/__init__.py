@@ -14,13 +14,24 @@ import threading
 from ..errors import OutOfTimeError, SatDominoError, VerificationError
 from ..puzzles import load_plugins
 from ..version import __version__
-from . import check_proof, compare, decode, encodings, explain, export, generate, hint, solve
+from . import (
+    check_proof,
+    compare,
+    decode,
+    draw,
+    encodings,
+    explain,
+    export,
+    generate,
+    hint,
+    solve,
+)
 from .common import OUT_OF_MEMORY, Parser, say
 
 # the commands in the order ``satdomino --help`` lists them
-COMMANDS = {"solve": solve, "explain": explain, "hint": hint, "export": export, "decode": decode,
-            "check-proof": check_proof, "compare": compare, "encodings": encodings,
-            "generate": generate}
+COMMANDS = {"solve": solve, "explain": explain, "hint": hint, "draw": draw, "export": export,
+            "decode": decode, "check-proof": check_proof, "compare": compare,
+            "encodings": encodings, "generate": generate}
 
 
 class _Command(Parser):

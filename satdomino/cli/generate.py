@@ -13,7 +13,7 @@ from typing import Any
 
 from ..clock import Deadline
 from ..compare.sweep import dask_client
-from ..errors import UsageError
+from ..errors import UsageError, VerificationError
 from ..family import Family
 from ..fileio import STDOUT, output_path, write_atomic
 from ..generators import check as check_params
@@ -21,7 +21,9 @@ from ..generators import made, origin
 from ..instance import FORMATS, is_instance_name
 from ..puzzles import FAMILIES, family
 from ..ranges import NUMBER
+from ..render.output import book, convert, image_format, is_drawing_name
 from .common import exit_status, numbered, say
+from .draw import key_name
 from .export import check_outputs, instance_options, write
 
 
@@ -67,7 +69,8 @@ def _family_parser(kinds: Any, fam: Family[Any, Any]) -> None:
                    help="the puzzle file (default, or -: standard output; compressed by "
                    "suffix); a name ending in .cnf[.xz|.gz|.bz2], .opb, .smt2, .lp or .mod "
                    "writes the solver instance instead, as export does (so does -o - with "
-                   "--format dimacs, opb, ...)")
+                   "--format dimacs, opb, ...); .svg, .png or .pdf draws the puzzles and their "
+                   "answer keys (a PDF: one book, the keys at the end)")
     instance_options(k, fam)
 
 
@@ -78,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
     choices = {c.name: getattr(args, c.name) for c in fam.generator.choices}
     instance = _check(args, fam, params, choices)
     job = Job(fam.kind, params, args.unique, args.timeout, args.readings, choices,
-              args.format if args.format in fam.formats else None)
+              args.format if args.format in fam.formats else None,
+              draw=args.output is not None and is_drawing_name(args.output))
     seeds = range(args.seed, args.seed + args.number)
     results = _on_dask(job, seeds, args.scheduler, args.timeout) if args.scheduler else (
         job.run(seed, progress=terminal_progress(f"generate {fam.kind} seed {seed}"))
@@ -91,12 +95,16 @@ def _check(args: argparse.Namespace, fam: Family[Any, Any], params: dict[str, in
     """Refuse options that do not fit together; whether the output is a solver instance."""
     instance = args.output is not None and (args.format in FORMATS
                                             or is_instance_name(args.output))
+    drawing = args.output is not None and is_drawing_name(args.output)
+    if drawing and (args.format is not None or args.uniqueness or args.proof):
+        raise UsageError("-o NAME.svg, .png or .pdf writes drawings: --format, "
+                         "--uniqueness and --proof are for puzzle files and instances")
     if args.output == STDOUT and args.number > 1 and (instance or not fam.stackable):
         raise UsageError(f"--number {args.number} writes {args.number} files: -o - "
                          "(standard output) takes one")
     if instance:
         check_outputs(args)
-    elif args.output not in (None, STDOUT):
+    elif args.output not in (None, STDOUT):  # a puzzle file or a drawing
         output_path(args.output, "-o")
     elif args.format in FORMATS:
         raise UsageError(f"--format {args.format} writes a solver instance: name it with -o")
@@ -123,14 +131,17 @@ def _check(args: argparse.Namespace, fam: Family[Any, Any], params: dict[str, in
     return instance
 
 
-Result = tuple[int, str, str, Any]  # (seed, the puzzle file's text, the line for stderr, it)
+# (seed, the puzzle file's text, the line for stderr, it, and with -o NAME.svg/.png/.pdf the
+# drawings of each puzzle made and of its answer key)
+Result = tuple[int, str, str, Any, list[tuple[str, str]]]
 
 
 def _write_all(args: argparse.Namespace, fam: Family[Any, Any], job: Job, instance: bool,
                results: Iterable[Result]) -> int:
     codes = []
     texts = []
-    for k, (seed, text, summary, puzzle) in enumerate(results, start=1):
+    pages: list[tuple[str, str]] = []
+    for k, (seed, text, summary, puzzle, drawings) in enumerate(results, start=1):
         if sys.stderr.isatty():  # the progress line goes
             print("\r\x1b[K", end="", file=sys.stderr, flush=True)
         if summary:
@@ -142,13 +153,30 @@ def _write_all(args: argparse.Namespace, fam: Family[Any, Any], job: Job, instan
             made_at = origin(fam, job.params, seed, job.unique, puzzle, job.readings,
                              job.flags())
             codes.append(write(fam, dataclasses.replace(puzzle, **job.readings), made_at, one))
+        elif drawings:
+            pages += drawings
         elif args.output is not None and (args.number == 1 or not fam.stackable):
             write_atomic(numbered(args.output, k, args.number), text)
         else:
             texts.append(text)
     if texts:
         write_atomic(args.output or STDOUT, "".join(texts))
+    if pages:
+        write_drawings(args.output, pages)
     return exit_status(codes)
+
+
+def write_drawings(output: str, pages: list[tuple[str, str]]) -> None:
+    """Puzzles and their answer keys: a PDF book (the puzzles, then the keys), or a file each
+    (NAME-1.svg, NAME-1-key.svg, ...)."""
+    fmt = image_format(output)
+    if fmt == "pdf":
+        write_atomic(output, book([p for p, _ in pages] + [key for _, key in pages]))
+        return
+    for k, (drawing, key) in enumerate(pages, start=1):
+        name = numbered(output, k, len(pages))
+        write_atomic(name, convert(drawing, fmt))
+        write_atomic(key_name(name), convert(key, fmt))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -162,6 +190,7 @@ class Job:
     readings: dict
     choices: dict
     fmt: str | None
+    draw: bool = False  # also the drawings of each puzzle and its answer key
 
     def run(self, seed: int, progress: Callable[[str], None] | None = None) -> Result:
         fam = family(self.kind)
@@ -170,6 +199,7 @@ class Job:
         parts: list[str | None] = list(choice.values) if choice else [None]
         day: dict[str, Any] = {}
         lines: list[str] = []
+        drawings: list[tuple[str, str]] = []
         deadline = Deadline.after(self.timeout)  # a collection's puzzles share the limit
         for part in parts:
             chosen = {**self.choices, **({choice.name: part} if choice else {})}
@@ -178,12 +208,18 @@ class Job:
             if self.unique or self.flags():
                 lines.append((f"{part}: " if choice else "") + out.summary())
             day[part or ""] = out.puzzle
+            if self.draw:
+                if problems := fam.verify(out.puzzle, out.solution):  # never shown unchecked
+                    raise VerificationError(f"a made {fam.kind} puzzle's layout breaks the "
+                                            f"rules: {'; '.join(problems[:3])}")
+                drawings.append((fam.render_svg(out.puzzle, None),
+                                 fam.render_svg(out.puzzle, out.solution)))
         if choice and fam.generator.collection is not None:
             command = " ".join(["satdomino generate", fam.kind, *self.flags(), f"--seed {seed}"])
             text = fam.generator.collection(day, command)
         else:
             text = fam.write(day[parts[0] or ""], self.fmt)
-        return seed, text, "; ".join(lines), day[parts[-1] or ""]
+        return seed, text, "; ".join(lines), day[parts[-1] or ""], drawings
 
     def flags(self) -> list[str]:
         """The options beyond the family's parameters that remake these puzzles."""

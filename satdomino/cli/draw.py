@@ -1,0 +1,102 @@
+"""``satdomino draw``: puzzles as drawings to print (SVG, PNG, PDF), with their answer keys."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from ..errors import SatDominoError
+from ..fileio import apart, output_path, write_atomic
+from ..inputs import Item
+from ..render.output import book, convert, image_format
+from ..solve import solve
+from .common import (
+    attempt,
+    exit_status,
+    kind_option,
+    load_puzzles,
+    numbered,
+    rule_options,
+    say,
+    timeout_option,
+)
+
+
+def add_parser(sub: Any) -> None:
+    d = sub.add_parser("draw", help="draw puzzles to print: SVG, PNG or PDF (a book of "
+                       "several), with answer keys (--solution)",
+                       description="Draw puzzles with all their clues, as the output's suffix "
+                       "says: .svg, .png or .pdf. Several puzzles to .svg or .png: numbered "
+                       "files (NAME-1.svg, ...); to .pdf: one book, an A4 page each, the "
+                       "answer keys (--solution) after all the puzzles.")
+    d.add_argument("files", nargs="+", metavar="FILE",
+                   help="puzzle files (compressed by suffix), folders, - for standard input, "
+                   "or a puzzle written out")
+    d.add_argument("-o", "--output", required=True, metavar="FILE",
+                   help="the drawing: NAME.svg, NAME.png or NAME.pdf (- : SVG on standard "
+                   "output, one puzzle)")
+    d.add_argument("--solution", action="store_true",
+                   help="also draw each puzzle's answer key (solved, and checked by the rules)")
+    kind_option(d)
+    d.add_argument("--puzzle", metavar="NAME",
+                   help="only the part of each file with this name (easy, medium, hard, ...)")
+    timeout_option(d, "with --solution: seconds per puzzle to solve it, reading included; "
+                   "no answer in time: exit 3", default=60.0)
+    rule_options(d)
+
+
+def run(args: argparse.Namespace) -> int:
+    fmt = "svg" if args.output == "-" else image_format(args.output)
+    if args.output != "-":
+        output_path(args.output, "-o")
+        apart(args.files, {"-o": args.output})
+    items = load_puzzles(args.files, args, args.timeout)
+    codes: set[int] = set()
+    drawn: list[tuple[str, str | None]] = []  # (the puzzle, its answer key or None)
+    for item in items:
+        done, failed = attempt(item, _drawings, item, args)
+        if done is None:
+            codes.add(failed)
+            say(f"satdomino: {item.where}: {item.error}")
+            continue
+        codes.add(done[2])
+        drawn.append(done[:2])
+    keys = [key for _, key in drawn if key is not None]
+    if not drawn:
+        return exit_status(codes)
+    if fmt == "pdf":
+        write_atomic(args.output, book([svg for svg, _ in drawn] + keys))
+    elif args.output == "-":
+        if len(drawn) + len(keys) > 1:
+            raise SatDominoError(f"-o - takes one drawing; these are {len(drawn) + len(keys)}"
+                                 ": name a file")
+        write_atomic("-", drawn[0][0])
+    else:
+        for k, (svg, key) in enumerate(drawn, start=1):
+            name = numbered(args.output, k, len(drawn))
+            write_atomic(name, convert(svg, fmt))
+            if key is not None:
+                write_atomic(key_name(name), convert(key, fmt))
+    return exit_status(codes)
+
+
+def key_name(path: str) -> str:
+    """Where a drawing's answer key goes: ``book-1.svg`` -> ``book-1-key.svg``."""
+    p = Path(path)
+    return str(p.with_name(f"{p.stem}-key{p.suffix}"))
+
+
+def _drawings(item: Item, args: argparse.Namespace) -> tuple[str, str | None, int]:
+    """The puzzle's drawing, its answer key's (with --solution; None when it has none), and
+    the exit status this puzzle adds."""
+    assert item.family is not None
+    drawing = item.family.render_svg(item.puzzle, None)
+    if not args.solution:
+        return drawing, None, 0
+    out = solve(item.puzzle, item.family, deadline=item.deadline(args.timeout))
+    if out.status != "sat":
+        say(f"satdomino: {item.where}: no answer key: "
+            + ("no solution" if out.status == "unsat" else f"unknown ({out.reason})"))
+        return drawing, None, 1 if out.status == "unsat" else 3
+    return drawing, item.family.render_svg(item.puzzle, out.solution), 0
