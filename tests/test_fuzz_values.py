@@ -22,7 +22,8 @@ HOSTILE = ["0", "-1", "-0", "1e-300", "1e-9", "0.5", "2", "1e6", "1e309", "inf",
 # what each command is run on (files made in the case's folder), and options it needs
 TARGETS = {
     "solve": ["{example}"], "explain": ["{example}"], "hint": ["{example}"],
-    "export": ["{example}", "-o", "out.cnf"], "draw": ["{example}", "-o", "out.svg", "--solution"], "check-proof": ["f.cnf", "p.drat"],
+    "export": ["{example}", "-o", "out.cnf"], "check-proof": ["f.cnf", "p.drat"],
+    "draw": ["{example}", "-o", "out.svg", "--solution"],
     "compare": ["dominosa:n=2:seeds=1", "-o", "runs.csv", "--no-progress"],
     "generate dominosa": ["--n", "2"], "generate pips": ["--dominoes", "2"],
     "generate dominofit": ["--width", "3", "--height", "3"],

@@ -47,8 +47,8 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    fmt = "svg" if args.output == "-" else image_format(args.output)
     if args.output != "-":
+        image_format(args.output)
         output_path(args.output, "-o")
         apart(args.files, {"-o": args.output})
     items = load_puzzles(args.files, args, args.timeout)
@@ -62,23 +62,29 @@ def run(args: argparse.Namespace) -> int:
             continue
         codes.add(done[2])
         drawn.append(done[:2])
-    keys = [key for _, key in drawn if key is not None]
     if not drawn:
         return exit_status(codes)
-    if fmt == "pdf":
-        write_atomic(args.output, book([svg for svg, _ in drawn] + keys))
-    elif args.output == "-":
-        if len(drawn) + len(keys) > 1:
-            raise SatDominoError(f"-o - takes one drawing; these are {len(drawn) + len(keys)}"
-                                 ": name a file")
+    if args.output == "-":
+        if len(drawn) > 1 or drawn[0][1] is not None:
+            raise SatDominoError("-o - takes one drawing: name a file")
         write_atomic("-", drawn[0][0])
     else:
-        for k, (svg, key) in enumerate(drawn, start=1):
-            name = numbered(args.output, k, len(drawn))
-            write_atomic(name, convert(svg, fmt))
-            if key is not None:
-                write_atomic(key_name(name), convert(key, fmt))
+        write_drawings(args.output, drawn)
     return exit_status(codes)
+
+
+def write_drawings(output: str, pages: list[tuple[str, str | None]]) -> None:
+    """Puzzles and their answer keys (None: none): a PDF book (the puzzles, then the keys),
+    or a file each (NAME-1.svg, NAME-1-key.svg, ...)."""
+    fmt = image_format(output)
+    if fmt == "pdf":
+        write_atomic(output, book([p for p, _ in pages] + [k for _, k in pages if k]))
+        return
+    for n, (drawing, key) in enumerate(pages, start=1):
+        name = numbered(output, n, len(pages))
+        write_atomic(name, convert(drawing, fmt))
+        if key is not None:
+            write_atomic(key_name(name), convert(key, fmt))
 
 
 def key_name(path: str) -> str:

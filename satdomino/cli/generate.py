@@ -21,9 +21,9 @@ from ..generators import made, origin
 from ..instance import FORMATS, is_instance_name
 from ..puzzles import FAMILIES, family
 from ..ranges import NUMBER
-from ..render.output import book, convert, image_format, is_drawing_name
+from ..render.output import is_drawing_name
 from .common import exit_status, numbered, say
-from .draw import key_name
+from .draw import write_drawings
 from .export import check_outputs, instance_options, write
 
 
@@ -140,7 +140,7 @@ def _write_all(args: argparse.Namespace, fam: Family[Any, Any], job: Job, instan
                results: Iterable[Result]) -> int:
     codes = []
     texts = []
-    pages: list[tuple[str, str]] = []
+    pages: list[tuple[str, str | None]] = []
     for k, (seed, text, summary, puzzle, drawings) in enumerate(results, start=1):
         if sys.stderr.isatty():  # the progress line goes
             print("\r\x1b[K", end="", file=sys.stderr, flush=True)
@@ -164,19 +164,6 @@ def _write_all(args: argparse.Namespace, fam: Family[Any, Any], job: Job, instan
     if pages:
         write_drawings(args.output, pages)
     return exit_status(codes)
-
-
-def write_drawings(output: str, pages: list[tuple[str, str]]) -> None:
-    """Puzzles and their answer keys: a PDF book (the puzzles, then the keys), or a file each
-    (NAME-1.svg, NAME-1-key.svg, ...)."""
-    fmt = image_format(output)
-    if fmt == "pdf":
-        write_atomic(output, book([p for p, _ in pages] + [key for _, key in pages]))
-        return
-    for k, (drawing, key) in enumerate(pages, start=1):
-        name = numbered(output, k, len(pages))
-        write_atomic(name, convert(drawing, fmt))
-        write_atomic(key_name(name), convert(key, fmt))
 
 
 @dataclasses.dataclass(frozen=True)
