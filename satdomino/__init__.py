@@ -7,7 +7,8 @@
     ('sat', True)
 
 ``read`` and ``parse`` give ``Puzzle`` objects of any family (``solve``, ``count``,
-``export``, ``text``, ``svg``); ``solve`` and ``family`` are the lower layer they use.
+``export``, ``cnf`` and ``decode`` for a solver of your own, ``text``, ``svg``, ``draw``);
+``solve`` and ``family`` are the lower layer they use.
 """
 
 from .backends import DEFAULT_BACKEND, available_backends, get_backend
@@ -16,7 +17,7 @@ from .encode import CNF, Encodings, lower
 from .errors import SatDominoError, VerificationError
 from .family import Family
 from .model import Model
-from .puzzle import Puzzle, parse, read
+from .puzzle import Encoded, Puzzle, parse, read
 from .puzzles import FAMILIES, detect, dominofit, dominosa, doodlefit, family, pips, register
 from .solve import Outcome, solve
 from .version import __version__
@@ -26,6 +27,7 @@ __all__ = [
     "DEFAULT_BACKEND",
     "FAMILIES",
     "Deadline",
+    "Encoded",
     "Encodings",
     "Family",
     "Model",

@@ -316,9 +316,15 @@ class Model:
     def satisfied_by(self, value: dict[int, bool] | Sequence[bool],
                      ints: dict[Hashable, int] | None = None) -> bool:
         """Does the assignment (``value[var]``, and ``ints[key]`` for integer variables)
-        satisfy every constraint? The IR's meaning, for tests. An integer variable missing from
-        ``ints`` takes the value its views say: the ``k`` of a true ``x == k``, else the largest
-        ``k`` of a true ``x >= k``, else its smallest value."""
+        satisfy every constraint? The IR's meaning."""
+        return self.broken(value, ints) is None
+
+    def broken(self, value: dict[int, bool] | Sequence[bool],
+               ints: dict[Hashable, int] | None = None) -> int | None:
+        """The index of the first constraint the assignment breaks (None: none), as
+        ``satisfied_by`` reads it. An integer variable missing from ``ints`` takes the value its
+        views say: the ``k`` of a true ``x == k``, else the largest ``k`` of a true
+        ``x >= k``, else its smallest value."""
         known = dict(ints or {})
         views = [c for c in self.constraints if isinstance(c, IntView) and c.x.key not in known]
         for c in sorted(views, key=lambda c: (c.op == "==", c.k)):  # == views decide last
@@ -326,7 +332,8 @@ class Model:
                 known[c.x.key] = c.k
         for key, x in self.ints.items():
             known.setdefault(key, x.values[0])
-        return all(holds(c, value, known) for c in self.constraints)
+        return next((i for i, c in enumerate(self.constraints) if not holds(c, value, known)),
+                    None)
 
     def __repr__(self) -> str:
         return f"Model({self.name!r}, {self.num_vars} vars, {len(self.constraints)} constraints)"

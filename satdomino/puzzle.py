@@ -14,16 +14,19 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pysat.formula import CNF as PysatCNF
+from pysat.formula import CNFPlus
+
 from .analysis.count import Count, count
 from .analysis.explain import Explanation, explain, hint
-from .auto import AUTO, named_encodings
+from .auto import AUTO, named_encodings, setup
 from .backends import Backend
 from .clock import NEVER, Deadline
-from .encode import Encodings
+from .encode import Encodings, lower
 from .errors import SatDominoError
 from .family import Family
 from .fileio import write_atomic
@@ -108,6 +111,50 @@ class Puzzle:
                                model=model, encodings=chosen, uniqueness=uniqueness,
                                timeout=timeout).as_json()
 
+    def cnf(self, model: str | None = None,
+            encodings: Encodings | Mapping[str, str] | None = None) -> Encoded:
+        """The puzzle as a python-sat formula for a solver you drive yourself: ``.formula``
+        (``pysat.formula.CNF``, or ``CNFPlus`` when an encoding keeps native cardinality
+        constraints), ``.variables`` (each model variable's name -> its id; ids above are the
+        encodings' auxiliaries) and ``.projection``. The model and encodings are auto's pick
+        unless named. Hand the solver's model to ``decode``."""
+        _names(model=model)
+        chosen = setup(self.data, self.family, model, AUTO, encodings)
+        m = self.family.model(chosen.model)(self.data)
+        lowered = lower(m, chosen.encodings)
+        formula = CNFPlus() if lowered.atmosts else PysatCNF()
+        formula.nv = lowered.num_vars
+        formula.extend(lowered.clauses)
+        for lits, k in lowered.atmosts:
+            formula.append([lits, k], is_atmost=True)
+        return Encoded(formula, dict(m.items()), list(m.projection or range(1, m.num_vars + 1)),
+                       m.name, chosen.encodings)
+
+    def decode(self, assignment: Iterable[int] | Mapping[int, bool],
+               model: str | None = None) -> Outcome:
+        """A solution found by any solver on ``cnf()``'s formula (``model`` as given there):
+        its model as a list of literals (python-sat's ``get_model()``) or {id: bool}. The
+        assignment must satisfy the puzzle's model and the layout the rules; else a
+        SatDominoError says which constraint or rule it breaks."""
+        _names(model=model)
+        true = _true_ids(assignment)
+        chosen = setup(self.data, self.family, model, AUTO, None)
+        m = self.family.model(chosen.model)(self.data)
+        value = [False] + [v in true for v in range(1, m.num_vars + 1)]
+        broken = m.broken(value)
+        if broken is not None:
+            raise SatDominoError(f"the assignment breaks {m.label(broken)} of the {m.name} "
+                                 "model")
+        assigned = frozenset(v for v in true if v <= m.num_vars)
+        solution = self.family.decode(self.data, m, assigned)
+        if problems := self.family.verify(self.data, solution):
+            raise SatDominoError(f"the assignment breaks the rules: {'; '.join(problems[:3])}")
+        out = Outcome("sat", solution, assignment=assigned,
+                      stats={"backend": "outside solver", "model": m.name},
+                      family=self.family, puzzle=self.data)
+        out.source, out.name = self.source, self.name
+        return out
+
     def text(self, outcome: Outcome | None = None) -> str:
         """The board as text, with ``outcome``'s solution drawn in when there is one."""
         return self.family.render_text(self.data, self._solution(outcome))
@@ -148,6 +195,34 @@ def _puzzles(items: list[Item]) -> list[Puzzle]:
         assert item.family is not None
         out.append(Puzzle(item.family.kind, item.puzzle, item.name, item.file, item.text))
     return out
+
+
+@dataclass
+class Encoded:
+    """A puzzle's formula for a solver you drive yourself (``Puzzle.cnf``)."""
+
+    formula: PysatCNF | CNFPlus
+    variables: dict[Hashable, int]  # the model's variables by name: ("place", ...) -> id
+    projection: list[int]  # the variables that tell two solutions apart
+    model: str
+    encodings: Encodings
+
+
+def _true_ids(assignment: Any) -> set[int]:
+    """The true variables of a model given as literals or as {id: bool}."""
+    if isinstance(assignment, Mapping):
+        pairs = list(assignment.items())
+        if not all(type(v) is int and v > 0 and isinstance(b, bool) for v, b in pairs):
+            raise TypeError("an assignment mapping must map positive variable ids to bools")
+        return {v for v, b in pairs if b}
+    if isinstance(assignment, str | bytes) or not isinstance(assignment, Iterable):
+        raise TypeError(f"an assignment must be a list of literals or a mapping of ids to "
+                        f"bools, not {assignment!r}")
+    lits = list(assignment)
+    if not all(type(x) is int for x in lits):
+        raise TypeError("an assignment's literals must be ints (such as python-sat's "
+                        "get_model())")
+    return {x for x in lits if x > 0}
 
 
 def _warn(message: str) -> None:

@@ -51,6 +51,8 @@ CALLS = {
     "text": (BOARD.text, ["outcome"]),
     "svg": (BOARD.svg, ["outcome"]),
     "draw": (lambda **kw: BOARD.draw(**{"path": "out.svg", **kw}), ["path", "outcome"]),
+    "cnf": (BOARD.cnf, ["model", "encodings"]),
+    "decode": (lambda **kw: BOARD.decode(**{"assignment": [1], **kw}), ["assignment", "model"]),
 }
 
 

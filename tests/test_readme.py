@@ -46,11 +46,7 @@ def test_python_examples_run(code: str, tmp_path, monkeypatch, capsys) -> None:
     finally:  # a family the example registers is the example's alone
         FAMILIES.clear()
         FAMILIES.update(before)
-    printed = capsys.readouterr().out
-    if "print(out.status, out.unique" in code:  # the first example shows a unique solution
-        assert printed.startswith("sat True "), printed
-    else:  # the others check themselves
-        assert "assert " in code
+    assert "assert " in code  # each example checks itself
 
 
 def test_the_readme_is_short() -> None:
