@@ -90,21 +90,24 @@ def uniqueness_clause(family: Family[Any, Any], puzzle: Any, m: Model,
     return blocking_clause(m.projection, out.assignment), status
 
 
-def map_name(out: str, fmt: str) -> str | None:
-    """The map written beside a DIMACS file (none beside standard output)."""
-    return out + ".map.json" if fmt == "dimacs" and out != STDOUT else None
+def map_name(out: str, given: str | None = None) -> str | None:
+    """Where the map goes: ``given``, else beside the instance (none beside standard
+    output)."""
+    return given if given is not None else None if out == STDOUT else out + ".map.json"
 
 
 def export_instance(family: Family[Any, Any], puzzle: Any, origin: Origin, out: str,
                     fmt: str, *, model: str | None = None, encodings: Encodings = Encodings(),
                     uniqueness: bool = False, timeout: float | None = None,
-                    deadline: Deadline = NEVER) -> Exported:
-    """Write the instance to ``out`` (atomically; compressed by suffix; DIMACS with its map
-    ``out.map.json``; ``-``: standard output, with no map) and describe it."""
+                    deadline: Deadline = NEVER, map_to: str | None = None) -> Exported:
+    """Write the instance to ``out`` (atomically; compressed by suffix; ``-``: standard
+    output) with the map ``decode`` reads (``map_to``, else ``out.map.json``; none beside
+    standard output, nor for a puzzle with no text to rebuild it from but DIMACS, which
+    needs one) and describe it."""
     if fmt not in FORMATS:
         raise UsageError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
     deadline = time_limit(timeout, deadline)
-    mapped = _outputs(origin, out, fmt)
+    mapped = _outputs(origin, out, fmt, map_to)
     try:  # building, lowering and writing are Python loops: the deadline covers them too
         with deadline.interrupting():
             return _export(family, puzzle, origin, out, fmt, mapped, model, encodings,
@@ -126,6 +129,7 @@ def _export(family: Family[Any, Any], puzzle: Any, origin: Origin, out: str, fmt
         head.append(f"parameters: {json.dumps(origin.parameters, sort_keys=True)}")
     head += [f"source: {origin.source}" + (f" [{origin.name}]" if origin.name else ""),
              f"model: {m.name}"]
+    block: list[int] | None = None
     if uniqueness:
         block, status = uniqueness_clause(family, puzzle, m, deadline)
         m.add_clause(block, "not the known solution")
@@ -151,7 +155,7 @@ def _export(family: Family[Any, Any], puzzle: Any, origin: Origin, out: str, fmt
         # the map first: stopped in between, a CNF is never left without its map (a map
         # without its CNF, or beside an older one, `decode` refuses by the hash it records)
         if mapped is not None:
-            _write_map(family, puzzle, origin, m, encodings, cnf.num_vars, uniqueness, result)
+            _write_map(family, puzzle, origin, m, encodings, cnf.num_vars, block, result)
         write_dimacs(out, cnf, head, show=m.projection)
         return result
     if fmt == "smt2":
@@ -159,37 +163,49 @@ def _export(family: Family[Any, Any], puzzle: Any, origin: Origin, out: str, fmt
         text = to_smt2(m, word, "; ".join(head))
     else:
         text = {"lp": to_lp, "mathprog": to_mathprog, "opb": to_opb}[fmt](m, head)
-    write_atomic(out, text)
     cols, rs = rows(m)
-    # GBD defines no hash for the formats but OPB: the md5 of the text, comments included
-    digest = (opb_hash(text), "gbd-opb") if fmt == "opb" else (
+    result = Exported(out, fmt, len(cols), len(rs), *text_hash(fmt, text), status, mapped)
+    if mapped is not None:
+        _write_map(family, puzzle, origin, m, encodings, len(cols), block, result)
+    write_atomic(out, text)
+    return result
+
+
+def text_hash(fmt: str, text: str) -> tuple[str, str]:
+    """(hash, its kind) of an instance text other than DIMACS: GBD defines one for OPB only,
+    for the others it is the md5 of the text, comments included."""
+    return (opb_hash(text), "gbd-opb") if fmt == "opb" else (
         hashlib.md5(text.encode()).hexdigest(), "md5-text")
-    return Exported(out, fmt, len(cols), len(rs), *digest, status)
 
 
-def _outputs(origin: Origin, out: str, fmt: str) -> str | None:
+def _outputs(origin: Origin, out: str, fmt: str, given: str | None) -> str | None:
     """Check where the instance and its map go, before any work; the map's name (or None)."""
-    mapped = map_name(out, fmt)
+    mapped = map_name(out, given)
     if out != STDOUT:
         output_path(out, "-o")
-    if mapped is not None:  # checked first: never a CNF without its map
-        output_path(mapped, "the map")
-        if origin.text is None:
+    if mapped is not None and origin.text is None:
+        if fmt == "dimacs":
             raise UsageError("export of DIMACS needs a file, not standard input "
                              "(its map must be able to rebuild the puzzle)")
+        mapped = None  # the other formats go without
+    if mapped is not None:  # checked first: never an instance without its map
+        output_path(mapped, "the map")
     apart([origin.source], {"-o": out, "the map": mapped})
     return mapped
 
 
 def _write_map(family: Family[Any, Any], puzzle: Any, origin: Origin, m: Model,
-               encodings: Encodings, variables: int, uniqueness: bool,
+               encodings: Encodings, variables: int, excluded: list[int] | None,
                result: Exported) -> None:
-    """Everything `decode` needs to rebuild the same model and read an outside answer."""
+    """Everything `decode` needs to rebuild the same model and read an outside answer
+    (``excluded``: a uniqueness instance's clause against the known solution)."""
     readings = {r.field: getattr(puzzle, r.field) for r in family.readings}
     mapping = {"generator": f"satdomino {__version__}", "kind": family.kind,
                "source": origin.source, "puzzle": origin.name, "parameters": origin.parameters,
                "readings": readings, "model": m.name, "encodings": encodings.as_dict(),
-               "uniqueness": uniqueness, "variables": variables, "model_variables": m.num_vars,
+               "uniqueness": excluded is not None, "excluded": excluded,
+               "format": result.format, "variables": variables,
+               "model_variables": m.num_vars,
                "hash": result.hash, "input": origin.text}
     assert result.map is not None
     write_atomic(result.map, json.dumps(mapping) + "\n")

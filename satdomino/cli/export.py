@@ -59,12 +59,14 @@ def instance_options(p: argparse.ArgumentParser, family: Family[Any, Any] | None
 def add_parser(sub) -> None:
     x = sub.add_parser("export", help="write one puzzle's formula: DIMACS, OPB, SMT-LIB, LP",
                        description="Write one puzzle's formula as a solver instance, with "
-                       "its GBD hash (and, for DIMACS, a map that decode reads).")
+                       "its hash and a map that decode reads.")
     x.add_argument("file", metavar="FILE", help="the puzzle file (or a puzzle written out)")
     x.add_argument("-o", "--output", required=True, metavar="OUT",
                    help="output file; .cnf (.xz, .gz, .bz2) DIMACS, .lp LP, .mod MathProg, "
-                   ".opb OPB, .smt2 SMT-LIB 2; - for standard output (DIMACS without its map, "
-                   "what is said goes to stderr)")
+                   ".opb OPB, .smt2 SMT-LIB 2; - for standard output (what is said goes to "
+                   "stderr; the map only with --map)")
+    x.add_argument("--map", metavar="FILE", help="the map decode reads (default OUT.map.json; "
+                   "with -o -, none unless named here)")
     kind_option(x)
     x.add_argument("--puzzle", metavar="NAME", help="the part of a multi-puzzle file")
     instance_options(x)
@@ -98,7 +100,8 @@ def check_outputs(args: argparse.Namespace, source: str | None = None) -> str:
     if args.proof:
         output_path(args.proof, "--proof")
     apart([source] if source else [], {"-o": args.output,
-                                       "the map": map_name(args.output, fmt),
+                                       "the map": map_name(args.output,
+                                                           getattr(args, "map", None)),
                                        "--proof": args.proof})
     return fmt
 
@@ -109,7 +112,8 @@ def write(fam: Family[Any, Any], puzzle: Any, origin: Origin, args: argparse.Nam
     fmt = check_outputs(args, origin.source)
     info = export_instance(fam, puzzle, origin, args.output, fmt, model=args.model,
                            encodings=Encodings(**named_encodings(args)),
-                           uniqueness=args.uniqueness, timeout=args.timeout)
+                           uniqueness=args.uniqueness, timeout=args.timeout,
+                           map_to=getattr(args, "map", None))
     record = info.as_json()
     code = 0
     if args.proof:
