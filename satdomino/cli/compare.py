@@ -8,12 +8,12 @@ import os
 from pathlib import Path
 
 from ..auto import AUTO
-from ..compare import summary
+from ..compare import report, summary
 from ..compare.runner import KEY
-from ..compare.sweep import Progress, puzzles, read_rows, sweep, tasks
+from ..compare.sweep import Progress, check_results_file, puzzles, read_rows, sweep, tasks
 from ..encode import KINDS, Encodings
 from ..errors import UsageError
-from ..fileio import output_path
+from ..fileio import apart, output_path, write_atomic
 from ..ranges import JOBS, MEMORY, SEEDS
 from .common import KIND_HELP, rule_options, timeout_option
 
@@ -22,8 +22,9 @@ def add_parser(sub) -> None:
     c = sub.add_parser("compare", help="sweep puzzles x models x encodings x backends x seeds",
                        description="Run every combination, each in a process of its own with "
                        "time and memory limits; rows go to a CSV as they finish.")
-    c.add_argument("puzzles", nargs="+", metavar="PUZZLES",
-                   help="files, folders, or generator specs such as dominosa:n=40..60:seeds=5")
+    c.add_argument("puzzles", nargs="*", metavar="PUZZLES",
+                   help="files, folders, or generator specs such as dominosa:n=40..60:seeds=5 "
+                   "(none: only summarise, plot and report the existing results file)")
     c.add_argument("--model", default="", metavar="M,M", help="models (default: each "
                    "family's default); a model another family lacks is skipped there")
     for kind, plain in Encodings().as_dict().items():
@@ -50,14 +51,29 @@ def add_parser(sub) -> None:
     c.add_argument("--plot", metavar="cactus.svg", help="cactus plot (.svg, .png or .pdf)")
     c.add_argument("--scatter", metavar="scatter.svg",
                    help="scatter plot of the first two configurations")
+    c.add_argument("--report", metavar="report.html",
+                   help="one self-contained web page: the summary, a cactus plot, a scatter of "
+                   "any two configurations and the runs table that sorts and filters")
     c.add_argument("--no-progress", action="store_true", help="no progress bar on a terminal")
 
 
 def run(args: argparse.Namespace) -> int:
-    """A resumable sweep; the summary covers everything in the results file."""
+    """A resumable sweep; the summary covers everything in the results file (with no puzzles:
+    the whole file, as it is)."""
     out = output_path(args.output, "-o")
     for plot in filter(None, (args.plot, args.scatter)):
         summary.plot_path(plot)
+    if args.report is not None:
+        if not args.report.lower().endswith((".html", ".htm")):
+            raise UsageError(f"{args.report}: a report is written as .html")
+        output_path(args.report, "--report")
+        apart([args.output], {"--report": args.report, "--plot": args.plot,
+                              "--scatter": args.scatter})
+    if not args.puzzles:
+        if not out.exists() or out.stat().st_size == 0:
+            raise UsageError(f"no puzzles given and no results in {args.output} to report")
+        check_results_file(out)
+        return _report(args, read_rows(out))
     # a kind not given is left to auto ([None]); one given must name something
     lists: dict[str, list[str | None]] = {
         kind: [None] if getattr(args, kind) is None
@@ -76,6 +92,14 @@ def run(args: argparse.Namespace) -> int:
     rows = [r for r in read_rows(out) if tuple(r[k] for k in KEY) in wanted]
     print(f"{out}: {len(rows)} runs of this sweep ({ran} run now, "
           f"{len(rows) - ran} from before)")
+    return _report(args, rows)
+
+
+def _report(args: argparse.Namespace, rows: list[dict[str, str]]) -> int:
+    """The summary table, bugs, plots and the web page of ``rows``; 4 when a run found a
+    bug."""
+    if not rows:
+        raise UsageError(f"{args.output} holds no runs")
     print(summary.table(rows))
     problems = summary.bugs(rows)
     for line in problems:
@@ -86,4 +110,7 @@ def run(args: argparse.Namespace) -> int:
     if args.scatter:
         summary.scatter(rows, Path(args.scatter))
         print(f"scatter plot: {args.scatter}")
+    if args.report:
+        write_atomic(args.report, report.html(rows, f"satdomino compare: {args.output}"))
+        print(f"report: {args.report}")
     return 4 if problems else 0
