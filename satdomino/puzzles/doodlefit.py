@@ -22,7 +22,7 @@ from ..errors import PuzzleFormatError, SatDominoError
 from ..family import Ask, AutoRule, Built, Family, Generator, Param, Parts, Reading, Sample, strict
 from ..model import Model
 from ..render import svg
-from .common import cell_text, share, single
+from .common import around, cell_text, connected_parts, share, single
 
 try:
     from ..kernels import _xcount
@@ -266,14 +266,14 @@ def planted(cells: int, blocks: int, seed: int) -> tuple[DoodleFit, DoodleFitSol
     rng = random.Random(seed)
     shape = {(0, 0)}
     while len(shape) < cells:
-        shape.add(rng.choice(_around(rng.choice(sorted(shape)))))
+        shape.add(rng.choice(around(rng.choice(sorted(shape)))))
     shape_t = normalise(shape)
     owner: dict[Cell, int | None] = dict.fromkeys(shape_t)
     for i, u in enumerate(rng.sample(shape_t, blocks)):
         owner[u] = i
     while any(v is None for v in owner.values()):  # grow the blocks into free neighbours
         u = rng.choice([u for u, v in owner.items() if v is not None])
-        nb = [v for v in _around(u) if owner.get(v, 0) is None]
+        nb = [v for v in around(u) if owner.get(v, 0) is None]
         if nb:
             owner[rng.choice(nb)] = owner[u]
     parts = [tuple(sorted(u for u, v in owner.items() if v == i)) for i in range(blocks)]
@@ -392,7 +392,7 @@ def unique_puzzle(cells: int, blocks: int, seed: int, ask: Ask
         moved = [i for i, x in enumerate(parts) if frozenset(x) not in theirs]
         owner = {u: i for i, x in enumerate(parts) for u in x}
         moves = [(u, i, owner[v]) for i in moved for u in parts[i] if len(parts[i]) > 1
-                 for v in _around(u) if owner.get(v, i) != i
+                 for v in around(u) if owner.get(v, i) != i
                  and _connected_without(parts[i], u)]
         if not moves or stuck > 20 + 5 * blocks:  # going round in circles: another shape
             seed += 1_000_003
@@ -408,21 +408,8 @@ def unique_puzzle(cells: int, blocks: int, seed: int, ask: Ask
         stuck += 1
 
 
-def _around(u: Cell) -> list[Cell]:
-    r, c = u
-    return [(r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)]
-
-
 def _connected_without(part: list[Cell], u: Cell) -> bool:
-    rest = set(part) - {u}
-    start = next(iter(rest))
-    seen, todo = {start}, [start]
-    while todo:
-        for v in _around(todo.pop()):
-            if v in rest and v not in seen:
-                seen.add(v)
-                todo.append(v)
-    return len(seen) == len(rest)
+    return len(connected_parts([v for v in part if v != u], around)) == 1
 
 
 def _unique(params: dict[str, int], seed: int, ask: Ask) -> Built[DoodleFit, DoodleFitSolution]:

@@ -19,9 +19,10 @@ from typing import Any
 
 from ...errors import PuzzleFormatError
 from ...family import Cell, Parts, Skipped, strict
+from ...fileio import load_json
 from ...model import Model, Op
 from ...render import svg, text
-from ..common import METADATA, domino_json, key_share, known_keys, load_json
+from ..common import METADATA, around, attempt, connected_parts, domino_json, key_share, known_keys
 from ..common import whole_number as _int
 
 Node = Any  # (row, col) on grids, a name (str) in the graph form
@@ -245,16 +246,9 @@ def parse_parts(text: str) -> Parts:
     if not isinstance(data, dict):
         raise PuzzleFormatError("a Pips file must hold a JSON object")
     if not any(k in data for k in PARTS):
-        return [(None, _attempt(data))]
+        return [(None, attempt(_one, data))]
     known_keys(data, DAY_KEYS, "a Pips day file")
-    return [(k, _attempt(data[k])) for k in PARTS if k in data]
-
-
-def _attempt(obj: object) -> Pips | Skipped | PuzzleFormatError:
-    try:
-        return _one(obj)
-    except PuzzleFormatError as e:
-        return e
+    return [(k, attempt(_one, data[k])) for k in PARTS if k in data]
 
 
 def parse(text: str) -> list[tuple[str | None, Pips]]:
@@ -375,20 +369,12 @@ def obstacles(p: Pips) -> list[str]:
     """Counts that rule every solution out: a part of the board with an odd number of cells
     (a cell with no neighbour), a region whose target its cells cannot reach with any of the
     dominoes' pips."""
-    found, seen, adj = [], set(), p.neighbours()
-    for u in p.nodes:
-        if u in seen:
-            continue
-        part, todo = {u}, [u]
-        while todo:
-            fresh = set(adj[todo.pop()]) - part
-            part |= fresh
-            todo += fresh
-        seen |= part
+    found = []
+    for part in connected_parts(p.nodes, p.neighbours().__getitem__):
         if len(part) == 1:
-            found.append(f"cell {_show(u)} has no neighbour: no domino can cover it")
+            found.append(f"cell {_show(part[0])} has no neighbour: no domino can cover it")
         elif len(part) % 2:
-            found.append(f"the {len(part)} cells joined to {_show(u)} are an odd number: "
+            found.append(f"the {len(part)} cells joined to {_show(part[0])} are an odd number: "
                          "dominoes cover two at a time")
     pips = sorted(v for d in p.dominoes for v in d)
     for label, r in zip(region_labels(p), p.regions, strict=True):
@@ -579,9 +565,7 @@ def planted(dominoes: int, seed: int, max_pip: int = 6) -> tuple[Pips, PipsSolut
     used = set(start)
 
     def free_neighbours(cell):
-        r, c = cell
-        return [(r + dr, c + dc) for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
-                if (r + dr, c + dc) not in used and r + dr >= 0 and c + dc >= 0]
+        return [v for v in around(cell) if v not in used and min(v) >= 0]
 
     while len(pairs) < dominoes:
         a = rng.choice([u for u in used if free_neighbours(u)])
@@ -624,8 +608,7 @@ def _random_regions(cells, value, rng: random.Random) -> list[Region]:
         left.discard(seed_cell)
         size = rng.choice([1, 2, 2, 3, 3, 4])
         while len(group) < size:
-            options = sorted({(r + dr, c + dc) for r, c in group
-                              for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))} & left)
+            options = sorted({v for u in group for v in around(u)} & left)
             if not options:
                 break
             nxt = rng.choice(options)

@@ -34,6 +34,7 @@ from ...clock import NEVER, Deadline
 from ...encode import lower
 from ...errors import OutOfTimeError, SatDominoError
 from ...family import Family
+from ..common import around, connected_parts
 from .board import Pips, PipsSolution, Region, build_placement, from_nyt
 
 # the NYT corpus (64 days): dominoes per puzzle (easy 3-7, medium 4-12, hard 6-16) and the
@@ -156,8 +157,8 @@ def _plant(dominoes: int, max_pip: int, rng: random.Random) -> tuple[dict, dict]
         # each way round, by the equal neighbours it makes (the NYT's "equals" regions
         # are runs of equal pips across dominoes)
         def matches(x, y, u=u, v=v):
-            return sum(value.get(w) == x for w in _neighbours(u)) + \
-                sum(value.get(w) == y for w in _neighbours(v))
+            return sum(value.get(w) == x for w in around(u)) + \
+                sum(value.get(w) == y for w in around(v))
 
         if matches(b, a) > matches(a, b) or matches(b, a) == matches(a, b) and \
                 rng.random() < 0.5:
@@ -187,7 +188,7 @@ def _grow(dominoes: int, rng: random.Random) -> list[tuple[tuple[int, int], tupl
     used = set(start)
 
     def free(cell):
-        return [w for w in _neighbours(cell) if w not in used]
+        return [w for w in around(cell) if w not in used]
 
     while len(pairs) < dominoes:
         a = rng.choice(sorted(u for u in used if free(u)))
@@ -203,11 +204,6 @@ def _grow(dominoes: int, rng: random.Random) -> list[tuple[tuple[int, int], tupl
     return [((a[0] - r0, a[1] - c0), (b[0] - r0, b[1] - c0)) for a, b in pairs]
 
 
-def _neighbours(u):
-    r, c = u
-    return [(r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)]
-
-
 def _lay_regions(value: dict, rng: random.Random) -> list[dict]:
     """Regions over every cell, true of the planted values: equal runs first, then small
     regions, mostly sums and empties."""
@@ -217,10 +213,10 @@ def _lay_regions(value: dict, rng: random.Random) -> list[dict]:
         if u not in left or rng.random() < 0.2:
             continue
         run = [u]
-        for v in _neighbours(u):
+        for v in around(u):
             if v in left and v not in run and value[v] == value[u] and len(run) < 5:
                 run.append(v)
-                for w in _neighbours(v):
+                for w in around(v):
                     if w in left and w not in run and value[w] == value[u] and len(run) < 5:
                         run.append(w)
         if len(run) > 1:
@@ -232,7 +228,7 @@ def _lay_regions(value: dict, rng: random.Random) -> list[dict]:
         group = [u]
         left.discard(u)
         while len(group) < size:
-            options = sorted({v for w in group for v in _neighbours(w)} & left)
+            options = sorted({v for w in group for v in around(w)} & left)
             if not options:
                 break
             group.append(rng.choice(options))
@@ -362,7 +358,7 @@ def _weaken(board: dict, solution: dict, unique_by: str, rng: random.Random,
                 said = "equals" if len(set(vs)) == 1 else "unequal"  # all equal / different
                 options.append(([i], [_region(said, cells, value)]))
             if rule == "sum":  # joined with a neighbouring sum, or an empty cell
-                for j in sorted({owner[v] for u in cells for v in _neighbours(u)
+                for j in sorted({owner[v] for u in cells for v in around(u)
                                  if v in owner and owner[v] != i}):
                     other = regions[j]
                     if other["type"] == "sum" and j > i or other["type"] == "empty" \
@@ -388,7 +384,7 @@ def _join_empties(board: dict, value: dict, rng: random.Random) -> None:
         while Counter(r["type"] for r in board["regions"])[rule] < board["quota"][rule]:
             empty = {tuple(r["indices"][0]): r for r in board["regions"]
                      if r["type"] == "empty" and len(r["indices"]) == 1}
-            pairs = [(u, v) for u in sorted(empty) for v in _neighbours(u) if v in empty
+            pairs = [(u, v) for u in sorted(empty) for v in around(u) if v in empty
                      and (value[u] != value[v]) == (rule == "unequal")]
             if not pairs:
                 break
@@ -418,7 +414,7 @@ def _changes(rule: str, cells: list, value: dict, theirs: dict, differ: set) -> 
         for u in sorted(differ.intersection(cells)):
             rest = [v for v in cells if v != u]
             kept = [_region(_holding(rule, part, value), part, value)
-                    for part in _connected(rest)]
+                    for part in map(sorted, connected_parts(sorted(rest), around))]
             out += [[single, *kept] for single in _targets([u], value, theirs)]
     return out
 
@@ -445,23 +441,6 @@ def _holding(rule: str, cells, value: dict) -> str:
             len(set(vs)) < len(vs) or rule == "greater" and sum(vs) < 1:
         return "sum"
     return rule
-
-
-def _connected(cells: list) -> list[list]:
-    left, parts = set(cells), []
-    while left:
-        todo = [min(left)]
-        part = []
-        left.discard(todo[0])
-        while todo:
-            u = todo.pop()
-            part.append(u)
-            for v in _neighbours(u):
-                if v in left:
-                    left.discard(v)
-                    todo.append(v)
-        parts.append(sorted(part))
-    return parts
 
 
 def _new_pips(board: dict, solution: dict, other: dict, rng: random.Random) -> None:
