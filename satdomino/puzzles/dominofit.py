@@ -392,17 +392,15 @@ def unique_board(width: int, height: int, seed: int, ask: Ask
         repairs += 1
 
 
-def _unique(params: dict[str, int], seed: int, ask: Ask) -> Built[DominoFit, DominoFitSolution]:
-    return Built(*unique_board(params["width"], params["height"], seed, ask))
-
-
 GENERATOR: Generator[DominoFit, DominoFitSolution] = Generator(
     what="a Domino Fit board (JSON)",
     params=(Param("width", "board width", 2, MAX_SIDE),
             Param("height", "board height", 2, MAX_SIDE)),
     planted=lambda params, seed: planted(params["width"], params["height"], seed),
     named=lambda params: f"{params['width']}x{params['height']} Domino Fit board",
-    build=_unique, how_unique="pieces turned black until SAT proves it unique")
+    build=lambda params, seed, ask: Built(*unique_board(params["width"], params["height"],
+                                                        seed, ask)),
+    how_unique="pieces turned black until SAT proves it unique")
 
 FAMILY: Family[DominoFit, DominoFitSolution] = Family(
     kind="dominofit", title="Domino Fit", suffixes=(".json",), sniff=sniff, parse=parse_parts,

@@ -412,10 +412,6 @@ def _connected_without(part: list[Cell], u: Cell) -> bool:
     return len(connected_parts([v for v in part if v != u], around)) == 1
 
 
-def _unique(params: dict[str, int], seed: int, ask: Ask) -> Built[DoodleFit, DoodleFitSolution]:
-    return Built(*unique_puzzle(params["cells"], params["blocks"], seed, ask))
-
-
 GENERATOR: Generator[DoodleFit, DoodleFitSolution] = Generator(
     what="a Doodle Fit puzzle (the published text form)",
     params=(Param("cells", "cells in the shape", 1, 2000),
@@ -423,7 +419,9 @@ GENERATOR: Generator[DoodleFit, DoodleFitSolution] = Generator(
     planted=lambda params, seed: planted(params["cells"], params["blocks"], seed),
     named=lambda params: (f"Doodle Fit puzzle of {params['cells']} cells and "
                           f"{params['blocks']} blocks"),
-    build=_unique, how_unique="blocks recut until SAT proves it unique",
+    build=lambda params, seed, ask: Built(*unique_puzzle(params["cells"], params["blocks"],
+                                                         seed, ask)),
+    how_unique="blocks recut until SAT proves it unique",
     check=lambda params, choices: ("needs --blocks at most --cells"
                                    if params["blocks"] > params["cells"] else None))
 

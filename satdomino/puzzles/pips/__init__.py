@@ -41,12 +41,6 @@ def _build(params: dict[str, int], seed: int, ask: Ask) -> Built[Pips, PipsSolut
                  "explain needs a unique layout" if by_grid else "")
 
 
-def _check(params: dict[str, int], choices: dict[str, str]) -> str | None:
-    if params.get("dominoes") is None and choices.get("difficulty") is None:
-        return "needs --dominoes or --difficulty"
-    return None
-
-
 def _day(puzzles: dict[str, Any], command: str) -> str:
     """An NYT day file of one puzzle per difficulty."""
     return json.dumps({"generator": command,
@@ -62,7 +56,9 @@ GENERATOR: Generator[Pips, PipsSolution] = Generator(
                                            max_pip=params.get("max_pip", 6)),
     named=lambda params: "Pips puzzle" + (f" of {params['dominoes']} dominoes"
                                           if params.get("dominoes") else ""),
-    build=_build, how_unique="regions changed until SAT proves it unique", check=_check,
+    build=_build, how_unique="regions changed until SAT proves it unique",
+    check=lambda params, choices: ("needs --dominoes or --difficulty" if params.get("dominoes")
+                                   is None and choices.get("difficulty") is None else None),
     choices=(Choice("difficulty", tuple(generate.PRESETS),
                     "NYT-shaped preset: size, region mix, and (with --unique) explain's band: "
                     "easy needs named rules only, medium at most two steps beyond them, hard "

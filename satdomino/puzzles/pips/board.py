@@ -283,16 +283,9 @@ def cell_domains(p: Pips) -> dict[Node, set[int]]:
     pips = {k for d in p.dominoes for k in d}
     top = max(pips)
     out = {u: set(pips) for u in p.nodes}
-    for r in p.regions:
-        t, size = r.target or 0, len(r.nodes)
-        if r.rule == "sum":
-            lo, hi = t - (size - 1) * top, t
-        elif r.rule == "less":
-            lo, hi = 0, t - 1
-        elif r.rule == "greater":
-            lo, hi = t + 1 - (size - 1) * top, top
-        else:
-            continue
+    for r in (r for r in p.regions if r.rule in TARGETED):
+        t, rest = r.target or 0, (len(r.nodes) - 1) * top  # the most the other cells show
+        lo, hi = {"sum": (t - rest, t), "less": (0, t - 1), "greater": (t + 1 - rest, top)}[r.rule]
         for u in r.nodes:
             out[u] = {v for v in out[u] if lo <= v <= hi}
     return out
@@ -344,8 +337,7 @@ def build_placement(p: Pips) -> Model:
             for u in r.nodes:
                 for x, pip in touching[u]:
                     weight[x] += pip
-            terms = [(w, x) for x, w in weight.items() if w]
-            m.pb(terms, *_bound(r), label)
+            m.pb([(w, x) for x, w in weight.items() if w], *_bound(r), label)
         elif r.rule == "equals":
             first, rest = r.nodes[0], r.nodes[1:]
             for k in values:
@@ -485,10 +477,8 @@ class PipsSolution:
 def _placed(p: Pips, model: Model, true_vars: frozenset[int]):
     """(type, cell showing its low pip, cell showing its high pip) read off either model."""
     if model.name == "link-value":  # every variable, whatever the projection holds
-        value = {}
-        for key, x in model.items():
-            if key[0] == "int" and key[1] == "==" and x in true_vars:
-                value[key[2][1]] = key[3]
+        value = {key[2][1]: key[3] for key, x in model.items()
+                 if key[0] == "int" and key[1] == "==" and x in true_vars}
         for key, x in model.items():
             if key[0] == "link" and x in true_vars:
                 u, v = key[1], key[2]

@@ -302,8 +302,8 @@ def _repair(board: dict, solution: dict, other: dict, rng: random.Random) -> Non
     for i, region in enumerate(board["regions"]):
         cells = [tuple(u) for u in region["indices"]]
         if differ.intersection(cells):
-            changes = _changes(region["type"], cells, value, theirs, differ)
-            options += [([i], added) for added in changes]
+            options += [([i], added)
+                        for added in _changes(region["type"], cells, value, theirs, differ)]
     if not options:
         _new_pips(board, solution, other, rng)
         return
