@@ -375,41 +375,33 @@ def unique_puzzle(cells: int, blocks: int, seed: int, ask: Ask
     if blocks > cells:
         raise SatDominoError("a Doodle Fit puzzle needs at least one cell per block")
     rng = random.Random(f"doodlefit-unique:{cells}:{blocks}:{seed}")
-    p, sol = planted(cells, blocks, seed)
-    p = DoodleFit(p.shape, p.blocks, **ask.readings)
-    parts = [list(part) for part in sol.cells]
-    repairs = stuck = 0
-    while True:
-        if ask.progress:
-            ask.progress(f"repair {repairs}")
-        mine = {frozenset(x) for x in parts}
-        other = other_solution(p, FAMILY, mine,
-                               lambda sol: {frozenset(x) for x in sol.cells}, ask.deadline,
-                               f"Doodle Fit puzzle of {cells} cells and {blocks} blocks")
-        if other is None:
-            return p, DoodleFitSolution(tuple(tuple(sorted(x)) for x in parts)), repairs
-        theirs = {frozenset(x) for x in other.cells}
-        moved = [i for i, x in enumerate(parts) if frozenset(x) not in theirs]
-        owner = {u: i for i, x in enumerate(parts) for u in x}
-        moves = [(u, i, owner[v]) for i in moved for u in parts[i] if len(parts[i]) > 1
-                 for v in around(u) if owner.get(v, i) != i
-                 and _connected_without(parts[i], u)]
-        if not moves or stuck > 20 + 5 * blocks:  # going round in circles: another shape
-            seed += 1_000_003
-            p, sol = planted(cells, blocks, seed)
-            p = DoodleFit(p.shape, p.blocks, **ask.readings)
-            parts, stuck = [list(part) for part in sol.cells], 0
-            continue
-        u, i, j = rng.choice(moves)
-        parts[i].remove(u)
-        parts[j].append(u)
-        p = DoodleFit(p.shape, tuple(normalise(x) for x in parts), **ask.readings)
-        repairs += 1
-        stuck += 1
-
-
-def _connected_without(part: list[Cell], u: Cell) -> bool:
-    return len(connected_parts([v for v in part if v != u], around)) == 1
+    repairs = 0
+    while True:  # a planted shape, repaired until it is unique or goes round in circles
+        p, sol = planted(cells, blocks, seed)
+        p = DoodleFit(p.shape, p.blocks, **ask.readings)
+        parts = [list(part) for part in sol.cells]
+        for stuck in range(22 + 5 * blocks):
+            if ask.progress:
+                ask.progress(f"repair {repairs}")
+            other = other_solution(p, FAMILY, {frozenset(x) for x in parts},
+                                   lambda sol: {frozenset(x) for x in sol.cells}, ask.deadline,
+                                   f"Doodle Fit puzzle of {cells} cells and {blocks} blocks")
+            if other is None:
+                return p, DoodleFitSolution(tuple(tuple(sorted(x)) for x in parts)), repairs
+            theirs = {frozenset(x) for x in other.cells}
+            owner = {u: i for i, x in enumerate(parts) for u in x}
+            moves = [(u, i, owner[v]) for i, x in enumerate(parts)
+                     if frozenset(x) not in theirs and len(x) > 1 for u in x for v in around(u)
+                     if owner.get(v, i) != i
+                     and len(connected_parts([w for w in x if w != u], around)) == 1]
+            if not moves or stuck > 20 + 5 * blocks:
+                break
+            u, i, j = rng.choice(moves)
+            parts[i].remove(u)
+            parts[j].append(u)
+            p = DoodleFit(p.shape, tuple(normalise(x) for x in parts), **ask.readings)
+            repairs += 1
+        seed += 1_000_003
 
 
 GENERATOR: Generator[DoodleFit, DoodleFitSolution] = Generator(

@@ -143,9 +143,7 @@ class _State:
         # digraph on cells: black -> white along unmatched edges, white -> black along matched
         succ: list[list[int]] = [[] for _ in range(self.ncells)]
         for b in black:
-            for w, _ in adj[b]:
-                if mate[b] != w:
-                    succ[b].append(w)
+            succ[b] = [w for w, _ in adj[b] if mate[b] != w]
             succ[mate[b]].append(b)
         comp = _scc(succ)
         dead = [i for b in black for w, i in adj[b] if mate[b] != w and comp[b] != comp[w]]
@@ -300,11 +298,11 @@ def reduce_board(p: Dominosa, *, matching: bool = True, probing: bool = True) ->
     return Reduction(st.edges, st.alive, stats=stats)
 
 
-def build_reduced(p: Dominosa, *, matching: bool = True, probing: bool = True) -> Model:
+def build_reduced(p: Dominosa) -> Model:
     """The ``placement`` model over the placements that survive ``reduce_board``: removed ones
     are set false and forced ones true by unit clauses; all placement variables stay in the
     projection."""
-    red = reduce_board(p, matching=matching, probing=probing)
+    red = reduce_board(p)
     m = Model("reduced")
     xs = [m.var(place_key(p, e)) for e in red.edges]
     m.projection = list(xs)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
 
 from ...family import Ask, AutoRule, Built, Choice, Family, Generator, Param, Sample, Skipped  # noqa: F401  (Skipped: a withdrawn NYT puzzle, shown as pips.Skipped)
 from ..common import domino_text
@@ -41,12 +40,6 @@ def _build(params: dict[str, int], seed: int, ask: Ask) -> Built[Pips, PipsSolut
                  "explain needs a unique layout" if by_grid else "")
 
 
-def _day(puzzles: dict[str, Any], command: str) -> str:
-    """An NYT day file of one puzzle per difficulty."""
-    return json.dumps({"generator": command,
-                       **{part: to_nyt(p) for part, p in puzzles.items()}}) + "\n"
-
-
 GENERATOR: Generator[Pips, PipsSolution] = Generator(
     what="a Pips puzzle (NYT-form JSON)",
     params=(Param("dominoes", "number of dominoes (with --difficulty, the preset's range: "
@@ -66,7 +59,8 @@ GENERATOR: Generator[Pips, PipsSolution] = Generator(
              Choice("unique_by", generate.UNIQUE_BY, "with --unique: no other layout of the "
                     "dominoes (default), or no other pips grid", default="placement",
                     unique_only=True)),
-    collection=_day)
+    collection=lambda puzzles, command: json.dumps(  # an NYT day file: a puzzle per difficulty
+        {"generator": command, **{part: to_nyt(p) for part, p in puzzles.items()}}) + "\n")
 
 FAMILY: Family[Pips, PipsSolution] = Family(
     kind="pips", title="Pips", suffixes=(".json",), sniff=B.sniff, parse=B.parse_parts,
