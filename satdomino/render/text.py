@@ -15,10 +15,7 @@ def counted(n: int, noun: str) -> str:
 def draw_board(labels: dict[Cell, str], pairs: Iterable[tuple[Cell, Cell]] = ()) -> str:
     """Cells with their labels; walls everywhere except between the two halves of a domino.
     Any set of cells draws (holes are left blank), irregular boards too."""
-    groups: dict[Cell, object] = {}
-    for a, b in pairs:
-        groups[a] = groups[b] = (a, b)
-    return draw_groups(labels, groups)
+    return draw_groups(labels, {u: (a, b) for a, b in pairs for u in (a, b)})
 
 
 def draw_groups(labels: Mapping[Cell, str], groups: Mapping[Cell, object]) -> str:
@@ -36,11 +33,9 @@ def draw_groups(labels: Mapping[Cell, str], groups: Mapping[Cell, object]) -> st
     for r in range(rows + 1):
         line = []
         for c in range(cols + 1):
-            up = wall((r - 1, c - 1), (r - 1, c))
-            down = wall((r, c - 1), (r, c))
-            left = wall((r - 1, c - 1), (r, c - 1))
-            right = wall((r - 1, c), (r, c))
-            line.append("+" if up or down or left or right else " ")
+            right = wall((r - 1, c), (r, c))  # a wall meets the corner: right, up, down, left
+            line.append("+" if right or wall((r - 1, c - 1), (r - 1, c)) or wall((r, c - 1), (r, c))
+                        or wall((r - 1, c - 1), (r, c - 1)) else " ")
             if c < cols:
                 line.append(("-" if right else " ") * width)
         out.append("".join(line).rstrip())

@@ -468,10 +468,8 @@ class PipsSolution:
 
     def values(self, p: Pips) -> dict[Node, int]:
         """The pips each cell shows."""
-        out = {}
-        for (a, b), (u, v) in zip(p.dominoes, self.pairs, strict=True):
-            out[u], out[v] = a, b
-        return out
+        return {u: k for d, pair in zip(p.dominoes, self.pairs, strict=True)
+                for u, k in zip(pair, d, strict=True)}
 
 
 def _placed(p: Pips, model: Model, true_vars: frozenset[int]):
@@ -570,9 +568,8 @@ def planted(dominoes: int, seed: int, max_pip: int = 6) -> tuple[Pips, PipsSolut
     c0 = min(c for _, c in used)
     pairs = [((a[0] - r0, a[1] - c0), (b[0] - r0, b[1] - c0)) for a, b in pairs]
     doms = [(rng.randint(0, max_pip), rng.randint(0, max_pip)) for _ in pairs]
-    value: dict[tuple[int, int], int] = {}
-    for (low, high), (u, v) in zip(doms, pairs, strict=True):
-        value[u], value[v] = low, high
+    value = {w: k for d, pair in zip(doms, pairs, strict=True)
+             for w, k in zip(pair, d, strict=True)}
     regions = _random_regions(sorted(value), value, rng)
     drawn = Pips((), (), tuple(doms), tuple(regions), True, tuple(pairs))
     return from_nyt(to_nyt(drawn)), PipsSolution(tuple(pairs))  # from_nyt adds cells and links

@@ -26,7 +26,6 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
-from typing import Any
 
 from ...analysis.explain import LEVELS, difficulty, explain
 from ...backends import get_backend
@@ -282,9 +281,7 @@ def _other(board: dict, solution: dict, unique_by: str, deadline: Deadline) -> d
     if answer.status == "unsat":
         return None
     pairs = [m.key(x) for x in m.projection if x in answer.true_vars]
-    other: dict[Any, Any] = {}
-    for _, (a, b), u, v in pairs:
-        other[u], other[v] = a, b
+    other = {w: k for _, pips, u, v in pairs for w, k in zip((u, v), pips, strict=True)}
     return {"value": other, "pairs": {frozenset((u, v)) for _, _, u, v in pairs}}
 
 
