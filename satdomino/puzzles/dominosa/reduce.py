@@ -25,7 +25,7 @@ clauses for removed and placed ones, and the exactly-one constraints over what r
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import chain
 
 from ...model import Model
@@ -41,7 +41,6 @@ class Reduction:
     edges: list[Pair]
     alive: list[bool]
     unsat: bool = False
-    stats: dict = field(default_factory=dict)
 
 
 class _State:
@@ -277,25 +276,17 @@ def _scc(succ: list[list[int]]) -> list[int]:
 def reduce_board(p: Dominosa, *, matching: bool = True, probing: bool = True) -> Reduction:
     """Prune the board's placements to a fixpoint of the rules in the module docstring."""
     st = _State(p)
-    stats = {"placements": len(st.edges), "rounds": 0, "matching_removed": 0,
-             "probing_removed": 0}
     try:
         st.initial_queue()
         st.propagate()
         changed = True
         while changed:
-            stats["rounds"] += 1
             matched = st.matching_prune() if matching else 0
             st.propagate()  # nothing to do unless matching removed something
-            stats["matching_removed"] += matched
-            probed = st.probe() if probing else 0
-            stats["probing_removed"] += probed
-            changed = matched + probed > 0
+            changed = matched + (st.probe() if probing else 0) > 0
     except Conflict:
-        stats["alive"] = 0
-        return Reduction(st.edges, [False] * len(st.edges), unsat=True, stats=stats)
-    stats["alive"] = sum(st.alive)
-    return Reduction(st.edges, st.alive, stats=stats)
+        return Reduction(st.edges, [False] * len(st.edges), unsat=True)
+    return Reduction(st.edges, st.alive)
 
 
 def build_reduced(p: Dominosa) -> Model:
@@ -306,7 +297,6 @@ def build_reduced(p: Dominosa) -> Model:
     m = Model("reduced")
     xs = [m.var(place_key(p, e)) for e in red.edges]
     m.projection = list(xs)
-    m.stats = red.stats  # type: ignore[attr-defined]
     if red.unsat:
         m.add_clause([xs[0]], "no solution (found by deduction)")
         m.add_clause([-xs[0]], "no solution (found by deduction)")
