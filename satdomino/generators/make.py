@@ -62,8 +62,8 @@ class Made:
 
     def summary(self) -> str:
         """One line for stderr: what was made and how hard it is."""
-        what = self.exactly if self.unique else "a planted solution"
-        line = f"seed {self.seed} gives a puzzle with {what}"
+        line = f"seed {self.seed} gives a puzzle with " + (
+            self.exactly if self.unique else "a planted solution")
         if self.grade is None and self.unique:
             line += f"; difficulty not measured ({self.ungraded})"
         if self.grade:
@@ -85,10 +85,10 @@ def made(family: Family[Any, Any], params: dict[str, Any], seed: int, *, unique:
     limit = time_limit(timeout, deadline)
     choices = {k: v for k, v in (choices or {}).items() if v is not None}
     check(family, params, choices)
-    ask = Ask(unique, limit, dict(rules or {}), choices, progress, grade)
     try:  # the deadline also stops the Python loops (planting, building models) between solves
         with limit.interrupting():
-            built = _build(family, params, seed, ask)
+            built = _build(family, params, seed,
+                           Ask(unique, limit, dict(rules or {}), choices, progress, grade))
     except TimeUp:
         raise OutOfTimeError(f"no {'unique ' if unique else ''}"
                              f"{family.generator.named(params)} within the time limit") from None

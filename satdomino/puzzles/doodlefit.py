@@ -162,8 +162,8 @@ def _draw(cells: Collection[Cell], mark: Callable[[Cell], str]) -> str:
 
 def format_text(p: DoodleFit) -> str:
     """The puzzle in the published text form ``parse_text`` reads."""
-    drawn = [_draw(p.shape, lambda u: "#"), *(_draw(set(b), lambda u: "*") for b in p.blocks)]
-    return "\n---\n".join(drawn) + "\n"
+    return "\n---\n".join([_draw(p.shape, lambda u: "#"),
+                           *(_draw(set(b), lambda u: "*") for b in p.blocks)]) + "\n"
 
 
 # model -------------------------------------------------------------------------------------------
@@ -277,8 +277,8 @@ def planted(cells: int, blocks: int, seed: int) -> tuple[DoodleFit, DoodleFitSol
         if nb:
             owner[rng.choice(nb)] = owner[u]
     parts = [tuple(sorted(u for u, v in owner.items() if v == i)) for i in range(blocks)]
-    puzzle = DoodleFit(frozenset(shape_t), tuple(normalise(part) for part in parts))
-    return puzzle, DoodleFitSolution(tuple(parts))
+    return (DoodleFit(frozenset(shape_t), tuple(normalise(part) for part in parts)),
+            DoodleFitSolution(tuple(parts)))
 
 
 def _count_in_c(p: DoodleFit, index: dict[Cell, int], groups: list[list[int]]) -> int:
@@ -287,10 +287,9 @@ def _count_in_c(p: DoodleFit, index: dict[Cell, int], groups: list[list[int]]) -
                      for cells in p.placements(group[0]))
     starts = [0, *accumulate(len(ids) for ids, _ in options)]
     flat = [k for ids, _ in options for k in ids]
-    value = _xcount.sweep(len(index), array("i", [len(g) for g in groups]), array("i", starts),
-                          array("i", flat), array("i", [g for _, g in options]),
-                          array("i", [0]), -1.0)
-    return int(value)
+    return int(_xcount.sweep(len(index), array("i", [len(g) for g in groups]),
+                             array("i", starts), array("i", flat),
+                             array("i", [g for _, g in options]), array("i", [0]), -1.0))
 
 
 def obstacles(p: DoodleFit) -> list[str]:

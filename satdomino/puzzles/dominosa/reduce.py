@@ -106,8 +106,8 @@ class _State:
                 if len(live) == 1:
                     self.place(live[0])
                     continue
-                common = set.intersection(*({self.ea[j], self.eb[j]} for j in live))
-                for c in common:  # at most one cell: two placements share at most one
+                # the cells every live placement covers: at most one, as two share at most one
+                for c in set.intersection(*({self.ea[j], self.eb[j]} for j in live)):
                     for j in self.cell_edges[c]:
                         if self.ed[j] != x:
                             self.kill(j)

@@ -164,13 +164,12 @@ def _plant(dominoes: int, max_pip: int, rng: random.Random) -> tuple[dict, dict]
             a, b = b, a
         doms.append([a, b])
         value[u], value[v] = a, b
-    solution = {"pairs": pairs, "value": value}
     # the share of each type, of about one and a half regions per domino (what repair and
     # weakening leave on unique boards; the NYT's hard ones have 10.5 regions for 10)
     board = {"dominoes": doms, "regions": _lay_regions(value, rng),
              "solution": [[list(u), list(v)] for u, v in pairs],
              "quota": _quota(round(1.5 * dominoes), rng), "max_pip": max_pip}
-    return board, solution
+    return board, {"pairs": pairs, "value": value}
 
 
 def _puzzle(board: dict) -> Pips:
