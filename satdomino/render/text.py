@@ -29,6 +29,8 @@ def draw_groups(labels: Mapping[Cell, str], groups: Mapping[Cell, object]) -> st
         same = ina and inb and a in groups and groups.get(a) == groups.get(b)
         return (ina or inb) and not same
 
+    # each line a corner or wall, then what lies right of it: past the last column that is
+    # blank, and stripped
     out = []
     for r in range(rows + 1):
         line = []
@@ -36,15 +38,10 @@ def draw_groups(labels: Mapping[Cell, str], groups: Mapping[Cell, object]) -> st
             right = wall((r - 1, c), (r, c))  # a wall meets the corner: right, up, down, left
             line.append("+" if right or wall((r - 1, c - 1), (r - 1, c)) or wall((r, c - 1), (r, c))
                         or wall((r - 1, c - 1), (r, c - 1)) else " ")
-            if c < cols:
-                line.append(("-" if right else " ") * width)
+            line.append(("-" if right else " ") * width)
         out.append("".join(line).rstrip())
-        if r == rows:
-            break
-        line = []
-        for c in range(cols + 1):
-            line.append("|" if wall((r, c - 1), (r, c)) else " ")
-            if c < cols:
-                line.append(labels.get((r, c), "").center(width))
-        out.append("".join(line).rstrip())
+        if r < rows:
+            out.append("".join(("|" if wall((r, c - 1), (r, c)) else " ")
+                               + labels.get((r, c), "").center(width)
+                               for c in range(cols + 1)).rstrip())
     return "\n".join(out) + "\n"
