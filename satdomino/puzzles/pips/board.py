@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -544,29 +544,37 @@ def solution_json(p: Pips, sol: PipsSolution) -> dict:
 
 # generation --------------------------------------------------------------------------------------
 
+def grow(start: tuple[Cell, Cell], dominoes: int, rng: random.Random,
+         order: Callable[[Iterable[Cell]], list[Cell]] = sorted) -> list[tuple[Cell, Cell]]:
+    """A connected board tiled by ``dominoes`` dominoes, grown one domino at a time from
+    ``start`` and the cells at the edge of the board so far (which leaves NYT-like arms and
+    holes), moved to row and column 0; ``order`` lists the covered cells to draw from."""
+    pairs = [start]
+    used = set(start)
+
+    def free(cell: Cell) -> list[Cell]:
+        return [w for w in around(cell) if w not in used]
+
+    while len(pairs) < dominoes:
+        a = rng.choice(order(u for u in used if free(u)))
+        b = rng.choice(free(a))
+        if nb := free(b):
+            c = rng.choice(nb)
+            pairs.append((b, c))
+            used.update((b, c))
+    r0 = min(r for r, _ in used)
+    c0 = min(c for _, c in used)
+    return [((a[0] - r0, a[1] - c0), (b[0] - r0, b[1] - c0)) for a, b in pairs]
+
+
 def planted(dominoes: int, seed: int, max_pip: int = 6) -> tuple[Pips, PipsSolution]:
     """A random connected board grown domino by domino, random pips, and random regions whose
     rules hold for the planted layout (so it is solvable; often not uniquely)."""
     rng = random.Random(seed)
-    start = ((2 * dominoes, 2 * dominoes), (2 * dominoes, 2 * dominoes + 1))
-    pairs: list[tuple[tuple[int, int], tuple[int, int]]] = [start]
-    used = set(start)
-
-    def free_neighbours(cell):
-        return [v for v in around(cell) if v not in used and min(v) >= 0]
-
-    while len(pairs) < dominoes:
-        a = rng.choice([u for u in used if free_neighbours(u)])
-        b = rng.choice(free_neighbours(a))
-        nb = [x for x in free_neighbours(b) if x != a]
-        if not nb:
-            continue
-        c = rng.choice(nb)
-        pairs.append((b, c))
-        used.update((b, c))
-    r0 = min(r for r, _ in used)
-    c0 = min(c for _, c in used)
-    pairs = [((a[0] - r0, a[1] - c0), (b[0] - r0, b[1] - c0)) for a, b in pairs]
+    # grown from far enough out that no cell falls below row or column 0, in the order of a
+    # set's cells (as the shipped samples were made)
+    pairs = grow(((2 * dominoes, 2 * dominoes), (2 * dominoes, 2 * dominoes + 1)), dominoes,
+                 rng, list)
     doms = [(rng.randint(0, max_pip), rng.randint(0, max_pip)) for _ in pairs]
     value = {w: k for d, pair in zip(doms, pairs, strict=True)
              for w, k in zip(pair, d, strict=True)}

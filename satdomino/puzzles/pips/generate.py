@@ -34,7 +34,7 @@ from ...encode import lower
 from ...errors import OutOfTimeError, SatDominoError
 from ...family import Family
 from ..common import around, connected_parts
-from .board import Pips, PipsSolution, Region, build_placement, from_nyt
+from .board import Pips, PipsSolution, Region, build_placement, from_nyt, grow
 
 # the NYT corpus (64 days): dominoes per puzzle (easy 3-7, medium 4-12, hard 6-16) and the
 # share of each region type (sum .45, empty .23, equals .18, less .06, greater .06,
@@ -145,7 +145,7 @@ def _grade(family: Family[Pips, PipsSolution], made: Made, deadline: Deadline) -
 
 def _plant(dominoes: int, max_pip: int, rng: random.Random) -> tuple[dict, dict]:
     """(the puzzle as an NYT object being edited, the planted layout: its pairs and values)."""
-    pairs = _grow(dominoes, rng)
+    pairs = grow(((0, 0), (0, 1)) if rng.random() < 0.5 else ((0, 0), (1, 0)), dominoes, rng)
     kinds = list(combinations_with_replacement(range(max_pip + 1), 2))
     drawn: list[tuple[int, int]] = []
     while len(drawn) < dominoes:  # without repeats while the set lasts
@@ -176,30 +176,6 @@ def _puzzle(board: dict) -> Pips:
     """The puzzle of a board being edited (its NYT object, without the generator's notes:
     quota, max_pip)."""
     return from_nyt({k: board[k] for k in ("dominoes", "regions", "solution")})
-
-
-def _grow(dominoes: int, rng: random.Random) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    """A connected board tiled by ``dominoes`` dominoes, grown one domino at a time from
-    the cells at the edge of the board so far (which leaves NYT-like arms and holes)."""
-    start = ((0, 0), (0, 1)) if rng.random() < 0.5 else ((0, 0), (1, 0))
-    pairs: list = [start]
-    used = set(start)
-
-    def free(cell):
-        return [w for w in around(cell) if w not in used]
-
-    while len(pairs) < dominoes:
-        a = rng.choice(sorted(u for u in used if free(u)))
-        b = rng.choice(free(a))
-        nb = free(b)
-        if not nb:
-            continue
-        c = rng.choice(nb)
-        pairs.append((b, c))
-        used.update((b, c))
-    r0 = min(r for r, _ in used)
-    c0 = min(c for _, c in used)
-    return [((a[0] - r0, a[1] - c0), (b[0] - r0, b[1] - c0)) for a, b in pairs]
 
 
 def _lay_regions(value: dict, rng: random.Random) -> list[dict]:
