@@ -594,21 +594,23 @@ def to_nyt(p: Pips) -> dict:
     return obj
 
 
+def grow_region(first: Cell, size: int, left: set[Cell], rng: random.Random) -> list[Cell]:
+    """A region of up to ``size`` cells grown from ``first`` into the cells ``left`` (which
+    loses them), each further cell drawn from the neighbours of those so far."""
+    group = [first]
+    left.discard(first)
+    while len(group) < size and (options := sorted({v for u in group for v in around(u)} & left)):
+        group.append(rng.choice(options))
+        left.discard(group[-1])
+    return group
+
+
 def _random_regions(cells, value, rng: random.Random) -> list[Region]:
     left = set(cells)
     regions = []
     while left:
-        seed_cell = min(left) if rng.random() < 0.5 else rng.choice(sorted(left))
-        group = [seed_cell]
-        left.discard(seed_cell)
-        size = rng.choice([1, 2, 2, 3, 3, 4])
-        while len(group) < size:
-            options = sorted({v for u in group for v in around(u)} & left)
-            if not options:
-                break
-            nxt = rng.choice(options)
-            group.append(nxt)
-            left.discard(nxt)
+        first = min(left) if rng.random() < 0.5 else rng.choice(sorted(left))
+        group = grow_region(first, rng.choice([1, 2, 2, 3, 3, 4]), left, rng)
         vs = [value[u] for u in group]
         rules = ["sum", "sum", "less", "greater", "empty"]
         if len(group) > 1 and len(set(vs)) == 1:

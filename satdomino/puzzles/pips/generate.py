@@ -34,7 +34,7 @@ from ...encode import lower
 from ...errors import OutOfTimeError, SatDominoError
 from ...family import Family
 from ..common import around, connected_parts
-from .board import Pips, PipsSolution, Region, build_placement, from_nyt, grow
+from .board import Pips, PipsSolution, Region, build_placement, from_nyt, grow, grow_region
 
 # the NYT corpus (64 days): dominoes per puzzle (easy 3-7, medium 4-12, hard 6-16) and the
 # share of each region type (sum .45, empty .23, equals .18, less .06, greater .06,
@@ -197,16 +197,9 @@ def _lay_regions(value: dict, rng: random.Random) -> list[dict]:
             left.difference_update(run)
             regions.append(_region("equals", run, value))
     while left:
-        u = rng.choice(sorted(left))
+        first = rng.choice(sorted(left))
         size = rng.choices((1, 2, 3, 4), weights=(40, 35, 15, 10))[0]
-        group = [u]
-        left.discard(u)
-        while len(group) < size:
-            options = sorted({v for w in group for v in around(w)} & left)
-            if not options:
-                break
-            group.append(rng.choice(options))
-            left.discard(group[-1])
+        group = grow_region(first, size, left, rng)
         vs = [value[w] for w in group]
         if len(group) == 1:
             rule = rng.choices(("empty", "sum", "less", "greater"), weights=(50, 30, 10, 10))[0]
