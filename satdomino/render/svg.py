@@ -45,12 +45,9 @@ def draw_board(labels: Mapping[Cell, str], pairs: Iterable[tuple[Cell, Cell]] = 
         out.append(f'<rect x="{x}" y="{y}" width="{(dc + 1) * SIZE - 6}" '
                    f'height="{(dr + 1) * SIZE - 6}" rx="7" fill="#fffdf8" fill-opacity="0.55" '
                    f'stroke="#222" stroke-width="2.5"/>')
-        if dc:  # the dividing line between the two halves
-            x1 = x2 = MARGIN + (c0 + 1) * SIZE
-            y1, y2 = y + 6, y + SIZE - 12
-        else:
-            x1, x2 = x + 6, x + SIZE - 12
-            y1 = y2 = top + (r0 + 1) * SIZE
+        # the dividing line between the two halves, on the edge between their cells
+        mx, my = x - 3 + SIZE, y - 3 + SIZE
+        x1, y1, x2, y2 = (mx, y + 6, mx, y + SIZE - 12) if dc else (x + 6, my, x + SIZE - 12, my)
         out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#999" '
                    'stroke-width="1"/>')
     for (r, c), label in labels.items():
