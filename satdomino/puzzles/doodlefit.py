@@ -317,9 +317,7 @@ def count_placements(p: DoodleFit) -> int:
     if _xcount is not None:
         return _count_in_c(p, index, groups)
     # a group's used count is a digit of ``used``: digit g has weight unit[g], base size + 1
-    unit = [1]
-    for group in groups:
-        unit.append(unit[-1] * (len(group) + 1))
+    unit = list(accumulate((len(group) + 1 for group in groups), lambda a, b: a * b, initial=1))
     # (group, cell mask) by first cell
     starting: list[list[tuple[int, int]]] = [[] for _ in order]
     for g, group in enumerate(groups):

@@ -230,19 +230,16 @@ def _other(board: dict, solution: dict, unique_by: str, deadline: Deadline) -> d
     m = build_placement(_puzzle(board))
     cnf = lower(m)
     value = solution["value"]
-    extra = []
     if unique_by == "grid":  # some cell shows other pips: same_u <- a placement showing
         same = {u: cnf.num_vars + 1 + k for k, u in enumerate(sorted(value))}  # value[u]
-        for x in m.projection:
-            for u, k in _placed(m.key(x)):
-                if k == value[u]:
-                    extra.append([-x, same[u]])
-        block = [-a for a in same.values()]
+        clauses = [[-x, same[u]] for x in m.projection for u, k in _placed(m.key(x))
+                   if k == value[u]]
+        clauses.append([-a for a in same.values()])
     else:
         mine = {frozenset(((u, value[u]), (v, value[v]))) for u, v in solution["pairs"]}
-        block = [-x for x in m.projection if _placed(m.key(x)) in mine]
+        clauses = [[-x for x in m.projection if _placed(m.key(x)) in mine]]
     with get_backend(SOLVER).session(cnf) as s:
-        s.add([*extra, block])
+        s.add(clauses)
         answer = s.solve(deadline=deadline)
     if answer.status == "unknown":
         raise OutOfTimeError("time limit")
