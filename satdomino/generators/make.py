@@ -152,9 +152,7 @@ def command(family: Family[Any, Any], params: dict[str, Any], seed: int, is_uniq
     ``extra``: further options (``--difficulty hard``)."""
     flags = [f"--{p.name.replace('_', '-')} {params[p.name]}" for p in family.generator.params
              if params.get(p.name) is not None]
-    flags += extra or []
-    flags.append(f"--seed {seed}")
-    flags += ["--unique"] if is_unique else []
+    flags += [*(extra or []), f"--seed {seed}", *(["--unique"] if is_unique else [])]
     shown = {r.field: r.flag for r in family.readings}
     flags += [shown[k] for k in readings or {} if k in shown]
     return " ".join(["satdomino generate", family.kind, *flags])
