@@ -529,15 +529,12 @@ def verify(p: Pips, sol: PipsSolution) -> list[str]:
     return problems
 
 
-def _json_node(u: Node):
-    return list(u) if isinstance(u, tuple) else u
-
-
 def solution_json(p: Pips, sol: PipsSolution) -> dict:
     """The solution in the NYT form: each domino's two cells in the order of the input dominoes (its
     first pip on the first cell), and every cell's value."""
     value = sol.values(p)
-    return {"solution": [[_json_node(u), _json_node(v)] for u, v in sol.pairs],
+    return {"solution": [[list(u) if isinstance(u, tuple) else u for u in pair]
+                         for pair in sol.pairs],
             "values": [[*u, value[u]] if isinstance(u, tuple) else [u, value[u]]
                        for u in p.nodes]}
 
