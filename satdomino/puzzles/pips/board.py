@@ -717,17 +717,12 @@ def _tables(p: Pips) -> tuple:
     """What the search reads, by cell number in sweep order: neighbours, region, allowed
     pips (bits); by domino type: how many, its ways round; by region: rule, target."""
     nodes = _sweep_order(p)  # the covered-cell frontier is what the memo pays for
-    index = {u: i for i, u in enumerate(nodes)}
-    adj: list[list[int]] = [[] for _ in nodes]
-    for u, v in p.edges:
-        adj[index[u]].append(index[v])
-        adj[index[v]].append(index[u])
+    index, near = {u: i for i, u in enumerate(nodes)}, p.neighbours()
+    adj = [[index[v] for v in near[u]] for u in nodes]
     types = sorted(domino_types(p).items())
     ways = [[t] if t[0] == t[1] else [t, t[::-1]] for t, _ in types]
-    region = [-1] * len(nodes)
-    for k, r in enumerate(p.regions):
-        for u in r.nodes:
-            region[index[u]] = k
+    owner = {u: k for k, r in enumerate(p.regions) for u in r.nodes}
+    region = [owner.get(u, -1) for u in nodes]
     domains = cell_domains(p)
     return (adj, region, [sum(1 << v for v in domains[u]) for u in nodes],
             [m for _, m in types], ways, max(max(t) for t, _ in types),
