@@ -118,8 +118,7 @@ def _build(family: Family[Any, Any], params: dict[str, Any], seed: int,
         return Built(*gen.planted(params, seed))
     why = f"in {UNIQUE_TRIES} planted puzzles"
     for k in range(UNIQUE_TRIES):  # no builder: planted, seed after seed
-        puzzle, sol = gen.planted(params, seed + k * 1_000_003)
-        puzzle = dataclasses.replace(puzzle, **ask.readings)
+        puzzle = dataclasses.replace(gen.planted(params, seed + k * 1_000_003)[0], **ask.readings)
         out = solve(puzzle, family, unique=True, deadline=ask.deadline, backend=BACKEND)
         if out.unique:
             return Built(puzzle, out.solution, k)
