@@ -85,45 +85,38 @@ def make(family: Family[Pips, PipsSolution], dominoes: int, seed: int, *,
     # cannot be kept (the preset's size and mix still are)
     band = BANDS.get(difficulty or "") if unique_by == "placement" else None
     try:
-        return _make(family, dominoes, unique, unique_by, max_pip, band, rng, deadline,
-                     progress, grade)
+        attempts = 0
+        while True:
+            attempts += 1
+            deadline.check()
+            board, solution = _plant(dominoes, max_pip, rng)
+            rounds = 0
+            while unique:
+                if progress:
+                    progress(f"board {attempts}, repair {rounds}, {len(board['regions'])} regions")
+                other = _other(board, solution, unique_by, deadline)
+                if other is None:
+                    break
+                rounds += 1
+                if rounds > MAX_ROUNDS:
+                    break
+                _repair(board, solution, other, rng)
+            if unique and rounds > MAX_ROUNDS:
+                continue
+            if unique and band is not None and band.min_hard_steps:
+                _weaken(board, solution, unique_by, rng, deadline)
+            _join_empties(board, solution["value"], rng)
+            made = Made(_puzzle(board), PipsSolution(tuple(map(tuple, solution["pairs"]))),
+                        attempts, rounds)
+            if band is None and not grade or not unique:
+                return made
+            _grade(family, made, deadline)
+            if band is None or _within(made, band):
+                return made
     except OutOfTimeError:
         raise OutOfTimeError(f"no unique Pips puzzle of {dominoes} dominoes"
                              + (f" in the {difficulty} band" if band else "")
                              + " within the time limit") from None
-
-
-def _make(family: Family[Pips, PipsSolution], dominoes: int, unique: bool, unique_by: str,
-          max_pip: int, band: Band | None, rng: random.Random, deadline: Deadline,
-          progress: Callable[[str], None] | None, grade: bool) -> Made:
-    attempts = 0
-    while True:
-        attempts += 1
-        deadline.check()
-        board, solution = _plant(dominoes, max_pip, rng)
-        rounds = 0
-        while unique:
-            if progress:
-                progress(f"board {attempts}, repair {rounds}, {len(board['regions'])} regions")
-            other = _other(board, solution, unique_by, deadline)
-            if other is None:
-                break
-            rounds += 1
-            if rounds > MAX_ROUNDS:
-                break
-            _repair(board, solution, other, rng)
-        if unique and rounds > MAX_ROUNDS:
-            continue
-        if unique and band is not None and band.min_hard_steps:
-            _weaken(board, solution, unique_by, rng, deadline)
-        _join_empties(board, solution["value"], rng)
-        made = Made(_puzzle(board), PipsSolution(tuple(map(tuple, solution["pairs"]))),
-                    attempts, rounds)
-        if band is None and not grade or not unique:
-            return made
-        _grade(family, made, deadline)
-        if band is None or _within(made, band):
-            return made
 
 
 def _within(made: Made, band: Band) -> bool:
