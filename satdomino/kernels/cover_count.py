@@ -22,7 +22,8 @@ what it changes.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import TypeVar
 
 from ..backends import get_backend
 from ..clock import NEVER, Deadline, TimeUp
@@ -86,6 +87,29 @@ def never_true(cnf: CNF, projection: Iterable[int],
                 never.append(x)
                 s.add([[-x]])
     return never
+
+
+T = TypeVar("T", bound=Hashable)
+
+
+def connected_parts(nodes: Sequence[T], near: Callable[[T], Iterable[T]]) -> list[list[T]]:
+    """``nodes`` in connected parts (``near(u)``: the nodes next to u; others are passed
+    over), in the order of their first nodes in ``nodes``, each part from its first node on
+    (depth first)."""
+    left, parts = set(nodes), []
+    for start in nodes:
+        if start in left:
+            left.discard(start)
+            part, todo = [], [start]
+            while todo:
+                u = todo.pop()
+                part.append(u)
+                for v in near(u):
+                    if v in left:
+                        left.discard(v)
+                        todo.append(v)
+            parts.append(part)
+    return parts
 
 
 class _Counter:
@@ -158,25 +182,10 @@ class _Counter:
             sys.setrecursionlimit(limit)
 
     def _parts(self, items: list[int]) -> list[list[int]]:
-        """The free items among ``items`` grouped into parts joined by live options."""
-        seen: set[int] = set()
-        parts = []
-        for start in items:
-            if not self.free[start] or start in seen:
-                continue
-            seen.add(start)
-            part, stack = [], [start]
-            while stack:
-                i = stack.pop()
-                part.append(i)
-                for k in self.of_item[i]:
-                    if self.live[k]:
-                        for j in self.options[k]:
-                            if j not in seen:
-                                seen.add(j)
-                                stack.append(j)
-            parts.append(part)
-        return parts
+        """The free items among ``items`` grouped into parts joined by live options (which
+        hold free items only)."""
+        return connected_parts([i for i in items if self.free[i]], lambda i: (
+            j for k in self.of_item[i] if self.live[k] for j in self.options[k]))
 
     def _product(self, items: list[int]) -> int:
         out = 1

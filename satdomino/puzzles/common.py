@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Collection, Iterable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Collection
+from typing import Any
 
 from ..errors import PuzzleFormatError
 from ..family import Parts
@@ -51,30 +51,10 @@ def single(make: Callable[[Any], Any], text: Any) -> Parts:
     return [(None, attempt(make, text))]
 
 
-T = TypeVar("T")
-
-
 def around(cell: tuple[int, int]) -> list[tuple[int, int]]:
     """The four squares next to ``cell``: right, below, left, above."""
     r, c = cell
     return [(r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)]
-
-
-def connected_parts(cells: Sequence[T], near: Callable[[T], Iterable[T]]) -> list[list[T]]:
-    """``cells`` in connected parts (``near(u)``: the cells next to u), in the order of their
-    first cells in ``cells``, each part from its first cell on."""
-    left, parts = set(cells), []
-    for start in cells:
-        if start in left:
-            left.discard(start)
-            part, todo = [start], [start]
-            while todo:
-                fresh = [v for v in near(todo.pop()) if v in left]
-                left.difference_update(fresh)
-                part += fresh
-                todo += fresh
-            parts.append(part)
-    return parts
 
 
 def domino_json(pips: tuple[int, int], u: object, v: object) -> dict[str, Any]:

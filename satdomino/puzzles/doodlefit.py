@@ -20,9 +20,10 @@ from itertools import accumulate
 from ..analysis.repair import other_solution
 from ..errors import PuzzleFormatError, SatDominoError
 from ..family import Ask, AutoRule, Built, Family, Generator, Param, Parts, Reading, Sample, strict
+from ..kernels.cover_count import connected_parts
 from ..model import Model
 from ..render import svg
-from .common import around, cell_text, connected_parts, share, single
+from .common import around, cell_text, share, single
 
 try:
     from ..kernels import _xcount

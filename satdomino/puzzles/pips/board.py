@@ -20,9 +20,10 @@ from typing import Any
 from ...errors import PuzzleFormatError
 from ...family import Cell, Parts, Skipped, strict
 from ...fileio import load_json
+from ...kernels.cover_count import connected_parts
 from ...model import Model, Op
 from ...render import svg, text
-from ..common import METADATA, around, attempt, connected_parts, domino_json, key_share, known_keys
+from ..common import METADATA, around, attempt, domino_json, key_share, known_keys
 from ..common import whole_number as _int
 
 Node = Any  # (row, col) on grids, a name (str) in the graph form

@@ -33,7 +33,8 @@ from ...clock import NEVER, Deadline
 from ...encode import lower
 from ...errors import OutOfTimeError, SatDominoError
 from ...family import Family
-from ..common import around, connected_parts
+from ...kernels.cover_count import connected_parts
+from ..common import around
 from .board import Pips, PipsSolution, Region, build_placement, from_nyt, grow, grow_region
 
 # the NYT corpus (64 days): dominoes per puzzle (easy 3-7, medium 4-12, hard 6-16) and the
