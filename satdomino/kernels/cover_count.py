@@ -22,7 +22,8 @@ what it changes.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TypeVar
 
 from ..backends import get_backend
@@ -90,6 +91,18 @@ def never_true(cnf: CNF, projection: Iterable[int],
 
 
 T = TypeVar("T", bound=Hashable)
+
+
+@contextmanager
+def recursion_limit(frames: int) -> Iterator[None]:
+    """Python's recursion limit raised to at least ``frames`` inside the block (a memoised
+    search recurses once per piece it places), and put back after it."""
+    depth = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(depth, frames))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(depth)
 
 
 def connected_parts(nodes: Sequence[T], near: Callable[[T], Iterable[T]]) -> list[list[T]]:
@@ -174,12 +187,8 @@ class _Counter:
         if 0 in self.live_count or not self._propagate(
                 [i for i, c in enumerate(self.live_count) if c == 1]):
             return 0
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, 20_000))  # a part nests in a part, deeply on big boards
-        try:
+        with recursion_limit(20_000):  # a part nests in a part, deeply on big boards
             return self._product([i for i, f in enumerate(self.free) if f])
-        finally:
-            sys.setrecursionlimit(limit)
 
     def _parts(self, items: list[int]) -> list[list[int]]:
         """The free items among ``items`` grouped into parts joined by live options (which

@@ -57,6 +57,14 @@ def around(cell: tuple[int, int]) -> list[tuple[int, int]]:
     return [(r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)]
 
 
+def grid_sweep(cells: Collection[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Squares in the order a sweep takes them: row by row, or column by column where they
+    span more columns than rows, so that its frontier runs across the shorter side."""
+    rows = 1 + max(r for r, _ in cells) - min(r for r, _ in cells)
+    cols = 1 + max(c for _, c in cells) - min(c for _, c in cells)
+    return sorted(cells, key=(lambda u: u) if rows >= cols else (lambda u: (u[1], u[0])))
+
+
 def domino_json(pips: tuple[int, int], u: object, v: object) -> dict[str, Any]:
     """A domino placed, as JSON: its pips, and its cells in their order (a graph board's
     nodes by their names)."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 import string
-import sys
 from array import array
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
@@ -20,10 +19,10 @@ from itertools import accumulate
 from ..analysis.repair import other_solution
 from ..errors import PuzzleFormatError, SatDominoError
 from ..family import Ask, AutoRule, Built, Family, Generator, Param, Parts, Reading, Sample, strict
-from ..kernels.cover_count import connected_parts
+from ..kernels.cover_count import connected_parts, recursion_limit
 from ..model import Model
 from ..render import svg
-from .common import around, cell_text, share, single
+from .common import around, cell_text, grid_sweep, share, single
 
 try:
     from ..kernels import _xcount
@@ -309,10 +308,7 @@ def count_placements(p: DoodleFit) -> int:
     must be the first cell of the placement that covers it, and the count of what is left is
     remembered by state (the free cells from there on, how many blocks of each group are used).
     In C (``kernels/_xcount.c``) when it is built, else the same search in Python."""
-    cells = list(p.shape)
-    rows = 1 + max(r for r, _ in cells) - min(r for r, _ in cells)
-    cols = 1 + max(c for _, c in cells) - min(c for _, c in cells)
-    order = sorted(cells, key=(lambda u: u) if rows >= cols else (lambda u: (u[1], u[0])))
+    order = grid_sweep(p.shape)
     index = {u: i for i, u in enumerate(order)}
     groups = p.classes()
     if _xcount is not None:
@@ -339,12 +335,8 @@ def count_placements(p: DoodleFit) -> int:
                             and not mask & m)
         return memo[key]
 
-    depth = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(depth, 2 * len(p.blocks) + 200))  # one frame per block
-    try:
+    with recursion_limit(2 * len(p.blocks) + 200):  # one frame per block
         return go(0, 0)
-    finally:
-        sys.setrecursionlimit(depth)
 
 
 def placement_json(p: DoodleFit, key: tuple) -> dict:

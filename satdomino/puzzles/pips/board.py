@@ -11,7 +11,6 @@ The engine works on any adjacency graph; the NYT grid is one case of it. Formats
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -20,10 +19,10 @@ from typing import Any
 from ...errors import PuzzleFormatError
 from ...family import Cell, Parts, Skipped, strict
 from ...fileio import load_json
-from ...kernels.cover_count import connected_parts
+from ...kernels.cover_count import connected_parts, recursion_limit
 from ...model import Model, Op
 from ...render import svg, text
-from ..common import METADATA, around, attempt, domino_json, key_share, known_keys
+from ..common import METADATA, around, attempt, domino_json, grid_sweep, key_share, known_keys
 from ..common import whole_number as _int
 
 Node = Any  # (row, col) on grids, a name (str) in the graph form
@@ -676,9 +675,7 @@ def _sweep_order(p: Pips) -> list[Node]:
     """Cells in an order with a narrow frontier: grids along their longer side, other graphs
     breadth-first from a cell of least degree."""
     if p.grid:
-        rows = 1 + max(r for r, _ in p.nodes) - min(r for r, _ in p.nodes)
-        cols = 1 + max(c for _, c in p.nodes) - min(c for _, c in p.nodes)
-        return sorted(p.nodes, key=(lambda u: u) if rows >= cols else (lambda u: (u[1], u[0])))
+        return grid_sweep(p.nodes)
     adj = p.neighbours()
     order: list[Node] = []
     seen: set = set()
@@ -706,12 +703,8 @@ def count_placements(p: Pips) -> int:
     sum, common value or set of values). It shares nothing with the SAT models, so it also
     checks them."""
     go, start = _memo_search(p)
-    depth = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(depth, 2 * len(p.dominoes) + 200))  # one frame per domino
-    try:
+    with recursion_limit(2 * len(p.dominoes) + 200):  # one frame per domino
         return go(*start)
-    finally:
-        sys.setrecursionlimit(depth)
 
 
 def _tables(p: Pips) -> tuple:
