@@ -269,8 +269,7 @@ def planted(cells: int, blocks: int, seed: int) -> tuple[DoodleFit, DoodleFitSol
         shape.add(rng.choice(around(rng.choice(sorted(shape)))))
     shape_t = normalise(shape)
     owner: dict[Cell, int | None] = dict.fromkeys(shape_t)
-    for i, u in enumerate(rng.sample(shape_t, blocks)):
-        owner[u] = i
+    owner.update((u, i) for i, u in enumerate(rng.sample(shape_t, blocks)))
     while any(v is None for v in owner.values()):  # grow the blocks into free neighbours
         u = rng.choice([u for u, v in owner.items() if v is not None])
         nb = [v for v in around(u) if owner.get(v, 0) is None]

@@ -677,20 +677,17 @@ def _sweep_order(p: Pips) -> list[Node]:
     if p.grid:
         return grid_sweep(p.nodes)
     adj = p.neighbours()
-    order: list[Node] = []
-    seen: set = set()
+    order: list[Node] = []  # also the queue: order[k] is the next cell to look around
+    seen, k = set(), 0
     for start in sorted(p.nodes, key=lambda u: (len(adj[u]), str(u))):
-        if start in seen:
-            continue
-        seen.add(start)
-        queue = [start]
-        while queue:
-            u = queue.pop(0)
-            order.append(u)
-            for v in sorted(adj[u], key=str):
-                if v not in seen:
-                    seen.add(v)
-                    queue.append(v)
+        if start not in seen:
+            seen.add(start)
+            order.append(start)
+            while k < len(order):
+                fresh = [v for v in sorted(adj[order[k]], key=str) if v not in seen]
+                seen.update(fresh)
+                order += fresh
+                k += 1
     return order
 
 

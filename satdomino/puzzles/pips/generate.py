@@ -368,9 +368,9 @@ def _changes(rule: str, cells: list, value: dict, theirs: dict, differ: set) -> 
         out.append([_region(rule if breaks else "sum", cells, value)])
     if len(cells) > 1:  # a differing cell made a region of its own
         for u in sorted(differ.intersection(cells)):
-            rest = [v for v in cells if v != u]
+            rest = sorted(v for v in cells if v != u)
             kept = [_region(_holding(rule, part, value), part, value)
-                    for part in map(sorted, connected_parts(sorted(rest), around))]
+                    for part in map(sorted, connected_parts(rest, around))]
             out += [[single, *kept] for single in _targets([u], value, theirs)]
     return out
 
