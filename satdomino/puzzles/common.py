@@ -38,10 +38,10 @@ def known_keys(obj: dict, keys: Collection[str], what: str,
             raise PuzzleFormatError(f"unknown key {shown!r} in {what}; {hint}")
 
 
-def attempt(make: Callable[[Any], Any], arg: Any) -> Any:
-    """``make(arg)``, or the PuzzleFormatError it raises (a part that cannot be read)."""
+def attempt(make: Callable[..., Any], *args: Any) -> Any:
+    """``make(*args)``, or the PuzzleFormatError it raises (a part that cannot be read)."""
     try:
-        return make(arg)
+        return make(*args)
     except PuzzleFormatError as e:
         return e
 
