@@ -108,8 +108,7 @@ def _sharpen(board: _Board, rng: random.Random, steps: int) -> None:
         shown[board.domino(k)] += 1
     grid = board.grid
     for _ in range(steps):
-        change = _move(board, rng)
-        if change is None:
+        if (change := _move(board, rng)) is None:
             continue
         ks = board.around(change)
         old = {c: grid[c] for c in change}
