@@ -117,12 +117,12 @@ def _region(raw: object, i: int, key: str, node) -> Region:
     return Region(rule, cells, target)
 
 
-def _check_regions(regions: tuple[Region, ...], board: set) -> None:
+def _check_regions(regions: tuple[Region, ...]) -> None:
+    """No cell in two regions (each is on the board: a grid's board is its regions' cells, and
+    a graph's ``node`` takes only nodes)."""
     owner: dict = {}
     for i, r in enumerate(regions):
         for u in r.nodes:
-            if u not in board:
-                raise PuzzleFormatError(f"region {i + 1}: {_show(u)} is not on the board")
             if u in owner:
                 raise PuzzleFormatError(
                     f"regions {owner[u] + 1} and {i + 1} overlap at {_show(u)}")
@@ -162,7 +162,7 @@ def from_nyt(obj: dict) -> Pips:
     regions = tuple(_region(r, i, "indices", _cell) for i, r in enumerate(raw))
     cells = sorted({u for r in regions for u in r.nodes})
     board = set(cells)
-    _check_regions(regions, board)
+    _check_regions(regions)
     edges = [((r, c), (r2, c2)) for r, c in cells for r2, c2 in ((r, c + 1), (r + 1, c))
              if (r2, c2) in board]
     official = None
@@ -220,7 +220,7 @@ def from_graph(obj: dict) -> Pips:
     if not isinstance(raw, list):
         raise PuzzleFormatError("'constraints' must be a list")
     regions = tuple(_region(r, i, "nodes", node) for i, r in enumerate(raw))
-    _check_regions(regions, set(nodes))
+    _check_regions(regions)
     return _finish(nodes, sorted(edges), dominoes, regions, False, None)
 
 
