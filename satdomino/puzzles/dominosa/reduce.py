@@ -312,8 +312,5 @@ def build_reduced(p: Dominosa) -> Model:
         by_domino[domino_of(p, e)].append(x)
     named = [*(f"cell {c}" for c in by_cell), *(f"domino {a}-{b}" for a, b in by_domino)]
     for lits, label in zip([*by_cell.values(), *by_domino.values()], named, strict=True):
-        if len(lits) == 1:
-            m.add_clause(lits, label)
-        else:
-            m.exactly_one(lits, label)
+        (m.add_clause if len(lits) == 1 else m.exactly_one)(lits, label)  # one left: a unit
     return m

@@ -339,10 +339,9 @@ def build_placement(p: Pips) -> Model:
                     weight[x] += pip
             m.pb([(w, x) for x, w in weight.items() if w], *_bound(r), label)
         elif r.rule == "equals":
-            first, rest = r.nodes[0], r.nodes[1:]
             for k in values:
-                for u in rest:
-                    m.add_clause([-value(first, k), value(u, k)], label)
+                for u in r.nodes[1:]:
+                    m.add_clause([-value(r.nodes[0], k), value(u, k)], label)
         elif r.rule == "unequal":
             for k in values:
                 m.at_most_one([value(u, k) for u in r.nodes], label)
