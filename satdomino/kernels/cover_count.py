@@ -206,8 +206,7 @@ class _Counter:
 
     def _part(self, items: list[int]) -> int:
         key = frozenset(items)
-        known = self.memo.get(key)
-        if known is not None:
+        if (known := self.memo.get(key)) is not None:
             return known
         split = min(items, key=self.live_count.__getitem__)
         total = 0

@@ -175,10 +175,9 @@ def build_placement(p: DoodleFit) -> Model:
     m = Model("placement")
     by_cell: dict[Cell, list[int]] = {u: [] for u in p.shape}
     for k, group in enumerate(p.classes()):
-        xs = []
-        for cells in p.placements(group[0]):
-            x = m.var(("group", k, cells))
-            xs.append(x)
+        placements = p.placements(group[0])
+        xs = [m.var(("group", k, cells)) for cells in placements]
+        for x, cells in zip(xs, placements, strict=True):
             for u in cells:
                 by_cell[u].append(x)
         if len(group) == 1:

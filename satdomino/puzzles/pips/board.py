@@ -629,10 +629,8 @@ def region_names(p: Pips) -> list[str]:
     return [letters[i] if i < len(letters) else f"R{i}" for i in range(len(p.regions))]
 
 
-def _rule_text(r: Region) -> str:
-    return {"empty": "no rule", "sum": f"sum = {r.target}", "less": f"sum < {r.target}",
-            "greater": f"sum > {r.target}", "equals": "all equal",
-            "unequal": "all different"}[r.rule]
+_RULE_TEXT = {"empty": "no rule", "sum": "sum = {}", "less": "sum < {}", "greater": "sum > {}",
+              "equals": "all equal", "unequal": "all different"}  # {}: the target
 
 
 def render_text(p: Pips, sol: PipsSolution | None) -> str:
@@ -640,7 +638,7 @@ def render_text(p: Pips, sol: PipsSolution | None) -> str:
     ``sol`` is given."""
     names = region_names(p)
     legend = "regions:\n" + "".join(
-        f"  {n}: {_rule_text(r)} ({len(r.nodes)} cell{'s' if len(r.nodes) > 1 else ''})\n"
+        f"  {n}: {_RULE_TEXT[r.rule].format(r.target)} ({text.counted(len(r.nodes), 'cell')})\n"
         for n, r in zip(names, p.regions, strict=True))
     value = sol.values(p) if sol else {}
     region_of = {u: n for n, r in zip(names, p.regions, strict=True) for u in r.nodes}
