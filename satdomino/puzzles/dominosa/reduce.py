@@ -196,8 +196,7 @@ def _layers(frontier: list[int], adj: dict[int, list[tuple[int, int]]],
             mate: list[int]) -> dict[int, int] | None:
     """The BFS layers from the free left vertices (None: no augmenting path)."""
     dist = dict.fromkeys(frontier, 0)
-    found = False
-    layer = frontier
+    found, layer = False, frontier
     while layer and not found:
         nxt = []
         for u in layer:

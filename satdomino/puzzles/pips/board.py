@@ -520,10 +520,9 @@ def verify(p: Pips, sol: PipsSolution) -> list[str]:
     value = sol.values(p)
     for r in p.regions:
         vs = [value[u] for u in r.nodes]
-        ok = {"empty": True, "sum": sum(vs) == r.target, "less": sum(vs) < (r.target or 0),
-              "greater": sum(vs) > (r.target or 0), "equals": len(set(vs)) == 1,
-              "unequal": len(set(vs)) == len(vs)}[r.rule]
-        if not ok:
+        if not {"empty": True, "sum": sum(vs) == r.target, "less": sum(vs) < (r.target or 0),
+                "greater": sum(vs) > (r.target or 0), "equals": len(set(vs)) == 1,
+                "unequal": len(set(vs)) == len(vs)}[r.rule]:
             problems.append(f"{r.rule} region {r.label()} at {_show(r.nodes[0])} fails with {vs}")
     return problems
 
