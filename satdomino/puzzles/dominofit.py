@@ -265,17 +265,12 @@ class DominoFitSolution:
 
 def decode(p: DominoFit, model: Model, true_vars: frozenset[int]) -> DominoFitSolution:
     """The pieces the true placement variables of ``model`` put on the board."""
-    out = []
-    for x in model.projection:
-        if x in true_vars:
-            name, *_, at = model.key(x)
-            if name == "piece":
-                out.append(model.key(x)[1:])
-            elif name == "ones":
-                out.append(("V", at))
-            else:  # twos: the dotted right half; the piece starts one square left
-                out.append(("H", (at[0], at[1] - 1)))
-    return DominoFitSolution(tuple(sorted(out)))
+    keys = [model.key(x) for x in model.projection if x in true_vars]
+    # ("piece", kind, at), or the dot-half model's ("ones", at) and ("twos", dotted right half:
+    # the piece starts one square left)
+    return DominoFitSolution(tuple(sorted(
+        key[1:] if key[0] == "piece" else ("V", key[1]) if key[0] == "ones"
+        else ("H", (key[1][0], key[1][1] - 1)) for key in keys)))
 
 
 def rows(p: DominoFit, sol: DominoFitSolution) -> list[str]:
