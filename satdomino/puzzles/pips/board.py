@@ -370,10 +370,8 @@ def obstacles(p: Pips) -> list[str]:
     pips = sorted(v for d in p.dominoes for v in d)
     for label, r in zip(region_labels(p), p.regions, strict=True):
         if r.rule in TARGETED:
-            op, bound = _bound(r)
-            lo, hi = sum(pips[:len(r.nodes)]), sum(pips[len(pips) - len(r.nodes):])
-            if (op == "==" and not lo <= bound <= hi) or (op == "<=" and lo > bound) or (
-                    op == ">=" and hi < bound):
+            t, lo, hi = r.target or 0, sum(pips[:len(r.nodes)]), sum(pips[-len(r.nodes):])
+            if {"sum": not lo <= t <= hi, "less": lo >= t, "greater": hi <= t}[r.rule]:
                 found.append(f"{label}: its {len(r.nodes)} cells hold {lo} to {hi} pips with "
                              "these dominoes")
     return found
