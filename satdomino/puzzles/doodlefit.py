@@ -283,10 +283,9 @@ def _count_in_c(p: DoodleFit, index: dict[Cell, int], groups: list[list[int]]) -
     """The count by the C sweep: each placement's cell ids, flat, and where each starts."""
     options = sorted((sorted(index[u] for u in cells), g) for g, group in enumerate(groups)
                      for cells in p.placements(group[0]))
-    starts = [0, *accumulate(len(ids) for ids, _ in options)]
-    flat = [k for ids, _ in options for k in ids]
     return int(_xcount.sweep(len(index), array("i", [len(g) for g in groups]),
-                             array("i", starts), array("i", flat),
+                             array("i", [0, *accumulate(len(ids) for ids, _ in options)]),
+                             array("i", [k for ids, _ in options for k in ids]),
                              array("i", [g for _, g in options]), array("i", [0]), -1.0))
 
 
