@@ -62,8 +62,8 @@ class Made:
 
     def summary(self) -> str:
         """One line for stderr: what was made and how hard it is."""
-        what = self.exactly if self.unique else "a planted solution"
-        line = f"seed {self.seed} gives a puzzle with {what}"
+        line = f"seed {self.seed} gives a puzzle with " + (
+            self.exactly if self.unique else "a planted solution")
         if self.grade is None and self.unique:
             line += f"; difficulty not measured ({self.ungraded})"
         if self.grade:
@@ -85,10 +85,10 @@ def made(family: Family[Any, Any], params: dict[str, Any], seed: int, *, unique:
     limit = time_limit(timeout, deadline)
     choices = {k: v for k, v in (choices or {}).items() if v is not None}
     check(family, params, choices)
-    ask = Ask(unique, limit, dict(rules or {}), choices, progress, grade)
     try:  # the deadline also stops the Python loops (planting, building models) between solves
         with limit.interrupting():
-            built = _build(family, params, seed, ask)
+            built = _build(family, params, seed,
+                           Ask(unique, limit, dict(rules or {}), choices, progress, grade))
     except TimeUp:
         raise OutOfTimeError(f"no {'unique ' if unique else ''}"
                              f"{family.generator.named(params)} within the time limit") from None
@@ -118,8 +118,7 @@ def _build(family: Family[Any, Any], params: dict[str, Any], seed: int,
         return Built(*gen.planted(params, seed))
     why = f"in {UNIQUE_TRIES} planted puzzles"
     for k in range(UNIQUE_TRIES):  # no builder: planted, seed after seed
-        puzzle, sol = gen.planted(params, seed + k * 1_000_003)
-        puzzle = dataclasses.replace(puzzle, **ask.readings)
+        puzzle = dataclasses.replace(gen.planted(params, seed + k * 1_000_003)[0], **ask.readings)
         out = solve(puzzle, family, unique=True, deadline=ask.deadline, backend=BACKEND)
         if out.unique:
             return Built(puzzle, out.solution, k)
@@ -152,9 +151,7 @@ def command(family: Family[Any, Any], params: dict[str, Any], seed: int, is_uniq
     ``extra``: further options (``--difficulty hard``)."""
     flags = [f"--{p.name.replace('_', '-')} {params[p.name]}" for p in family.generator.params
              if params.get(p.name) is not None]
-    flags += extra or []
-    flags.append(f"--seed {seed}")
-    flags += ["--unique"] if is_unique else []
+    flags += [*(extra or []), f"--seed {seed}", *(["--unique"] if is_unique else [])]
     shown = {r.field: r.flag for r in family.readings}
     flags += [shown[k] for k in readings or {} if k in shown]
     return " ".join(["satdomino generate", family.kind, *flags])

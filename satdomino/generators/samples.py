@@ -39,9 +39,7 @@ def write_all(folder: Path = FOLDER) -> list[dict]:
     manifest = []
     counts: dict[str, int] = {}
     for fam, s in ((f, s) for f in FAMILIES.values() for s in f.samples):
-        puzzle = planted(fam, s.params, s.seed)
-        if s.readings:
-            puzzle = dataclasses.replace(puzzle, **s.readings)
+        puzzle = dataclasses.replace(planted(fam, s.params, s.seed), **s.readings)
         made = origin(fam, s.params, s.seed, False, puzzle, dict(s.readings))
         file = f"{sample_name(fam.kind, s)}.cnf.xz"
         encodings = Encodings(**s.encodings)

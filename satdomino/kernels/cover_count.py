@@ -22,7 +22,9 @@ what it changes.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TypeVar
 
 from ..backends import get_backend
 from ..clock import NEVER, Deadline, TimeUp
@@ -88,6 +90,41 @@ def never_true(cnf: CNF, projection: Iterable[int],
     return never
 
 
+T = TypeVar("T", bound=Hashable)
+
+
+@contextmanager
+def recursion_limit(frames: int) -> Iterator[None]:
+    """Python's recursion limit raised to at least ``frames`` inside the block (a memoised
+    search recurses once per piece it places), and put back after it."""
+    depth = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(depth, frames))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(depth)
+
+
+def connected_parts(nodes: Sequence[T], near: Callable[[T], Iterable[T]]) -> list[list[T]]:
+    """``nodes`` in connected parts (``near(u)``: the nodes next to u; others are passed
+    over), in the order of their first nodes in ``nodes``, each part from its first node on
+    (depth first)."""
+    left, parts = set(nodes), []
+    for start in nodes:
+        if start in left:
+            left.discard(start)
+            part, todo = [], [start]
+            while todo:
+                u = todo.pop()
+                part.append(u)
+                for v in near(u):
+                    if v in left:
+                        left.discard(v)
+                        todo.append(v)
+            parts.append(part)
+    return parts
+
+
 class _Counter:
     def __init__(self, num_items: int, options: Sequence[Sequence[int]]) -> None:
         self.options = [tuple(o) for o in options]
@@ -150,33 +187,14 @@ class _Counter:
         if 0 in self.live_count or not self._propagate(
                 [i for i, c in enumerate(self.live_count) if c == 1]):
             return 0
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, 20_000))  # a part nests in a part, deeply on big boards
-        try:
+        with recursion_limit(20_000):  # a part nests in a part, deeply on big boards
             return self._product([i for i, f in enumerate(self.free) if f])
-        finally:
-            sys.setrecursionlimit(limit)
 
     def _parts(self, items: list[int]) -> list[list[int]]:
-        """The free items among ``items`` grouped into parts joined by live options."""
-        seen: set[int] = set()
-        parts = []
-        for start in items:
-            if not self.free[start] or start in seen:
-                continue
-            seen.add(start)
-            part, stack = [], [start]
-            while stack:
-                i = stack.pop()
-                part.append(i)
-                for k in self.of_item[i]:
-                    if self.live[k]:
-                        for j in self.options[k]:
-                            if j not in seen:
-                                seen.add(j)
-                                stack.append(j)
-            parts.append(part)
-        return parts
+        """The free items among ``items`` grouped into parts joined by live options (which
+        hold free items only)."""
+        return connected_parts([i for i in items if self.free[i]], lambda i: (
+            j for k in self.of_item[i] if self.live[k] for j in self.options[k]))
 
     def _product(self, items: list[int]) -> int:
         out = 1
@@ -188,8 +206,7 @@ class _Counter:
 
     def _part(self, items: list[int]) -> int:
         key = frozenset(items)
-        known = self.memo.get(key)
-        if known is not None:
+        if (known := self.memo.get(key)) is not None:
             return known
         split = min(items, key=self.live_count.__getitem__)
         total = 0

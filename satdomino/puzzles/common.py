@@ -38,12 +38,31 @@ def known_keys(obj: dict, keys: Collection[str], what: str,
             raise PuzzleFormatError(f"unknown key {shown!r} in {what}; {hint}")
 
 
+def attempt(make: Callable[..., Any], *args: Any) -> Any:
+    """``make(*args)``, or the PuzzleFormatError it raises (a part that cannot be read)."""
+    try:
+        return make(*args)
+    except PuzzleFormatError as e:
+        return e
+
+
 def single(make: Callable[[Any], Any], text: Any) -> Parts:
     """The parts of a one-puzzle format: ``make(text)``, or its error as the only part."""
-    try:
-        return [(None, make(text))]
-    except PuzzleFormatError as e:
-        return [(None, e)]
+    return [(None, attempt(make, text))]
+
+
+def around(cell: tuple[int, int]) -> list[tuple[int, int]]:
+    """The four squares next to ``cell``: right, below, left, above."""
+    r, c = cell
+    return [(r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)]
+
+
+def grid_sweep(cells: Collection[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Squares in the order a sweep takes them: row by row, or column by column where they
+    span more columns than rows, so that its frontier runs across the shorter side."""
+    rows = 1 + max(r for r, _ in cells) - min(r for r, _ in cells)
+    cols = 1 + max(c for _, c in cells) - min(c for _, c in cells)
+    return sorted(cells, key=(lambda u: u) if rows >= cols else (lambda u: (u[1], u[0])))
 
 
 def domino_json(pips: tuple[int, int], u: object, v: object) -> dict[str, Any]:

@@ -265,17 +265,12 @@ class DominoFitSolution:
 
 def decode(p: DominoFit, model: Model, true_vars: frozenset[int]) -> DominoFitSolution:
     """The pieces the true placement variables of ``model`` put on the board."""
-    out = []
-    for x in model.projection:
-        if x in true_vars:
-            name, *_, at = model.key(x)
-            if name == "piece":
-                out.append(model.key(x)[1:])
-            elif name == "ones":
-                out.append(("V", at))
-            else:  # twos: the dotted right half; the piece starts one square left
-                out.append(("H", (at[0], at[1] - 1)))
-    return DominoFitSolution(tuple(sorted(out)))
+    keys = [model.key(x) for x in model.projection if x in true_vars]
+    # ("piece", kind, at), or the dot-half model's ("ones", at) and ("twos", dotted right half:
+    # the piece starts one square left)
+    return DominoFitSolution(tuple(sorted(
+        key[1:] if key[0] == "piece" else ("V", key[1]) if key[0] == "ones"
+        else ("H", (key[1][0], key[1][1] - 1)) for key in keys)))
 
 
 def rows(p: DominoFit, sol: DominoFitSolution) -> list[str]:
@@ -392,17 +387,15 @@ def unique_board(width: int, height: int, seed: int, ask: Ask
         repairs += 1
 
 
-def _unique(params: dict[str, int], seed: int, ask: Ask) -> Built[DominoFit, DominoFitSolution]:
-    return Built(*unique_board(params["width"], params["height"], seed, ask))
-
-
 GENERATOR: Generator[DominoFit, DominoFitSolution] = Generator(
     what="a Domino Fit board (JSON)",
     params=(Param("width", "board width", 2, MAX_SIDE),
             Param("height", "board height", 2, MAX_SIDE)),
     planted=lambda params, seed: planted(params["width"], params["height"], seed),
     named=lambda params: f"{params['width']}x{params['height']} Domino Fit board",
-    build=_unique, how_unique="pieces turned black until SAT proves it unique")
+    build=lambda params, seed, ask: Built(*unique_board(params["width"], params["height"],
+                                                        seed, ask)),
+    how_unique="pieces turned black until SAT proves it unique")
 
 FAMILY: Family[DominoFit, DominoFitSolution] = Family(
     kind="dominofit", title="Domino Fit", suffixes=(".json",), sniff=sniff, parse=parse_parts,

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 import string
-import sys
 from array import array
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
@@ -20,9 +19,10 @@ from itertools import accumulate
 from ..analysis.repair import other_solution
 from ..errors import PuzzleFormatError, SatDominoError
 from ..family import Ask, AutoRule, Built, Family, Generator, Param, Parts, Reading, Sample, strict
+from ..kernels.cover_count import connected_parts, recursion_limit
 from ..model import Model
 from ..render import svg
-from .common import cell_text, share, single
+from .common import around, cell_text, grid_sweep, share, single
 
 try:
     from ..kernels import _xcount
@@ -162,8 +162,8 @@ def _draw(cells: Collection[Cell], mark: Callable[[Cell], str]) -> str:
 
 def format_text(p: DoodleFit) -> str:
     """The puzzle in the published text form ``parse_text`` reads."""
-    drawn = [_draw(p.shape, lambda u: "#"), *(_draw(set(b), lambda u: "*") for b in p.blocks)]
-    return "\n---\n".join(drawn) + "\n"
+    return "\n---\n".join([_draw(p.shape, lambda u: "#"),
+                           *(_draw(set(b), lambda u: "*") for b in p.blocks)]) + "\n"
 
 
 # model -------------------------------------------------------------------------------------------
@@ -175,10 +175,9 @@ def build_placement(p: DoodleFit) -> Model:
     m = Model("placement")
     by_cell: dict[Cell, list[int]] = {u: [] for u in p.shape}
     for k, group in enumerate(p.classes()):
-        xs = []
-        for cells in p.placements(group[0]):
-            x = m.var(("group", k, cells))
-            xs.append(x)
+        placements = p.placements(group[0])
+        xs = [m.var(("group", k, cells)) for cells in placements]
+        for x, cells in zip(xs, placements, strict=True):
             for u in cells:
                 by_cell[u].append(x)
         if len(group) == 1:
@@ -266,31 +265,28 @@ def planted(cells: int, blocks: int, seed: int) -> tuple[DoodleFit, DoodleFitSol
     rng = random.Random(seed)
     shape = {(0, 0)}
     while len(shape) < cells:
-        shape.add(rng.choice(_around(rng.choice(sorted(shape)))))
+        shape.add(rng.choice(around(rng.choice(sorted(shape)))))
     shape_t = normalise(shape)
     owner: dict[Cell, int | None] = dict.fromkeys(shape_t)
-    for i, u in enumerate(rng.sample(shape_t, blocks)):
-        owner[u] = i
+    owner.update((u, i) for i, u in enumerate(rng.sample(shape_t, blocks)))
     while any(v is None for v in owner.values()):  # grow the blocks into free neighbours
         u = rng.choice([u for u, v in owner.items() if v is not None])
-        nb = [v for v in _around(u) if owner.get(v, 0) is None]
+        nb = [v for v in around(u) if owner.get(v, 0) is None]
         if nb:
             owner[rng.choice(nb)] = owner[u]
     parts = [tuple(sorted(u for u, v in owner.items() if v == i)) for i in range(blocks)]
-    puzzle = DoodleFit(frozenset(shape_t), tuple(normalise(part) for part in parts))
-    return puzzle, DoodleFitSolution(tuple(parts))
+    return (DoodleFit(frozenset(shape_t), tuple(normalise(part) for part in parts)),
+            DoodleFitSolution(tuple(parts)))
 
 
 def _count_in_c(p: DoodleFit, index: dict[Cell, int], groups: list[list[int]]) -> int:
     """The count by the C sweep: each placement's cell ids, flat, and where each starts."""
     options = sorted((sorted(index[u] for u in cells), g) for g, group in enumerate(groups)
                      for cells in p.placements(group[0]))
-    starts = [0, *accumulate(len(ids) for ids, _ in options)]
-    flat = [k for ids, _ in options for k in ids]
-    value = _xcount.sweep(len(index), array("i", [len(g) for g in groups]), array("i", starts),
-                          array("i", flat), array("i", [g for _, g in options]),
-                          array("i", [0]), -1.0)
-    return int(value)
+    return int(_xcount.sweep(len(index), array("i", [len(g) for g in groups]),
+                             array("i", [0, *accumulate(len(ids) for ids, _ in options)]),
+                             array("i", [k for ids, _ in options for k in ids]),
+                             array("i", [g for _, g in options]), array("i", [0]), -1.0))
 
 
 def obstacles(p: DoodleFit) -> list[str]:
@@ -309,18 +305,13 @@ def count_placements(p: DoodleFit) -> int:
     must be the first cell of the placement that covers it, and the count of what is left is
     remembered by state (the free cells from there on, how many blocks of each group are used).
     In C (``kernels/_xcount.c``) when it is built, else the same search in Python."""
-    cells = list(p.shape)
-    rows = 1 + max(r for r, _ in cells) - min(r for r, _ in cells)
-    cols = 1 + max(c for _, c in cells) - min(c for _, c in cells)
-    order = sorted(cells, key=(lambda u: u) if rows >= cols else (lambda u: (u[1], u[0])))
+    order = grid_sweep(p.shape)
     index = {u: i for i, u in enumerate(order)}
     groups = p.classes()
     if _xcount is not None:
         return _count_in_c(p, index, groups)
     # a group's used count is a digit of ``used``: digit g has weight unit[g], base size + 1
-    unit = [1]
-    for group in groups:
-        unit.append(unit[-1] * (len(group) + 1))
+    unit = list(accumulate((len(group) + 1 for group in groups), lambda a, b: a * b, initial=1))
     # (group, cell mask) by first cell
     starting: list[list[tuple[int, int]]] = [[] for _ in order]
     for g, group in enumerate(groups):
@@ -341,12 +332,8 @@ def count_placements(p: DoodleFit) -> int:
                             and not mask & m)
         return memo[key]
 
-    depth = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(depth, 2 * len(p.blocks) + 200))  # one frame per block
-    try:
+    with recursion_limit(2 * len(p.blocks) + 200):  # one frame per block
         return go(0, 0)
-    finally:
-        sys.setrecursionlimit(depth)
 
 
 def placement_json(p: DoodleFit, key: tuple) -> dict:
@@ -375,58 +362,33 @@ def unique_puzzle(cells: int, blocks: int, seed: int, ask: Ask
     if blocks > cells:
         raise SatDominoError("a Doodle Fit puzzle needs at least one cell per block")
     rng = random.Random(f"doodlefit-unique:{cells}:{blocks}:{seed}")
-    p, sol = planted(cells, blocks, seed)
-    p = DoodleFit(p.shape, p.blocks, **ask.readings)
-    parts = [list(part) for part in sol.cells]
-    repairs = stuck = 0
-    while True:
-        if ask.progress:
-            ask.progress(f"repair {repairs}")
-        mine = {frozenset(x) for x in parts}
-        other = other_solution(p, FAMILY, mine,
-                               lambda sol: {frozenset(x) for x in sol.cells}, ask.deadline,
-                               f"Doodle Fit puzzle of {cells} cells and {blocks} blocks")
-        if other is None:
-            return p, DoodleFitSolution(tuple(tuple(sorted(x)) for x in parts)), repairs
-        theirs = {frozenset(x) for x in other.cells}
-        moved = [i for i, x in enumerate(parts) if frozenset(x) not in theirs]
-        owner = {u: i for i, x in enumerate(parts) for u in x}
-        moves = [(u, i, owner[v]) for i in moved for u in parts[i] if len(parts[i]) > 1
-                 for v in _around(u) if owner.get(v, i) != i
-                 and _connected_without(parts[i], u)]
-        if not moves or stuck > 20 + 5 * blocks:  # going round in circles: another shape
-            seed += 1_000_003
-            p, sol = planted(cells, blocks, seed)
-            p = DoodleFit(p.shape, p.blocks, **ask.readings)
-            parts, stuck = [list(part) for part in sol.cells], 0
-            continue
-        u, i, j = rng.choice(moves)
-        parts[i].remove(u)
-        parts[j].append(u)
-        p = DoodleFit(p.shape, tuple(normalise(x) for x in parts), **ask.readings)
-        repairs += 1
-        stuck += 1
-
-
-def _around(u: Cell) -> list[Cell]:
-    r, c = u
-    return [(r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)]
-
-
-def _connected_without(part: list[Cell], u: Cell) -> bool:
-    rest = set(part) - {u}
-    start = next(iter(rest))
-    seen, todo = {start}, [start]
-    while todo:
-        for v in _around(todo.pop()):
-            if v in rest and v not in seen:
-                seen.add(v)
-                todo.append(v)
-    return len(seen) == len(rest)
-
-
-def _unique(params: dict[str, int], seed: int, ask: Ask) -> Built[DoodleFit, DoodleFitSolution]:
-    return Built(*unique_puzzle(params["cells"], params["blocks"], seed, ask))
+    repairs = 0
+    while True:  # a planted shape, repaired until it is unique or goes round in circles
+        p, sol = planted(cells, blocks, seed)
+        p = DoodleFit(p.shape, p.blocks, **ask.readings)
+        parts = [list(part) for part in sol.cells]
+        for stuck in range(22 + 5 * blocks):
+            if ask.progress:
+                ask.progress(f"repair {repairs}")
+            other = other_solution(p, FAMILY, {frozenset(x) for x in parts},
+                                   lambda sol: {frozenset(x) for x in sol.cells}, ask.deadline,
+                                   f"Doodle Fit puzzle of {cells} cells and {blocks} blocks")
+            if other is None:
+                return p, DoodleFitSolution(tuple(tuple(sorted(x)) for x in parts)), repairs
+            theirs = {frozenset(x) for x in other.cells}
+            owner = {u: i for i, x in enumerate(parts) for u in x}
+            moves = [(u, i, owner[v]) for i, x in enumerate(parts)
+                     if frozenset(x) not in theirs and len(x) > 1 for u in x for v in around(u)
+                     if owner.get(v, i) != i
+                     and len(connected_parts([w for w in x if w != u], around)) == 1]
+            if not moves or stuck > 20 + 5 * blocks:
+                break
+            u, i, j = rng.choice(moves)
+            parts[i].remove(u)
+            parts[j].append(u)
+            p = DoodleFit(p.shape, tuple(normalise(x) for x in parts), **ask.readings)
+            repairs += 1
+        seed += 1_000_003
 
 
 GENERATOR: Generator[DoodleFit, DoodleFitSolution] = Generator(
@@ -436,7 +398,9 @@ GENERATOR: Generator[DoodleFit, DoodleFitSolution] = Generator(
     planted=lambda params, seed: planted(params["cells"], params["blocks"], seed),
     named=lambda params: (f"Doodle Fit puzzle of {params['cells']} cells and "
                           f"{params['blocks']} blocks"),
-    build=_unique, how_unique="blocks recut until SAT proves it unique",
+    build=lambda params, seed, ask: Built(*unique_puzzle(params["cells"], params["blocks"],
+                                                         seed, ask)),
+    how_unique="blocks recut until SAT proves it unique",
     check=lambda params, choices: ("needs --blocks at most --cells"
                                    if params["blocks"] > params["cells"] else None))
 

@@ -27,17 +27,15 @@ def draw_board(labels: Mapping[Cell, str], pairs: Iterable[tuple[Cell, Cell]] = 
     """Cells with labels; ``fills`` colours cells (regions), ``tags`` writes a small note in a
     cell's corner (a region's rule), ``pairs`` draws dominoes as rounded outlines, ``groups``
     draws thick walls between cells of different groups (polyomino blocks)."""
-    fills = fills or {}
     rows = 1 + max(r for r, _ in labels)
     cols = 1 + max(c for _, c in labels)
     top = MARGIN + (24 if title else 0)
     # as wide as the title too (about 9 px a character at 16 px): a narrow board cut it short
     w, h = 2 * MARGIN + max(cols * SIZE, 9 * len(title)), top + MARGIN + rows * SIZE
     out = _start(str(w), str(h), title, f'viewBox="0 0 {w} {h}" ')
-    for (r, c) in labels:
-        fill = fills.get((r, c), "#f4f1ea")
-        out.append(f'<rect x="{MARGIN + c * SIZE}" y="{top + r * SIZE}" width="{SIZE}" '
-                   f'height="{SIZE}" fill="{fill}" stroke="#c9c2b3" stroke-width="1"/>')
+    out += [f'<rect x="{MARGIN + c * SIZE}" y="{top + r * SIZE}" width="{SIZE}" height="{SIZE}" '
+            f'fill="{(fills or {}).get((r, c), "#f4f1ea")}" stroke="#c9c2b3" stroke-width="1"/>'
+            for r, c in labels]
     for a, b in pairs:
         r0, c0 = min(a[0], b[0]), min(a[1], b[1])
         dr, dc = abs(a[0] - b[0]), abs(a[1] - b[1])
@@ -45,17 +43,14 @@ def draw_board(labels: Mapping[Cell, str], pairs: Iterable[tuple[Cell, Cell]] = 
         out.append(f'<rect x="{x}" y="{y}" width="{(dc + 1) * SIZE - 6}" '
                    f'height="{(dr + 1) * SIZE - 6}" rx="7" fill="#fffdf8" fill-opacity="0.55" '
                    f'stroke="#222" stroke-width="2.5"/>')
-        if dc:  # the dividing line between the two halves
-            x1 = x2 = MARGIN + (c0 + 1) * SIZE
-            y1, y2 = y + 6, y + SIZE - 12
-        else:
-            x1, x2 = x + 6, x + SIZE - 12
-            y1 = y2 = top + (r0 + 1) * SIZE
+        # the dividing line between the two halves, on the edge between their cells
+        mx, my = x - 3 + SIZE, y - 3 + SIZE
+        x1, y1, x2, y2 = (mx, y + 6, mx, y + SIZE - 12) if dc else (x + 6, my, x + SIZE - 12, my)
         out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#999" '
                    'stroke-width="1"/>')
-    for (r, c), label in labels.items():
-        out.append(f'<text x="{MARGIN + c * SIZE + SIZE / 2}" y="{top + r * SIZE + SIZE / 2 + 6}" '
-                   f'font-size="17" text-anchor="middle">{escape(label)}</text>')
+    out += [f'<text x="{MARGIN + c * SIZE + SIZE / 2}" y="{top + r * SIZE + SIZE / 2 + 6}" '
+            f'font-size="17" text-anchor="middle">{escape(label)}</text>'
+            for (r, c), label in labels.items()]
     walled = groups or {}
     for (r, c), g in walled.items():  # a wall on each side facing another group
         x, y = MARGIN + c * SIZE, top + r * SIZE
@@ -66,9 +61,8 @@ def draw_board(labels: Mapping[Cell, str], pairs: Iterable[tuple[Cell, Cell]] = 
             if walled.get((r + dr, c + dc)) != g:
                 out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#222" '
                            f'stroke-width="3" stroke-linecap="round"/>')
-    for (r, c), tag in (tags or {}).items():
-        out.append(f'<text x="{MARGIN + c * SIZE + 4}" y="{top + r * SIZE + 11}" font-size="10" '
-                   f'fill="#553">{escape(tag)}</text>')
+    out += [f'<text x="{MARGIN + c * SIZE + 4}" y="{top + r * SIZE + 11}" font-size="10" '
+            f'fill="#553">{escape(tag)}</text>' for (r, c), tag in (tags or {}).items()]
     return "\n".join([*out, "</svg>\n"])
 
 

@@ -15,10 +15,7 @@ def counted(n: int, noun: str) -> str:
 def draw_board(labels: dict[Cell, str], pairs: Iterable[tuple[Cell, Cell]] = ()) -> str:
     """Cells with their labels; walls everywhere except between the two halves of a domino.
     Any set of cells draws (holes are left blank), irregular boards too."""
-    groups: dict[Cell, object] = {}
-    for a, b in pairs:
-        groups[a] = groups[b] = (a, b)
-    return draw_groups(labels, groups)
+    return draw_groups(labels, {u: (a, b) for a, b in pairs for u in (a, b)})
 
 
 def draw_groups(labels: Mapping[Cell, str], groups: Mapping[Cell, object]) -> str:
@@ -32,24 +29,19 @@ def draw_groups(labels: Mapping[Cell, str], groups: Mapping[Cell, object]) -> st
         same = ina and inb and a in groups and groups.get(a) == groups.get(b)
         return (ina or inb) and not same
 
+    # each line a corner or wall, then what lies right of it: past the last column that is
+    # blank, and stripped
     out = []
     for r in range(rows + 1):
         line = []
         for c in range(cols + 1):
-            up = wall((r - 1, c - 1), (r - 1, c))
-            down = wall((r, c - 1), (r, c))
-            left = wall((r - 1, c - 1), (r, c - 1))
-            right = wall((r - 1, c), (r, c))
-            line.append("+" if up or down or left or right else " ")
-            if c < cols:
-                line.append(("-" if right else " ") * width)
+            right = wall((r - 1, c), (r, c))  # a wall meets the corner: right, up, down, left
+            line.append("+" if right or wall((r - 1, c - 1), (r - 1, c)) or wall((r, c - 1), (r, c))
+                        or wall((r - 1, c - 1), (r, c - 1)) else " ")
+            line.append(("-" if right else " ") * width)
         out.append("".join(line).rstrip())
-        if r == rows:
-            break
-        line = []
-        for c in range(cols + 1):
-            line.append("|" if wall((r, c - 1), (r, c)) else " ")
-            if c < cols:
-                line.append(labels.get((r, c), "").center(width))
-        out.append("".join(line).rstrip())
+        if r < rows:
+            out.append("".join(("|" if wall((r, c - 1), (r, c)) else " ")
+                               + labels.get((r, c), "").center(width)
+                               for c in range(cols + 1)).rstrip())
     return "\n".join(out) + "\n"

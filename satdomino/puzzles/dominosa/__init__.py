@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import PuzzleFormatError
-from ...family import Ask, AutoRule, Built, Family, Generator, Param, Sample
+from ...family import AutoRule, Built, Family, Generator, Param, Sample
 from ..common import domino_text
 from . import board as B
 from .board import *  # noqa: F403  (the board's names are the family's)
@@ -41,16 +41,13 @@ def given_text(p: Dominosa, text: str) -> list[dict[str, Any]]:
     return out
 
 
-def _unique(params: dict[str, int], seed: int, ask: Ask) -> Built[Dominosa, DominosaSolution]:
-    return Built(*unique_board(params["n"], seed, ask.deadline))
-
-
 GENERATOR: Generator[Dominosa, DominosaSolution] = Generator(
     what="a Dominosa board (Tatham game id, or --format grid)",
     params=(Param("n", "highest number: the double-N set, a board N+1 by N+2", 0, 200),),
     planted=lambda params, seed: B.planted(params["n"], seed),
     named=lambda params: f"double-{params['n']} Dominosa board",
-    build=_unique, how_unique="renumbered until SAT proves it unique")
+    build=lambda params, seed, ask: Built(*unique_board(params["n"], seed, ask.deadline)),
+    how_unique="renumbered until SAT proves it unique")
 
 FAMILY: Family[Dominosa, DominosaSolution] = Family(
     kind="dominosa", title="Dominosa",

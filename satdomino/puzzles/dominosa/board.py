@@ -19,7 +19,7 @@ from ...family import Parts, strict
 from ...kernels.cover_count import count_exact_covers
 from ...model import Model
 from ...render import svg, text
-from ..common import domino_json, is_json, key_share, known_keys, load_json, share
+from ..common import attempt, domino_json, is_json, key_share, known_keys, load_json, share
 
 Cell = tuple[int, int]
 Pair = tuple[Cell, Cell]
@@ -259,14 +259,10 @@ def _json_parts(text: str) -> Parts:
         docs: list = data if isinstance(data, list) else [data]
     except PuzzleFormatError as whole:  # JSON lines, or broken JSON
         lines = [(i, line) for i, line in enumerate(text.splitlines(), start=1) if line.strip()]
-        if not any(_an_object(line) for _, line in lines[:2]):  # not JSON lines (one of the
-            raise whole from None  # first two may be broken): the whole text's error
-        docs = []
-        for i, line in lines:
-            try:
-                docs.append(load_json(line, i))
-            except PuzzleFormatError as e:
-                docs.append(e)
+        # not JSON lines (one of the first two may be broken): the whole text's error
+        if not any(isinstance(attempt(load_json, line), dict) for _, line in lines[:2]):
+            raise whole from None
+        docs = [attempt(load_json, line, i) for i, line in lines]
     if not docs:
         raise PuzzleFormatError("no puzzles in this file")
     out: Parts = []
@@ -276,13 +272,6 @@ def _json_parts(text: str) -> Parts:
         part = doc if isinstance(doc, PuzzleFormatError) else _attempt(_from_json, doc)
         out.append((name if len(docs) == 1 else name or f"#{i + 1}", part))
     return out
-
-
-def _an_object(line: str) -> bool:
-    try:
-        return isinstance(load_json(line), dict)
-    except PuzzleFormatError:
-        return False
 
 
 def parse(text: str) -> list[tuple[str | None, Dominosa]]:

@@ -25,7 +25,7 @@ clauses for removed and placed ones, and the exactly-one constraints over what r
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import chain
 
 from ...model import Model
@@ -41,7 +41,6 @@ class Reduction:
     edges: list[Pair]
     alive: list[bool]
     unsat: bool = False
-    stats: dict = field(default_factory=dict)
 
 
 class _State:
@@ -107,8 +106,8 @@ class _State:
                 if len(live) == 1:
                     self.place(live[0])
                     continue
-                common = set.intersection(*({self.ea[j], self.eb[j]} for j in live))
-                for c in common:  # at most one cell: two placements share at most one
+                # the cells every live placement covers: at most one, as two share at most one
+                for c in set.intersection(*({self.ea[j], self.eb[j]} for j in live)):
                     for j in self.cell_edges[c]:
                         if self.ed[j] != x:
                             self.kill(j)
@@ -143,9 +142,7 @@ class _State:
         # digraph on cells: black -> white along unmatched edges, white -> black along matched
         succ: list[list[int]] = [[] for _ in range(self.ncells)]
         for b in black:
-            for w, _ in adj[b]:
-                if mate[b] != w:
-                    succ[b].append(w)
+            succ[b] = [w for w, _ in adj[b] if mate[b] != w]
             succ[mate[b]].append(b)
         comp = _scc(succ)
         dead = [i for b in black for w, i in adj[b] if mate[b] != w and comp[b] != comp[w]]
@@ -199,8 +196,7 @@ def _layers(frontier: list[int], adj: dict[int, list[tuple[int, int]]],
             mate: list[int]) -> dict[int, int] | None:
     """The BFS layers from the free left vertices (None: no augmenting path)."""
     dist = dict.fromkeys(frontier, 0)
-    found = False
-    layer = frontier
+    found, layer = False, frontier
     while layer and not found:
         nxt = []
         for u in layer:
@@ -279,36 +275,27 @@ def _scc(succ: list[list[int]]) -> list[int]:
 def reduce_board(p: Dominosa, *, matching: bool = True, probing: bool = True) -> Reduction:
     """Prune the board's placements to a fixpoint of the rules in the module docstring."""
     st = _State(p)
-    stats = {"placements": len(st.edges), "rounds": 0, "matching_removed": 0,
-             "probing_removed": 0}
     try:
         st.initial_queue()
         st.propagate()
         changed = True
         while changed:
-            stats["rounds"] += 1
             matched = st.matching_prune() if matching else 0
             st.propagate()  # nothing to do unless matching removed something
-            stats["matching_removed"] += matched
-            probed = st.probe() if probing else 0
-            stats["probing_removed"] += probed
-            changed = matched + probed > 0
+            changed = matched + (st.probe() if probing else 0) > 0
     except Conflict:
-        stats["alive"] = 0
-        return Reduction(st.edges, [False] * len(st.edges), unsat=True, stats=stats)
-    stats["alive"] = sum(st.alive)
-    return Reduction(st.edges, st.alive, stats=stats)
+        return Reduction(st.edges, [False] * len(st.edges), unsat=True)
+    return Reduction(st.edges, st.alive)
 
 
-def build_reduced(p: Dominosa, *, matching: bool = True, probing: bool = True) -> Model:
+def build_reduced(p: Dominosa) -> Model:
     """The ``placement`` model over the placements that survive ``reduce_board``: removed ones
     are set false and forced ones true by unit clauses; all placement variables stay in the
     projection."""
-    red = reduce_board(p, matching=matching, probing=probing)
+    red = reduce_board(p)
     m = Model("reduced")
     xs = [m.var(place_key(p, e)) for e in red.edges]
     m.projection = list(xs)
-    m.stats = red.stats  # type: ignore[attr-defined]
     if red.unsat:
         m.add_clause([xs[0]], "no solution (found by deduction)")
         m.add_clause([-xs[0]], "no solution (found by deduction)")
@@ -324,8 +311,5 @@ def build_reduced(p: Dominosa, *, matching: bool = True, probing: bool = True) -
         by_domino[domino_of(p, e)].append(x)
     named = [*(f"cell {c}" for c in by_cell), *(f"domino {a}-{b}" for a, b in by_domino)]
     for lits, label in zip([*by_cell.values(), *by_domino.values()], named, strict=True):
-        if len(lits) == 1:
-            m.add_clause(lits, label)
-        else:
-            m.exactly_one(lits, label)
+        (m.add_clause if len(lits) == 1 else m.exactly_one)(lits, label)  # one left: a unit
     return m

@@ -108,8 +108,7 @@ def _sharpen(board: _Board, rng: random.Random, steps: int) -> None:
         shown[board.domino(k)] += 1
     grid = board.grid
     for _ in range(steps):
-        change = _move(board, rng)
-        if change is None:
+        if (change := _move(board, rng)) is None:
             continue
         ks = board.around(change)
         old = {c: grid[c] for c in change}
@@ -231,13 +230,6 @@ class _Repairer:
             self._post(d)
 
 
-def max_rounds(n: int) -> int:
-    """Repair rounds before a tiling is given up. Some tilings admit no unique numbering (for
-    N=1, three vertical dominoes) and small boards can go round in circles; measured up to
-    N=100, no board from N=9 up needed more than 30 rounds."""
-    return 40 + 2 * n
-
-
 def _search(n: int, seed: int, sharpen: float
             ) -> tuple[tuple[tuple[int, ...], ...], tuple, int, int]:
     """(grid, planted pairs, tilings tried, rounds) of a board the repair loop found unique."""
@@ -249,7 +241,10 @@ def _search(n: int, seed: int, sharpen: float
         _sharpen(board, rng, round(sharpen * len(board.tiles)))
         rep = _Repairer(board, rng)
         try:
-            for _ in range(max_rounds(n)):
+            # repair rounds before a tiling is given up: some tilings admit no unique
+            # numbering (for N=1, three vertical dominoes) and small boards can go round in
+            # circles; measured up to N=100, no board from N=9 up needed more than 30 rounds
+            for _ in range(40 + 2 * n):
                 rounds += 1
                 other = rep.other()
                 if other is None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
 
 from ...family import Ask, AutoRule, Built, Choice, Family, Generator, Param, Sample, Skipped  # noqa: F401  (Skipped: a withdrawn NYT puzzle, shown as pips.Skipped)
 from ..common import domino_text
@@ -41,18 +40,6 @@ def _build(params: dict[str, int], seed: int, ask: Ask) -> Built[Pips, PipsSolut
                  "explain needs a unique layout" if by_grid else "")
 
 
-def _check(params: dict[str, int], choices: dict[str, str]) -> str | None:
-    if params.get("dominoes") is None and choices.get("difficulty") is None:
-        return "needs --dominoes or --difficulty"
-    return None
-
-
-def _day(puzzles: dict[str, Any], command: str) -> str:
-    """An NYT day file of one puzzle per difficulty."""
-    return json.dumps({"generator": command,
-                       **{part: to_nyt(p) for part, p in puzzles.items()}}) + "\n"
-
-
 GENERATOR: Generator[Pips, PipsSolution] = Generator(
     what="a Pips puzzle (NYT-form JSON)",
     params=(Param("dominoes", "number of dominoes (with --difficulty, the preset's range: "
@@ -62,7 +49,9 @@ GENERATOR: Generator[Pips, PipsSolution] = Generator(
                                            max_pip=params.get("max_pip", 6)),
     named=lambda params: "Pips puzzle" + (f" of {params['dominoes']} dominoes"
                                           if params.get("dominoes") else ""),
-    build=_build, how_unique="regions changed until SAT proves it unique", check=_check,
+    build=_build, how_unique="regions changed until SAT proves it unique",
+    check=lambda params, choices: ("needs --dominoes or --difficulty" if params.get("dominoes")
+                                   is None and choices.get("difficulty") is None else None),
     choices=(Choice("difficulty", tuple(generate.PRESETS),
                     "NYT-shaped preset: size, region mix, and (with --unique) explain's band: "
                     "easy needs named rules only, medium at most two steps beyond them, hard "
@@ -70,7 +59,8 @@ GENERATOR: Generator[Pips, PipsSolution] = Generator(
              Choice("unique_by", generate.UNIQUE_BY, "with --unique: no other layout of the "
                     "dominoes (default), or no other pips grid", default="placement",
                     unique_only=True)),
-    collection=_day)
+    collection=lambda puzzles, command: json.dumps(  # an NYT day file: a puzzle per difficulty
+        {"generator": command, **{part: to_nyt(p) for part, p in puzzles.items()}}) + "\n")
 
 FAMILY: Family[Pips, PipsSolution] = Family(
     kind="pips", title="Pips", suffixes=(".json",), sniff=B.sniff, parse=B.parse_parts,

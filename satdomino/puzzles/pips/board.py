@@ -11,17 +11,18 @@ The engine works on any adjacency graph; the NYT grid is one case of it. Formats
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from ...errors import PuzzleFormatError
 from ...family import Cell, Parts, Skipped, strict
+from ...fileio import load_json
+from ...kernels.cover_count import connected_parts, recursion_limit
 from ...model import Model, Op
 from ...render import svg, text
-from ..common import METADATA, domino_json, key_share, known_keys, load_json
+from ..common import METADATA, around, attempt, domino_json, grid_sweep, key_share, known_keys
 from ..common import whole_number as _int
 
 Node = Any  # (row, col) on grids, a name (str) in the graph form
@@ -116,12 +117,12 @@ def _region(raw: object, i: int, key: str, node) -> Region:
     return Region(rule, cells, target)
 
 
-def _check_regions(regions: tuple[Region, ...], board: set) -> None:
+def _check_regions(regions: tuple[Region, ...]) -> None:
+    """No cell in two regions (each is on the board: a grid's board is its regions' cells, and
+    a graph's ``node`` takes only nodes)."""
     owner: dict = {}
     for i, r in enumerate(regions):
         for u in r.nodes:
-            if u not in board:
-                raise PuzzleFormatError(f"region {i + 1}: {_show(u)} is not on the board")
             if u in owner:
                 raise PuzzleFormatError(
                     f"regions {owner[u] + 1} and {i + 1} overlap at {_show(u)}")
@@ -161,7 +162,7 @@ def from_nyt(obj: dict) -> Pips:
     regions = tuple(_region(r, i, "indices", _cell) for i, r in enumerate(raw))
     cells = sorted({u for r in regions for u in r.nodes})
     board = set(cells)
-    _check_regions(regions, board)
+    _check_regions(regions)
     edges = [((r, c), (r2, c2)) for r, c in cells for r2, c2 in ((r, c + 1), (r + 1, c))
              if (r2, c2) in board]
     official = None
@@ -219,7 +220,7 @@ def from_graph(obj: dict) -> Pips:
     if not isinstance(raw, list):
         raise PuzzleFormatError("'constraints' must be a list")
     regions = tuple(_region(r, i, "nodes", node) for i, r in enumerate(raw))
-    _check_regions(regions, set(nodes))
+    _check_regions(regions)
     return _finish(nodes, sorted(edges), dominoes, regions, False, None)
 
 
@@ -245,16 +246,9 @@ def parse_parts(text: str) -> Parts:
     if not isinstance(data, dict):
         raise PuzzleFormatError("a Pips file must hold a JSON object")
     if not any(k in data for k in PARTS):
-        return [(None, _attempt(data))]
+        return [(None, attempt(_one, data))]
     known_keys(data, DAY_KEYS, "a Pips day file")
-    return [(k, _attempt(data[k])) for k in PARTS if k in data]
-
-
-def _attempt(obj: object) -> Pips | Skipped | PuzzleFormatError:
-    try:
-        return _one(obj)
-    except PuzzleFormatError as e:
-        return e
+    return [(k, attempt(_one, data[k])) for k in PARTS if k in data]
 
 
 def parse(text: str) -> list[tuple[str | None, Pips]]:
@@ -289,16 +283,9 @@ def cell_domains(p: Pips) -> dict[Node, set[int]]:
     pips = {k for d in p.dominoes for k in d}
     top = max(pips)
     out = {u: set(pips) for u in p.nodes}
-    for r in p.regions:
-        t, size = r.target or 0, len(r.nodes)
-        if r.rule == "sum":
-            lo, hi = t - (size - 1) * top, t
-        elif r.rule == "less":
-            lo, hi = 0, t - 1
-        elif r.rule == "greater":
-            lo, hi = t + 1 - (size - 1) * top, top
-        else:
-            continue
+    for r in (r for r in p.regions if r.rule in TARGETED):
+        t, rest = r.target or 0, (len(r.nodes) - 1) * top  # the most the other cells show
+        lo, hi = {"sum": (t - rest, t), "less": (0, t - 1), "greater": (t + 1 - rest, top)}[r.rule]
         for u in r.nodes:
             out[u] = {v for v in out[u] if lo <= v <= hi}
     return out
@@ -351,10 +338,9 @@ def build_placement(p: Pips) -> Model:
             pips = {u: sorted({pip for _, pip in touching[u] if pip}) for u in r.nodes}
             m.pb([(k, value(u, k)) for u in r.nodes for k in pips[u]], *_bound(r), label)
         elif r.rule == "equals":
-            first, rest = r.nodes[0], r.nodes[1:]
             for k in values:
-                for u in rest:
-                    m.add_clause([-value(first, k), value(u, k)], label)
+                for u in r.nodes[1:]:
+                    m.add_clause([-value(r.nodes[0], k), value(u, k)], label)
         elif r.rule == "unequal":
             for k in values:
                 m.at_most_one([value(u, k) for u in r.nodes], label)
@@ -373,28 +359,18 @@ def obstacles(p: Pips) -> list[str]:
     """Counts that rule every solution out: a part of the board with an odd number of cells
     (a cell with no neighbour), a region whose target its cells cannot reach with any of the
     dominoes' pips."""
-    found, seen, adj = [], set(), p.neighbours()
-    for u in p.nodes:
-        if u in seen:
-            continue
-        part, todo = {u}, [u]
-        while todo:
-            fresh = set(adj[todo.pop()]) - part
-            part |= fresh
-            todo += fresh
-        seen |= part
+    found = []
+    for part in connected_parts(p.nodes, p.neighbours().__getitem__):
         if len(part) == 1:
-            found.append(f"cell {_show(u)} has no neighbour: no domino can cover it")
+            found.append(f"cell {_show(part[0])} has no neighbour: no domino can cover it")
         elif len(part) % 2:
-            found.append(f"the {len(part)} cells joined to {_show(u)} are an odd number: "
+            found.append(f"the {len(part)} cells joined to {_show(part[0])} are an odd number: "
                          "dominoes cover two at a time")
     pips = sorted(v for d in p.dominoes for v in d)
     for label, r in zip(region_labels(p), p.regions, strict=True):
         if r.rule in TARGETED:
-            op, bound = _bound(r)
-            lo, hi = sum(pips[:len(r.nodes)]), sum(pips[len(pips) - len(r.nodes):])
-            if (op == "==" and not lo <= bound <= hi) or (op == "<=" and lo > bound) or (
-                    op == ">=" and hi < bound):
+            t, lo, hi = r.target or 0, sum(pips[:len(r.nodes)]), sum(pips[-len(r.nodes):])
+            if {"sum": not lo <= t <= hi, "less": lo >= t, "greater": hi <= t}[r.rule]:
                 found.append(f"{label}: its {len(r.nodes)} cells hold {lo} to {hi} pips with "
                              "these dominoes")
     return found
@@ -488,19 +464,15 @@ class PipsSolution:
 
     def values(self, p: Pips) -> dict[Node, int]:
         """The pips each cell shows."""
-        out = {}
-        for (a, b), (u, v) in zip(p.dominoes, self.pairs, strict=True):
-            out[u], out[v] = a, b
-        return out
+        return {u: k for d, pair in zip(p.dominoes, self.pairs, strict=True)
+                for u, k in zip(pair, d, strict=True)}
 
 
 def _placed(p: Pips, model: Model, true_vars: frozenset[int]):
     """(type, cell showing its low pip, cell showing its high pip) read off either model."""
     if model.name == "link-value":  # every variable, whatever the projection holds
-        value = {}
-        for key, x in model.items():
-            if key[0] == "int" and key[1] == "==" and x in true_vars:
-                value[key[2][1]] = key[3]
+        value = {key[2][1]: key[3] for key, x in model.items()
+                 if key[0] == "int" and key[1] == "==" and x in true_vars}
         for key, x in model.items():
             if key[0] == "link" and x in true_vars:
                 u, v = key[1], key[2]
@@ -545,58 +517,59 @@ def verify(p: Pips, sol: PipsSolution) -> list[str]:
     value = sol.values(p)
     for r in p.regions:
         vs = [value[u] for u in r.nodes]
-        ok = {"empty": True, "sum": sum(vs) == r.target, "less": sum(vs) < (r.target or 0),
-              "greater": sum(vs) > (r.target or 0), "equals": len(set(vs)) == 1,
-              "unequal": len(set(vs)) == len(vs)}[r.rule]
-        if not ok:
+        if not {"empty": True, "sum": sum(vs) == r.target, "less": sum(vs) < (r.target or 0),
+                "greater": sum(vs) > (r.target or 0), "equals": len(set(vs)) == 1,
+                "unequal": len(set(vs)) == len(vs)}[r.rule]:
             problems.append(f"{r.rule} region {r.label()} at {_show(r.nodes[0])} fails with {vs}")
     return problems
-
-
-def _json_node(u: Node):
-    return list(u) if isinstance(u, tuple) else u
 
 
 def solution_json(p: Pips, sol: PipsSolution) -> dict:
     """The solution in the NYT form: each domino's two cells in the order of the input dominoes (its
     first pip on the first cell), and every cell's value."""
     value = sol.values(p)
-    return {"solution": [[_json_node(u), _json_node(v)] for u, v in sol.pairs],
+    return {"solution": [[list(u) if isinstance(u, tuple) else u for u in pair]
+                         for pair in sol.pairs],
             "values": [[*u, value[u]] if isinstance(u, tuple) else [u, value[u]]
                        for u in p.nodes]}
 
 
 # generation --------------------------------------------------------------------------------------
 
+def grow(start: tuple[Cell, Cell], dominoes: int, rng: random.Random,
+         order: Callable[[Iterable[Cell]], list[Cell]] = sorted) -> list[tuple[Cell, Cell]]:
+    """A connected board tiled by ``dominoes`` dominoes, grown one domino at a time from
+    ``start`` and the cells at the edge of the board so far (which leaves NYT-like arms and
+    holes), moved to row and column 0; ``order`` lists the covered cells to draw from."""
+    pairs = [start]
+    used = set(start)
+
+    def free(cell: Cell) -> list[Cell]:
+        return [w for w in around(cell) if w not in used]
+
+    while len(pairs) < dominoes:
+        a = rng.choice(order(u for u in used if free(u)))
+        b = rng.choice(free(a))
+        if nb := free(b):
+            c = rng.choice(nb)
+            pairs.append((b, c))
+            used.update((b, c))
+    r0 = min(r for r, _ in used)
+    c0 = min(c for _, c in used)
+    return [((a[0] - r0, a[1] - c0), (b[0] - r0, b[1] - c0)) for a, b in pairs]
+
+
 def planted(dominoes: int, seed: int, max_pip: int = 6) -> tuple[Pips, PipsSolution]:
     """A random connected board grown domino by domino, random pips, and random regions whose
     rules hold for the planted layout (so it is solvable; often not uniquely)."""
     rng = random.Random(seed)
-    start = ((2 * dominoes, 2 * dominoes), (2 * dominoes, 2 * dominoes + 1))
-    pairs: list[tuple[tuple[int, int], tuple[int, int]]] = [start]
-    used = set(start)
-
-    def free_neighbours(cell):
-        r, c = cell
-        return [(r + dr, c + dc) for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
-                if (r + dr, c + dc) not in used and r + dr >= 0 and c + dc >= 0]
-
-    while len(pairs) < dominoes:
-        a = rng.choice([u for u in used if free_neighbours(u)])
-        b = rng.choice(free_neighbours(a))
-        nb = [x for x in free_neighbours(b) if x != a]
-        if not nb:
-            continue
-        c = rng.choice(nb)
-        pairs.append((b, c))
-        used.update((b, c))
-    r0 = min(r for r, _ in used)
-    c0 = min(c for _, c in used)
-    pairs = [((a[0] - r0, a[1] - c0), (b[0] - r0, b[1] - c0)) for a, b in pairs]
+    # grown from far enough out that no cell falls below row or column 0, in the order of a
+    # set's cells (as the shipped samples were made)
+    pairs = grow(((2 * dominoes, 2 * dominoes), (2 * dominoes, 2 * dominoes + 1)), dominoes,
+                 rng, list)
     doms = [(rng.randint(0, max_pip), rng.randint(0, max_pip)) for _ in pairs]
-    value: dict[tuple[int, int], int] = {}
-    for (low, high), (u, v) in zip(doms, pairs, strict=True):
-        value[u], value[v] = low, high
+    value = {w: k for d, pair in zip(doms, pairs, strict=True)
+             for w, k in zip(pair, d, strict=True)}
     regions = _random_regions(sorted(value), value, rng)
     drawn = Pips((), (), tuple(doms), tuple(regions), True, tuple(pairs))
     return from_nyt(to_nyt(drawn)), PipsSolution(tuple(pairs))  # from_nyt adds cells and links
@@ -613,22 +586,23 @@ def to_nyt(p: Pips) -> dict:
     return obj
 
 
+def grow_region(first: Cell, size: int, left: set[Cell], rng: random.Random) -> list[Cell]:
+    """A region of up to ``size`` cells grown from ``first`` into the cells ``left`` (which
+    loses them), each further cell drawn from the neighbours of those so far."""
+    group = [first]
+    left.discard(first)
+    while len(group) < size and (options := sorted({v for u in group for v in around(u)} & left)):
+        group.append(rng.choice(options))
+        left.discard(group[-1])
+    return group
+
+
 def _random_regions(cells, value, rng: random.Random) -> list[Region]:
     left = set(cells)
     regions = []
     while left:
-        seed_cell = min(left) if rng.random() < 0.5 else rng.choice(sorted(left))
-        group = [seed_cell]
-        left.discard(seed_cell)
-        size = rng.choice([1, 2, 2, 3, 3, 4])
-        while len(group) < size:
-            options = sorted({(r + dr, c + dc) for r, c in group
-                              for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))} & left)
-            if not options:
-                break
-            nxt = rng.choice(options)
-            group.append(nxt)
-            left.discard(nxt)
+        first = min(left) if rng.random() < 0.5 else rng.choice(sorted(left))
+        group = grow_region(first, rng.choice([1, 2, 2, 3, 3, 4]), left, rng)
         vs = [value[u] for u in group]
         rules = ["sum", "sum", "less", "greater", "empty"]
         if len(group) > 1 and len(set(vs)) == 1:
@@ -651,10 +625,8 @@ def region_names(p: Pips) -> list[str]:
     return [letters[i] if i < len(letters) else f"R{i}" for i in range(len(p.regions))]
 
 
-def _rule_text(r: Region) -> str:
-    return {"empty": "no rule", "sum": f"sum = {r.target}", "less": f"sum < {r.target}",
-            "greater": f"sum > {r.target}", "equals": "all equal",
-            "unequal": "all different"}[r.rule]
+_RULE_TEXT = {"empty": "no rule", "sum": "sum = {}", "less": "sum < {}", "greater": "sum > {}",
+              "equals": "all equal", "unequal": "all different"}  # {}: the target
 
 
 def render_text(p: Pips, sol: PipsSolution | None) -> str:
@@ -662,7 +634,7 @@ def render_text(p: Pips, sol: PipsSolution | None) -> str:
     ``sol`` is given."""
     names = region_names(p)
     legend = "regions:\n" + "".join(
-        f"  {n}: {_rule_text(r)} ({len(r.nodes)} cell{'s' if len(r.nodes) > 1 else ''})\n"
+        f"  {n}: {_RULE_TEXT[r.rule].format(r.target)} ({text.counted(len(r.nodes), 'cell')})\n"
         for n, r in zip(names, p.regions, strict=True))
     value = sol.values(p) if sol else {}
     region_of = {u: n for n, r in zip(names, p.regions, strict=True) for u in r.nodes}
@@ -696,24 +668,19 @@ def _sweep_order(p: Pips) -> list[Node]:
     """Cells in an order with a narrow frontier: grids along their longer side, other graphs
     breadth-first from a cell of least degree."""
     if p.grid:
-        rows = 1 + max(r for r, _ in p.nodes) - min(r for r, _ in p.nodes)
-        cols = 1 + max(c for _, c in p.nodes) - min(c for _, c in p.nodes)
-        return sorted(p.nodes, key=(lambda u: u) if rows >= cols else (lambda u: (u[1], u[0])))
+        return grid_sweep(p.nodes)
     adj = p.neighbours()
-    order: list[Node] = []
-    seen: set = set()
+    order: list[Node] = []  # also the queue: order[k] is the next cell to look around
+    seen, k = set(), 0
     for start in sorted(p.nodes, key=lambda u: (len(adj[u]), str(u))):
-        if start in seen:
-            continue
-        seen.add(start)
-        queue = [start]
-        while queue:
-            u = queue.pop(0)
-            order.append(u)
-            for v in sorted(adj[u], key=str):
-                if v not in seen:
-                    seen.add(v)
-                    queue.append(v)
+        if start not in seen:
+            seen.add(start)
+            order.append(start)
+            while k < len(order):
+                fresh = [v for v in sorted(adj[order[k]], key=str) if v not in seen]
+                seen.update(fresh)
+                order += fresh
+                k += 1
     return order
 
 
@@ -726,29 +693,20 @@ def count_placements(p: Pips) -> int:
     sum, common value or set of values). It shares nothing with the SAT models, so it also
     checks them."""
     go, start = _memo_search(p)
-    depth = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(depth, 2 * len(p.dominoes) + 200))  # one frame per domino
-    try:
+    with recursion_limit(2 * len(p.dominoes) + 200):  # one frame per domino
         return go(*start)
-    finally:
-        sys.setrecursionlimit(depth)
 
 
 def _tables(p: Pips) -> tuple:
     """What the search reads, by cell number in sweep order: neighbours, region, allowed
     pips (bits); by domino type: how many, its ways round; by region: rule, target."""
     nodes = _sweep_order(p)  # the covered-cell frontier is what the memo pays for
-    index = {u: i for i, u in enumerate(nodes)}
-    adj: list[list[int]] = [[] for _ in nodes]
-    for u, v in p.edges:
-        adj[index[u]].append(index[v])
-        adj[index[v]].append(index[u])
+    index, near = {u: i for i, u in enumerate(nodes)}, p.neighbours()
+    adj = [[index[v] for v in near[u]] for u in nodes]
     types = sorted(domino_types(p).items())
     ways = [[t] if t[0] == t[1] else [t, t[::-1]] for t, _ in types]
-    region = [-1] * len(nodes)
-    for k, r in enumerate(p.regions):
-        for u in r.nodes:
-            region[index[u]] = k
+    owner = {u: k for k, r in enumerate(p.regions) for u in r.nodes}
+    region = [owner.get(u, -1) for u in nodes]
     domains = cell_domains(p)
     return (adj, region, [sum(1 << v for v in domains[u]) for u in nodes],
             [m for _, m in types], ways, max(max(t) for t, _ in types),

@@ -26,7 +26,6 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
-from typing import Any
 
 from ...analysis.explain import LEVELS, difficulty, explain
 from ...backends import get_backend
@@ -34,7 +33,9 @@ from ...clock import NEVER, Deadline
 from ...encode import lower
 from ...errors import OutOfTimeError, SatDominoError
 from ...family import Family
-from .board import Pips, PipsSolution, Region, build_placement, from_nyt
+from ...kernels.cover_count import connected_parts
+from ..common import around
+from .board import Pips, PipsSolution, Region, build_placement, from_nyt, grow, grow_region
 
 # the NYT corpus (64 days): dominoes per puzzle (easy 3-7, medium 4-12, hard 6-16) and the
 # share of each region type (sum .45, empty .23, equals .18, less .06, greater .06,
@@ -85,45 +86,38 @@ def make(family: Family[Pips, PipsSolution], dominoes: int, seed: int, *,
     # cannot be kept (the preset's size and mix still are)
     band = BANDS.get(difficulty or "") if unique_by == "placement" else None
     try:
-        return _make(family, dominoes, unique, unique_by, max_pip, band, rng, deadline,
-                     progress, grade)
+        attempts = 0
+        while True:
+            attempts += 1
+            deadline.check()
+            board, solution = _plant(dominoes, max_pip, rng)
+            rounds = 0
+            while unique:
+                if progress:
+                    progress(f"board {attempts}, repair {rounds}, {len(board['regions'])} regions")
+                other = _other(board, solution, unique_by, deadline)
+                if other is None:
+                    break
+                rounds += 1
+                if rounds > MAX_ROUNDS:
+                    break
+                _repair(board, solution, other, rng)
+            if unique and rounds > MAX_ROUNDS:
+                continue
+            if unique and band is not None and band.min_hard_steps:
+                _weaken(board, solution, unique_by, rng, deadline)
+            _join_empties(board, solution["value"], rng)
+            made = Made(_puzzle(board), PipsSolution(tuple(map(tuple, solution["pairs"]))),
+                        attempts, rounds)
+            if band is None and not grade or not unique:
+                return made
+            _grade(family, made, deadline)
+            if band is None or _within(made, band):
+                return made
     except OutOfTimeError:
         raise OutOfTimeError(f"no unique Pips puzzle of {dominoes} dominoes"
                              + (f" in the {difficulty} band" if band else "")
                              + " within the time limit") from None
-
-
-def _make(family: Family[Pips, PipsSolution], dominoes: int, unique: bool, unique_by: str,
-          max_pip: int, band: Band | None, rng: random.Random, deadline: Deadline,
-          progress: Callable[[str], None] | None, grade: bool) -> Made:
-    attempts = 0
-    while True:
-        attempts += 1
-        deadline.check()
-        board, solution = _plant(dominoes, max_pip, rng)
-        rounds = 0
-        while unique:
-            if progress:
-                progress(f"board {attempts}, repair {rounds}, {len(board['regions'])} regions")
-            other = _other(board, solution, unique_by, deadline)
-            if other is None:
-                break
-            rounds += 1
-            if rounds > MAX_ROUNDS:
-                break
-            _repair(board, solution, other, rng)
-        if unique and rounds > MAX_ROUNDS:
-            continue
-        if unique and band is not None and band.min_hard_steps:
-            _weaken(board, solution, unique_by, rng, deadline)
-        _join_empties(board, solution["value"], rng)
-        made = Made(_puzzle(board), PipsSolution(tuple(map(tuple, solution["pairs"]))),
-                    attempts, rounds)
-        if band is None and not grade or not unique:
-            return made
-        _grade(family, made, deadline)
-        if band is None or _within(made, band):
-            return made
 
 
 def _within(made: Made, band: Band) -> bool:
@@ -145,7 +139,7 @@ def _grade(family: Family[Pips, PipsSolution], made: Made, deadline: Deadline) -
 
 def _plant(dominoes: int, max_pip: int, rng: random.Random) -> tuple[dict, dict]:
     """(the puzzle as an NYT object being edited, the planted layout: its pairs and values)."""
-    pairs = _grow(dominoes, rng)
+    pairs = grow(((0, 0), (0, 1)) if rng.random() < 0.5 else ((0, 0), (1, 0)), dominoes, rng)
     kinds = list(combinations_with_replacement(range(max_pip + 1), 2))
     drawn: list[tuple[int, int]] = []
     while len(drawn) < dominoes:  # without repeats while the set lasts
@@ -156,56 +150,26 @@ def _plant(dominoes: int, max_pip: int, rng: random.Random) -> tuple[dict, dict]
         # each way round, by the equal neighbours it makes (the NYT's "equals" regions
         # are runs of equal pips across dominoes)
         def matches(x, y, u=u, v=v):
-            return sum(value.get(w) == x for w in _neighbours(u)) + \
-                sum(value.get(w) == y for w in _neighbours(v))
+            return sum(value.get(w) == x for w in around(u)) + \
+                sum(value.get(w) == y for w in around(v))
 
         if matches(b, a) > matches(a, b) or matches(b, a) == matches(a, b) and \
                 rng.random() < 0.5:
             a, b = b, a
         doms.append([a, b])
         value[u], value[v] = a, b
-    solution = {"pairs": pairs, "value": value}
     # the share of each type, of about one and a half regions per domino (what repair and
     # weakening leave on unique boards; the NYT's hard ones have 10.5 regions for 10)
     board = {"dominoes": doms, "regions": _lay_regions(value, rng),
              "solution": [[list(u), list(v)] for u, v in pairs],
              "quota": _quota(round(1.5 * dominoes), rng), "max_pip": max_pip}
-    return board, solution
+    return board, {"pairs": pairs, "value": value}
 
 
 def _puzzle(board: dict) -> Pips:
     """The puzzle of a board being edited (its NYT object, without the generator's notes:
     quota, max_pip)."""
     return from_nyt({k: board[k] for k in ("dominoes", "regions", "solution")})
-
-
-def _grow(dominoes: int, rng: random.Random) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    """A connected board tiled by ``dominoes`` dominoes, grown one domino at a time from
-    the cells at the edge of the board so far (which leaves NYT-like arms and holes)."""
-    start = ((0, 0), (0, 1)) if rng.random() < 0.5 else ((0, 0), (1, 0))
-    pairs: list = [start]
-    used = set(start)
-
-    def free(cell):
-        return [w for w in _neighbours(cell) if w not in used]
-
-    while len(pairs) < dominoes:
-        a = rng.choice(sorted(u for u in used if free(u)))
-        b = rng.choice(free(a))
-        nb = free(b)
-        if not nb:
-            continue
-        c = rng.choice(nb)
-        pairs.append((b, c))
-        used.update((b, c))
-    r0 = min(r for r, _ in used)
-    c0 = min(c for _, c in used)
-    return [((a[0] - r0, a[1] - c0), (b[0] - r0, b[1] - c0)) for a, b in pairs]
-
-
-def _neighbours(u):
-    r, c = u
-    return [(r, c + 1), (r + 1, c), (r, c - 1), (r - 1, c)]
 
 
 def _lay_regions(value: dict, rng: random.Random) -> list[dict]:
@@ -217,26 +181,19 @@ def _lay_regions(value: dict, rng: random.Random) -> list[dict]:
         if u not in left or rng.random() < 0.2:
             continue
         run = [u]
-        for v in _neighbours(u):
+        for v in around(u):
             if v in left and v not in run and value[v] == value[u] and len(run) < 5:
                 run.append(v)
-                for w in _neighbours(v):
+                for w in around(v):
                     if w in left and w not in run and value[w] == value[u] and len(run) < 5:
                         run.append(w)
         if len(run) > 1:
             left.difference_update(run)
             regions.append(_region("equals", run, value))
     while left:
-        u = rng.choice(sorted(left))
+        first = rng.choice(sorted(left))
         size = rng.choices((1, 2, 3, 4), weights=(40, 35, 15, 10))[0]
-        group = [u]
-        left.discard(u)
-        while len(group) < size:
-            options = sorted({v for w in group for v in _neighbours(w)} & left)
-            if not options:
-                break
-            group.append(rng.choice(options))
-            left.discard(group[-1])
+        group = grow_region(first, size, left, rng)
         vs = [value[w] for w in group]
         if len(group) == 1:
             rule = rng.choices(("empty", "sum", "less", "greater"), weights=(50, 30, 10, 10))[0]
@@ -267,28 +224,23 @@ def _other(board: dict, solution: dict, unique_by: str, deadline: Deadline) -> d
     m = build_placement(_puzzle(board))
     cnf = lower(m)
     value = solution["value"]
-    extra = []
     if unique_by == "grid":  # some cell shows other pips: same_u <- a placement showing
         same = {u: cnf.num_vars + 1 + k for k, u in enumerate(sorted(value))}  # value[u]
-        for x in m.projection:
-            for u, k in _placed(m.key(x)):
-                if k == value[u]:
-                    extra.append([-x, same[u]])
-        block = [-a for a in same.values()]
+        clauses = [[-x, same[u]] for x in m.projection for u, k in _placed(m.key(x))
+                   if k == value[u]]
+        clauses.append([-a for a in same.values()])
     else:
         mine = {frozenset(((u, value[u]), (v, value[v]))) for u, v in solution["pairs"]}
-        block = [-x for x in m.projection if _placed(m.key(x)) in mine]
+        clauses = [[-x for x in m.projection if _placed(m.key(x)) in mine]]
     with get_backend(SOLVER).session(cnf) as s:
-        s.add([*extra, block])
+        s.add(clauses)
         answer = s.solve(deadline=deadline)
     if answer.status == "unknown":
         raise OutOfTimeError("time limit")
     if answer.status == "unsat":
         return None
     pairs = [m.key(x) for x in m.projection if x in answer.true_vars]
-    other: dict[Any, Any] = {}
-    for _, (a, b), u, v in pairs:
-        other[u], other[v] = a, b
+    other = {w: k for _, pips, u, v in pairs for w, k in zip((u, v), pips, strict=True)}
     return {"value": other, "pairs": {frozenset((u, v)) for _, _, u, v in pairs}}
 
 
@@ -306,8 +258,8 @@ def _repair(board: dict, solution: dict, other: dict, rng: random.Random) -> Non
     for i, region in enumerate(board["regions"]):
         cells = [tuple(u) for u in region["indices"]]
         if differ.intersection(cells):
-            changes = _changes(region["type"], cells, value, theirs, differ)
-            options += [([i], added) for added in changes]
+            options += [([i], added)
+                        for added in _changes(region["type"], cells, value, theirs, differ)]
     if not options:
         _new_pips(board, solution, other, rng)
         return
@@ -362,7 +314,7 @@ def _weaken(board: dict, solution: dict, unique_by: str, rng: random.Random,
                 said = "equals" if len(set(vs)) == 1 else "unequal"  # all equal / different
                 options.append(([i], [_region(said, cells, value)]))
             if rule == "sum":  # joined with a neighbouring sum, or an empty cell
-                for j in sorted({owner[v] for u in cells for v in _neighbours(u)
+                for j in sorted({owner[v] for u in cells for v in around(u)
                                  if v in owner and owner[v] != i}):
                     other = regions[j]
                     if other["type"] == "sum" and j > i or other["type"] == "empty" \
@@ -388,7 +340,7 @@ def _join_empties(board: dict, value: dict, rng: random.Random) -> None:
         while Counter(r["type"] for r in board["regions"])[rule] < board["quota"][rule]:
             empty = {tuple(r["indices"][0]): r for r in board["regions"]
                      if r["type"] == "empty" and len(r["indices"]) == 1}
-            pairs = [(u, v) for u in sorted(empty) for v in _neighbours(u) if v in empty
+            pairs = [(u, v) for u in sorted(empty) for v in around(u) if v in empty
                      and (value[u] != value[v]) == (rule == "unequal")]
             if not pairs:
                 break
@@ -416,9 +368,9 @@ def _changes(rule: str, cells: list, value: dict, theirs: dict, differ: set) -> 
         out.append([_region(rule if breaks else "sum", cells, value)])
     if len(cells) > 1:  # a differing cell made a region of its own
         for u in sorted(differ.intersection(cells)):
-            rest = [v for v in cells if v != u]
+            rest = sorted(v for v in cells if v != u)
             kept = [_region(_holding(rule, part, value), part, value)
-                    for part in _connected(rest)]
+                    for part in map(sorted, connected_parts(rest, around))]
             out += [[single, *kept] for single in _targets([u], value, theirs)]
     return out
 
@@ -445,23 +397,6 @@ def _holding(rule: str, cells, value: dict) -> str:
             len(set(vs)) < len(vs) or rule == "greater" and sum(vs) < 1:
         return "sum"
     return rule
-
-
-def _connected(cells: list) -> list[list]:
-    left, parts = set(cells), []
-    while left:
-        todo = [min(left)]
-        part = []
-        left.discard(todo[0])
-        while todo:
-            u = todo.pop()
-            part.append(u)
-            for v in _neighbours(u):
-                if v in left:
-                    left.discard(v)
-                    todo.append(v)
-        parts.append(sorted(part))
-    return parts
 
 
 def _new_pips(board: dict, solution: dict, other: dict, rng: random.Random) -> None:
