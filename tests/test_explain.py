@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,8 @@ from satdomino.analysis.explain import LEVELS, _Groups, explain, step_json
 from satdomino.cli import main
 from satdomino.clock import NEVER
 from satdomino.encode import lower
+from satdomino.puzzles import dominosa as D
+from satdomino.render.svg import STEP_COLOURS
 
 from . import test_dominofit, test_dominosa_solve, test_doodlefit, test_pips
 from .bruteforce import solutions
@@ -234,9 +237,17 @@ def test_cli_explain_draws_numbered_steps(tmp_path) -> None:
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     first = (tmp_path / "steps-1.svg").read_text()
-    numbers = re.findall(r'text-anchor="middle">(\d+)</text>', first)
-    assert sorted(numbers, key=int) == [str(k) for k in range(1, 11) for _ in range(2)]
+    # drawn on the puzzle: its numbers stay, each step's number in a badge of its level
+    [(_, board)] = D.parse((EXAMPLES / "dominosa" / "double3-grid.txt").read_text())
+    numbers = re.findall(r'font-size="17" text-anchor="middle">(\d+)</text>', first)
+    assert sorted(numbers) == sorted(str(v) for row in board.grid for v in row)
+    steps = re.findall(r'font-weight="bold" fill="(#[0-9a-f]+)" text-anchor="middle">(\d+)<',
+                       first)
+    assert sorted(int(k) for _, k in steps) == list(range(1, 11))
+    assert {ink for ink, _ in steps} == {STEP_COLOURS[0]}  # every step by a single rule
+    assert ">rule</text>" in first and "dominosa: 10 steps, grade rule" in first
     assert first.count('rx="7"') == 10  # each placed domino outlined
+    ET.fromstring(first)
     assert "stroke-width=\"3\"" in (tmp_path / "steps-2.svg").read_text()  # blocks walled off
 
 

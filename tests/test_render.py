@@ -38,8 +38,9 @@ def test_svg_has_one_outline_per_domino_and_every_number() -> None:
     ns = "{http://www.w3.org/2000/svg}"
     outlines = [r for r in root.iter(f"{ns}rect") if r.get("rx")]
     assert len(outlines) == len(D.dominoes(5))
-    texts = [t.text for t in root.iter(f"{ns}text")]
-    assert sorted(texts[1:]) == sorted(str(v) for row in board.grid for v in row)
+    texts = [t.text for t in root.iter(f"{ns}text")]  # the title, the numbers, the rule
+    assert sorted(texts[1:-1]) == sorted(str(v) for row in board.grid for v in row)
+    assert texts[-1] == "Cut the grid into the 21 dominoes 0-0 to 5-5, each once."
 
 
 def test_a_narrow_board_is_as_wide_as_its_title() -> None:

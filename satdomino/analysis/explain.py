@@ -491,19 +491,15 @@ def numbered_board(puzzle: Any, family: Family[Any, Any], steps: list[Step],
 
 def numbered_svg(puzzle: Any, family: Family[Any, Any], steps: list[Step], title: str,
                  found: Squares | None = None) -> str:
-    """The board as SVG: each placed piece outlined (a block walled off) with its step
-    number in its squares; squares not covered yet are blank (``found`` as in
-    ``numbered_board``). Empty for a graph board."""
+    """The puzzle as its family draws it (its numbers and clues), with the pieces the steps
+    placed laid on it, each with a badge of its step number in its level's colour, and a
+    legend of the levels (``found`` as in ``numbered_board``). Empty for a graph board."""
     board, cells = found or _squares(puzzle, family)
     if not board:
         return ""
-    labels = dict.fromkeys(board, "")
-    pairs, groups = [], {}
-    for k, step in enumerate(steps, start=1):
-        squares = cells(step.key)
-        labels.update({u: str(k) for u in squares})
-        if len(squares) == 2:
-            pairs.append((squares[0], squares[1]))
-        else:
-            groups.update(dict.fromkeys(squares, k))
-    return svg.draw_board(labels, pairs, title, groups=groups or None)
+    m = family.model(None)(puzzle)  # built as ``explain`` builds it: the same names
+    laid = family.decode(puzzle, m, frozenset(m.var(s.key) for s in steps))
+    marks = svg.step_marks((cells(s.key), k, s.level) for k, s in enumerate(steps, start=1))
+    legend = [(svg.STEP_COLOURS[lv - 1], LEVELS[lv]) for lv in sorted({s.level for s in steps})]
+    return svg.overlay(family.render_svg(puzzle, laid), title, marks, legend,
+                       "Step numbers, coloured by level:")

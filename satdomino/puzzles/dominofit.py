@@ -322,13 +322,53 @@ def render_text(p: DominoFit, sol: DominoFitSolution | None) -> str:
 
 
 def render_svg(p: DominoFit, sol: DominoFitSolution | None) -> str:
-    """The board as SVG, with ``sol``'s pieces when given."""
-    labels = {(r, c): "" for r in range(p.height) for c in range(p.width)}
+    """The puzzle as SVG: the board with its black squares, the column sums over the columns
+    and the row sums beside the rows, the two pieces and the rules under it; with ``sol`` the
+    answer key: the pieces laid, with their dots."""
+    sheet = svg.Sheet(f"Domino Fit {p.width}x{p.height}" + (" (answer key)" if sol else ""))
+    s = svg.SIZE
+    x0 = svg.MARGIN + svg.text_width(str(max(p.side)), 15) + 12
+    y0 = sheet.top + 26
+    for c, v in enumerate(p.top):
+        sheet.text(x0 + c * s + s / 2, y0 - 9, str(v), 15, font_weight="bold",
+                   text_anchor="middle")
+    for r, v in enumerate(p.side):
+        sheet.text(x0 - 9, y0 + r * s + s / 2 + 5, str(v), 15, font_weight="bold",
+                   text_anchor="end")
     pieces = sol.pieces if sol else ()
-    for cell, n in (dots_of(*piece) for piece in pieces):
-        labels[cell] = "•" * n
-    return svg.draw_board(labels, [cells_of(*piece) for piece in pieces],
-                          f"Domino Fit {p.width}x{p.height}", dict.fromkeys(p.blacks, "#333"))
+    svg.board(sheet, x0, y0, {(r, c): "" for r in range(p.height) for c in range(p.width)},
+              [cells_of(*piece) for piece in pieces], dict.fromkeys(p.blacks, svg.INK))
+    for (r, c), n in (dots_of(*piece) for piece in pieces):
+        sheet.add(_dots(x0 + c * s + s / 2, y0 + r * s + s / 2, n, 4.5), 0, 0)
+    _pieces_legend(sheet, svg.MARGIN, y0 + p.height * s + 14, p.cover)
+    return sheet.svg()
+
+
+def _dots(x: float, y: float, n: int, radius: float) -> list[str]:
+    """One dot at (x, y), or two across the square's diagonal."""
+    d = 1.6 * radius
+    at = [(x, y)] if n == 1 else [(x - d, y - d), (x + d, y + d)]
+    return [f'<circle cx="{cx:g}" cy="{cy:g}" r="{radius:g}" fill="{svg.INK}"/>' for cx, cy in at]
+
+
+def _pieces_legend(sheet: svg.Sheet, x: float, y: float, cover: bool) -> None:
+    """The two pieces, drawn small, and the rules."""
+    sheet.text(x, y + 13, "Pieces (as many as needed, never turned):", 14, font_weight="bold")
+    s, top = 24, y + 24
+    out = [f'<rect x="{x:g}" y="{top:g}" width="{s}" height="{2 * s}" rx="4" fill="white" '
+           f'stroke="{svg.INK}" stroke-width="1.5"/>',
+           f'<line x1="{x + 4:g}" y1="{top + s:g}" x2="{x + s - 4:g}" y2="{top + s:g}" '
+           f'stroke="{svg.INK}"/>', *_dots(x + s / 2, top + s / 2, 1, 3.5),
+           f'<rect x="{x + 2 * s:g}" y="{top + s / 2:g}" width="{2 * s}" height="{s}" rx="4" '
+           f'fill="white" stroke="{svg.INK}" stroke-width="1.5"/>',
+           f'<line x1="{x + 3 * s:g}" y1="{top + s / 2 + 4:g}" x2="{x + 3 * s:g}" '
+           f'y2="{top + 1.5 * s - 4:g}" stroke="{svg.INK}"/>',
+           *_dots(x + 3.5 * s, top + s, 2, 3.5)]
+    sheet.add(out, x + 4 * s, top + 2 * s)
+    svg.notes(sheet, x, top + 2 * s, [
+        "The dots in each row and each column add up to its number.",
+        "Black squares stay empty; " + ("every other square is covered."
+                                        if cover else "pieces never overlap.")])
 
 
 def planted(width: int, height: int, seed: int, blacks: float = 0.1) -> tuple[DominoFit,

@@ -252,12 +252,24 @@ def render_text(p: DoodleFit, sol: DoodleFitSolution | None) -> str:
 
 
 def render_svg(p: DoodleFit, sol: DoodleFitSolution | None) -> str:
-    """The shape as SVG, the blocks coloured when ``sol`` is given."""
-    groups = {u: i for i, cells in enumerate(sol.cells if sol else ()) for u in cells}
-    labels = dict.fromkeys(p.shape, "") | {u: label(i) for u, i in groups.items()}
-    fills = {u: svg.PALETTE[i % len(svg.PALETTE)] for u, i in groups.items()}
-    return svg.draw_board(labels, (), f"Doodle Fit: {len(p.blocks)} blocks", fills,
-                          groups=groups or dict.fromkeys(p.shape, 0))
+    """The puzzle as SVG: the shape, and every block beside it, named as the solution names
+    it (0-9, A-Z, a-z), with the turns allowed; with ``sol`` the answer key: the shape cut
+    into the blocks (touching blocks coloured apart), each block in the colour it has there."""
+    sheet = svg.Sheet(f"Doodle Fit: {len(p.blocks)} blocks" + (" (answer key)" if sol else ""))
+    owner = {u: i for i, cells in enumerate(sol.cells if sol else ()) for u in cells}
+    number = svg.colouring(svg.touching_groups(owner) | {
+        i: set() for i in range(len(p.blocks)) if i not in owner.values()})
+    fills = [svg.colour(number[i] if sol else i) for i in range(len(p.blocks))]
+    labels = dict.fromkeys(p.shape, "") | {u: label(i) for u, i in owner.items()}
+    svg.board(sheet, svg.MARGIN, sheet.top, labels, (), {u: fills[i] for u, i in owner.items()},
+              owner or dict.fromkeys(p.shape, 0))
+    bottom = svg.block_tray(sheet, svg.MARGIN, sheet.bottom + 16, sheet.right - svg.MARGIN,
+                            p.blocks, [label(i) for i in range(len(p.blocks))], fills,
+                            "Blocks to fit, each once:")
+    turns = ("may be rotated and mirrored" if p.rotate and p.reflect else "may be rotated"
+             if p.rotate else "may be mirrored" if p.reflect else "are not turned")
+    svg.notes(sheet, svg.MARGIN, bottom, [f"Cover every cell of the shape; the blocks {turns}."])
+    return sheet.svg()
 
 
 def planted(cells: int, blocks: int, seed: int) -> tuple[DoodleFit, DoodleFitSolution]:

@@ -472,8 +472,13 @@ def render_text(p: Dominosa, sol: DominosaSolution | None) -> str:
 
 
 def render_svg(p: Dominosa, sol: DominosaSolution | None) -> str:
-    """The board as SVG, with ``sol``'s dominoes when given."""
-    return svg.draw_board(labels(p), sol.pairs if sol else (), title=f"Dominosa double-{p.n}")
+    """The puzzle as SVG: the grid of numbers and the rule; with ``sol`` the answer key:
+    its dominoes outlined."""
+    sheet = svg.Sheet(f"Dominosa double-{p.n}" + (" (answer key)" if sol else ""))
+    svg.board(sheet, svg.MARGIN, sheet.top, labels(p), sol.pairs if sol else ())
+    svg.notes(sheet, svg.MARGIN, sheet.bottom + 4, [
+        f"Cut the grid into the {len(dominoes(p.n))} dominoes 0-0 to {p.n}-{p.n}, each once."])
+    return sheet.svg()
 
 
 # generation --------------------------------------------------------------------------------------

@@ -461,10 +461,13 @@ COUNT_VIEWS: dict[str, Callable[[Pips], Model]] = {"grid": _projected("int"),
 @dataclass(frozen=True)
 class PipsSolution:
     pairs: tuple[tuple[Node, Node], ...]  # pairs[i] holds dominoes[i], dominoes[i][0] on [0]
+    # a part of a layout (the steps of ``explain`` so far): the domino each pair holds
+    held: tuple[tuple[int, int], ...] | None = None
 
     def values(self, p: Pips) -> dict[Node, int]:
         """The pips each cell shows."""
-        return {u: k for d, pair in zip(p.dominoes, self.pairs, strict=True)
+        held = p.dominoes if self.held is None else self.held
+        return {u: k for d, pair in zip(held, self.pairs, strict=True)
                 for u, k in zip(pair, d, strict=True)}
 
 
@@ -493,14 +496,15 @@ def decode(p: Pips, model: Model, true_vars: frozenset[int]) -> PipsSolution:
     free: dict[tuple[int, int], list[tuple[Node, Node]]] = {}
     for t, u, v in _placed(p, model, true_vars):
         free.setdefault(t, []).append((u, v))
-    pairs = []
+    pairs, held = [], []
     for a, b in p.dominoes:
         stack = free.get((min(a, b), max(a, b)), [])
         if not stack:  # the model placed too few of this domino: verify will say so
             continue
         u, v = stack.pop()
         pairs.append((u, v) if a <= b else (v, u))
-    return PipsSolution(tuple(pairs))
+        held.append((a, b))
+    return PipsSolution(tuple(pairs), None if len(pairs) == len(p.dominoes) else tuple(held))
 
 
 def verify(p: Pips, sol: PipsSolution) -> list[str]:
@@ -649,17 +653,70 @@ def render_text(p: Pips, sol: PipsSolution | None) -> str:
     return "\n".join(parts)
 
 
+def region_fills(p: Pips) -> list[str | None]:
+    """A fill for each region, touching regions always apart (None: a region without a rule,
+    drawn plain)."""
+    owner = {u: k for k, r in enumerate(p.regions) if r.rule != "empty" for u in r.nodes}
+    touching: dict[int, set[int]] = {k: set() for k in set(owner.values())}
+    for u, v in p.edges:
+        a, b = owner.get(u), owner.get(v)
+        if a is not None and b is not None and a != b:
+            touching[a].add(b)
+            touching[b].add(a)
+    number = svg.colouring(touching)
+    return [svg.colour(number[k]) if k in number else None for k in range(len(p.regions))]
+
+
 def render_svg(p: Pips, sol: PipsSolution | None) -> str:
-    """The board as SVG, regions shaded, with ``sol``'s dominoes and pips when given."""
-    fills = {u: svg.PALETTE[i % len(svg.PALETTE)] for i, r in enumerate(p.regions)
-             if r.rule != "empty" for u in r.nodes}
+    """The puzzle as SVG: the board, its regions coloured (touching ones apart) and walled,
+    each rule in a badge, and the dominoes to place; with ``sol`` the answer key: the pips
+    and the dominoes laid (a part of a layout: those laid so far)."""
+    fills = region_fills(p)
     value = sol.values(p) if sol else {}
-    labels = {u: str(value[u]) if sol else "" for u in p.nodes}
-    title = f"Pips: {len(p.dominoes)} domino{'' if len(p.dominoes) == 1 else 'es'}"
-    tags = {min(r.nodes): r.label() for r in p.regions if r.rule != "empty"}
-    if not p.grid:
-        return svg.draw_graph(labels, sol.pairs if sol else (), p.edges, title, fills, tags)
-    return svg.draw_board(labels, sol.pairs if sol else (), title, fills, tags)
+    labels = {u: str(value[u]) if u in value else "" for u in p.nodes}
+    n = len(p.dominoes)
+    sheet = svg.Sheet(f"Pips: {n} domino{'' if n == 1 else 'es'}"
+                      + (" (answer key)" if sol else ""))
+    pairs = sol.pairs if sol else ()
+    bottom = (_grid_svg if p.grid else _graph_svg)(sheet, p, labels, pairs, fills)
+    svg.domino_tray(sheet, svg.MARGIN, bottom + 16, sheet.right - svg.MARGIN, p.dominoes,
+                    "Dominoes to place:")
+    return sheet.svg()
+
+
+def _grid_svg(sheet: svg.Sheet, p: Pips, labels: dict, pairs: Iterable,
+              fills: list[str | None]) -> float:
+    """The board on ``sheet``, each rule in a badge on its region's bottom-right corner (on
+    the region's edge, over any domino); the bottom."""
+    x0, y0 = svg.MARGIN, sheet.top
+    cell_fill = {u: f for f, r in zip(fills, p.regions, strict=True) if f for u in r.nodes}
+    groups = {u: (k if fills[k] else None) for k, r in enumerate(p.regions) for u in r.nodes}
+    svg.board(sheet, x0, y0, labels, pairs, cell_fill, groups)  # a grid's cells: its regions'
+    for f, r in zip(fills, p.regions, strict=True):
+        if f:
+            row, col = max(r.nodes)
+            x, y = x0 + (col + 1) * svg.SIZE, y0 + (row + 1) * svg.SIZE
+            sheet.add(svg.badge(x, y, r.label(), svg.dark(f)), x + 30, y + 12)
+    return sheet.bottom
+
+
+def _graph_svg(sheet: svg.Sheet, p: Pips, labels: dict, pairs: Iterable,
+               fills: list[str | None]) -> float:
+    """The graph on ``sheet``, each node named with its region's letter, and the regions'
+    rules under it as badges in their colours; the bottom."""
+    names = region_names(p)
+    fill = {u: f for f, r in zip(fills, p.regions, strict=True) if f for u in r.nodes}
+    tag = {u: f"{u} ({n})" for n, f, r in zip(names, fills, p.regions, strict=True) if f
+           for u in r.nodes}
+    bottom = svg.graph(sheet, svg.MARGIN, sheet.top, labels, pairs, p.edges, fill, tag)
+    ruled = [(f"{n}: {_RULE_TEXT[r.rule].format(r.target)}", f)
+             for n, f, r in zip(names, fills, p.regions, strict=True) if f is not None]
+    at, _, height = svg.flow([(svg.badge_width(w), 20) for w, _ in ruled],
+                             sheet.right - svg.MARGIN)
+    for (words, f), (dx, dy) in zip(ruled, at, strict=True):
+        x = svg.MARGIN + dx + svg.badge_width(words) / 2
+        sheet.add(svg.badge(x, bottom + dy + 10, words, svg.dark(f)), x, bottom + dy)
+    return bottom + height
 
 
 # exact counting ----------------------------------------------------------------------------------
