@@ -16,6 +16,7 @@ check fail that would have passed (more candidate clauses), never a wrong proof 
 
 from __future__ import annotations
 
+import itertools
 import lzma
 import os
 import re
@@ -26,6 +27,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import IO
 
@@ -121,8 +123,7 @@ def _binary_steps(head: bytes, stream: IO[bytes], where: str
     in_clause = deletion = False
     clause: list[int] = []
     value = shift = 0
-    chunk = head
-    while chunk:
+    for chunk in itertools.chain([head], iter(partial(stream.read, _CHUNK), b"")):
         for byte in chunk:
             if not in_clause:
                 if byte != 97 and byte != 100:
@@ -146,19 +147,14 @@ def _binary_steps(head: bytes, stream: IO[bytes], where: str
                     raise SatDominoError(f"{where}: binary DRAT literal too long at offset "
                                          f"{offset}")
             offset += 1
-        chunk = stream.read(_CHUNK)
     if in_clause:
         raise SatDominoError(f"{where}: the binary proof ends inside a clause (offset {offset})")
 
 
 def _text_lines(head: bytes, stream: IO[bytes]) -> Iterator[bytes]:
-    rest = b""
-    chunk = head
-    while chunk:
-        lines = (rest + chunk).split(b"\n")
-        rest = lines.pop()
-        yield from lines
-        chunk = stream.read(_CHUNK)
+    *lines, rest = (head + stream.readline()).split(b"\n")
+    yield from lines
+    yield from stream  # nothing when ``rest`` is not empty: the stream ended there
     if rest:
         yield rest
 

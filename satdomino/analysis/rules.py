@@ -36,7 +36,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
-from functools import partial
+from functools import partial, reduce
 
 from ..model import AtMostOne, ExactlyOne, Model
 
@@ -253,9 +253,7 @@ class Candidates:
                 if subset & done:
                     continue
                 members = [i for i in range(len(group)) if subset >> i & 1]
-                union = 0
-                for i in members:
-                    union |= masks[i]
+                union = reduce(int.__or__, (masks[i] for i in members), 0)
                 k = union.bit_count()
                 linked = any(joined[i] & subset for i in members)
                 if union < 0 or linked != doubles or not (

@@ -25,12 +25,11 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from typing import Any, NamedTuple, NoReturn
 
-from ..clock import NEVER, Deadline
 from ..errors import BackendError, UsageError
 from ..model import Model
 from ..process import forkserver
 from ..process.child import answer_now
-from ..process.run import ForkedRun, Run, ServedRun, finish_within
+from ..process.run import ForkedRun, Run, ServedRun
 from .base import Backend, Formula, Result
 from .program import program_rows
 
@@ -129,14 +128,6 @@ class HighsBackend(Backend):
     def prepare(self) -> None:
         if forkserver.available():
             forkserver.server()
-
-    def solve(self, formula: Formula, assumptions: Sequence[int] = (),
-              deadline: Deadline = NEVER, phases: Sequence[int] = ()) -> Result:
-        run = self.start(formula, assumptions, phases)
-        try:
-            return finish_within(run, deadline)
-        finally:
-            run.close()
 
     def start(self, formula: Formula, assumptions: Sequence[int] = (),
               phases: Sequence[int] = ()) -> Run:

@@ -31,6 +31,7 @@ import queue
 import threading
 import time
 from collections.abc import Sequence
+from contextlib import nullcontext
 
 from ..clock import NEVER, Deadline
 from ..errors import BackendError
@@ -67,9 +68,7 @@ class PortfolioBackend(Group):
         race = _Race(self, formula, assumptions, phases, limit)
         try:
             race.start_due()
-            if outer is None:
-                return race.run()
-            with outer.stoppable(race.stop):
+            with nullcontext() if outer is None else outer.stoppable(race.stop):
                 return race.run()
         finally:
             race.close()
@@ -249,9 +248,8 @@ class _Race:
 
 def timing(delay: float, yield_at: float | None) -> str:
     """A member's ``@START[..YIELD]`` suffix as the portfolio's name writes it."""
-    if yield_at is not None:
-        return f"@{delay:g}..{yield_at:g}" if delay else f"@..{yield_at:g}"
-    return f"@{delay:g}" if delay else ""
+    start = f"{delay:g}" if delay else ""
+    return f"@{start}..{yield_at:g}" if yield_at is not None else f"@{start}" if delay else ""
 
 
 def _why(e: BaseException) -> str:

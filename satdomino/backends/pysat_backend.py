@@ -243,18 +243,12 @@ class PysatSession(Session):
 
     def _here(self, s: Solver, assumptions: list[int], conflicts: int | None,
               deadline: Deadline) -> bool | None:
-        if conflicts is not None:
-            s.conf_budget(conflicts)
-        elif self.interruptible:
-            s.conf_budget(-1)
-        if not self.interruptible:
-            return s.solve_limited(assumptions=assumptions) if conflicts is not None \
-                else s.solve(assumptions=assumptions)
-        self._arm(deadline)
-        s.clear_interrupt()
-        if deadline.passed():  # its interrupt may have come before the clear
-            return None
-        return s.solve_limited(assumptions=assumptions, expect_interrupt=True)
+        if self.interruptible:
+            self._arm(deadline)
+            s.clear_interrupt()
+            if deadline.passed():  # its interrupt may have come before the clear
+                return None
+        return _solve_on(s, assumptions, conflicts, self.interruptible)
 
     def _arm(self, deadline: Deadline) -> None:
         """One watchdog a session, interrupting the solver at the deadline: a solve costs
@@ -333,15 +327,21 @@ class PysatSession(Session):
         self._solver.delete()
 
 
+def _solve_on(s: Solver, assumptions: list[int], conflicts: int | None,
+              interruptible: bool = False) -> bool | None:
+    """One solve of ``s``: within ``conflicts`` conflicts (None: no budget), and stopping on
+    an interrupt if it is ``interruptible``."""
+    if conflicts is None and not interruptible:
+        return s.solve(assumptions=assumptions)
+    s.conf_budget(-1 if conflicts is None else conflicts)
+    return s.solve_limited(assumptions=assumptions, expect_interrupt=interruptible)
+
+
 def _solve_copy(s: Solver, assumptions: list[int],
                 conflicts: int | None) -> tuple[bool | None, list[int], list[int] | None]:
     """In a forked child: the answer of its copy of the solver, the true variables and the
     core (None where the solver gives none)."""
-    if conflicts is not None:
-        s.conf_budget(conflicts)
-        answer = s.solve_limited(assumptions=assumptions)
-    else:
-        answer = s.solve(assumptions=assumptions)
+    answer = _solve_on(s, assumptions, conflicts)
     true = [x for x in s.get_model() or [] if x > 0] if answer else []
     try:
         core = list(s.get_core() or []) if answer is False else None

@@ -109,10 +109,14 @@ def close_files_but(keep: int) -> None:
         os.closerange(3, keep)
         os.closerange(max(keep + 1, 3), min(limit if limit > 0 else 4096, 2**31 - 1))
         return
-    for fd in fds:  # the one listdir used is closed already: EBADF
-        if fd > 2 and fd != keep:
-            with suppress(OSError):
-                os.close(fd)
+    close_quietly(*(fd for fd in fds if fd > 2 and fd != keep))  # listdir's own one: EBADF
+
+
+def close_quietly(*fds: int) -> None:
+    """Close each file number, one already closed (or -1) included."""
+    for fd in fds:
+        with suppress(OSError):
+            os.close(fd)
 
 
 def flush_std_streams() -> None:

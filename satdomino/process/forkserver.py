@@ -34,7 +34,7 @@ from contextlib import suppress
 from typing import Any, NoReturn
 
 from ..errors import BackendError
-from .child import child_main, close_files_but, flush_std_streams
+from .child import child_main, close_files_but, close_quietly, flush_std_streams
 
 _HEADER = struct.Struct("<q")  # the length of a pickled job, a worker's pid, or a peak
 _QUERY = -1  # in place of a job's length: the workers' peak memory
@@ -85,8 +85,7 @@ class ForkServer:
             os.set_inheritable(fds[0], False)
             return _HEADER.unpack(data)[0], fds[0]
         except BaseException:  # the worker is nobody's: end it with the server
-            for fd in fds:
-                os.close(fd)
+            close_quietly(*fds)
             self.close()
             raise
 
@@ -119,8 +118,7 @@ class ForkServer:
                 raise BackendError(f"the fork server is gone ({e})") from None
             raise
         if len(data) != _HEADER.size:
-            for fd in fds:
-                os.close(fd)
+            close_quietly(*fds)
             self.close()
             raise BackendError("the fork server is gone")
         return data, fds

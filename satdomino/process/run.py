@@ -22,7 +22,7 @@ from typing import Any
 from ..clock import Deadline
 from ..errors import BackendError
 from ..result import Result
-from .child import child_main, flush_std_streams
+from .child import child_main, close_quietly, flush_std_streams
 
 
 class Run:
@@ -194,8 +194,7 @@ class ForkedRun(Run):
                 _sigkill(self._pid)
                 _reap(self._pid)
             self._close_pipes()
-            with suppress(OSError):
-                os.close(write)
+            close_quietly(write)
             raise
         self._watch()
         self.searching = True  # its set-up is in the child
@@ -215,10 +214,7 @@ class ForkedRun(Run):
         """Once: a number closed twice may by then be another file's."""
         if self._recv is not None:
             self._recv.close()
-        for fd in (self._wake, self._woken):
-            if fd >= 0:
-                with suppress(OSError):
-                    os.close(fd)
+        close_quietly(self._wake, self._woken)
         self._wake = self._woken = -1
 
     def _watch(self) -> None:
@@ -365,9 +361,7 @@ class ServedRun(ForkedRun):
 
     def _end(self, died: bool) -> str:
         """The server reaps its workers; a pidfd never signals another process."""
-        if self._pidfd >= 0:
-            with suppress(OSError):
-                os.close(self._pidfd)
+        close_quietly(self._pidfd)
         self._pidfd = -1
         return "a worker of the fork server, killed or crashed"
 
@@ -377,9 +371,7 @@ def _abandon(pid: int, fds: tuple[int, ...]) -> None:
     wake-up pipe."""
     _sigkill(pid)
     threading.Thread(target=_reap, args=(pid,), daemon=True).start()
-    for fd in fds:
-        with suppress(OSError):
-            os.close(fd)
+    close_quietly(*fds)
 
 
 def _sigkill(pid: int) -> None:
