@@ -131,9 +131,7 @@ class _Race:
         self.m = build(puzzle)
         self.formula = engine.formula(self.m, encodings)
         self.enumerator = _Enumerator(puzzle, family, self.m, engine.name)
-        self.others: list[tuple[str, Callable[..., int]]] = []
-        if exact is not None:
-            self.others.append(("dp", exact))
+        self.others: list[tuple[str, Callable[..., int]]] = [("dp", exact)] if exact else []
         if "ganak" in methods and ganak_available():
             self.others.append(("ganak", _ganak))
         if not self.others and "enumeration" not in methods:

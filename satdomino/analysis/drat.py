@@ -70,9 +70,7 @@ def _whole_clause(tokens: list[str]) -> list[int] | None:
         nums = list(map(int, tokens))
     except ValueError:
         return None
-    if nums and nums[-1] == 0 and nums.count(0) == 1:
-        return nums[:-1]
-    return None
+    return nums[:-1] if nums and nums[-1] == 0 and nums.count(0) == 1 else None
 
 
 def parse_proof_lines(lines: Iterable[str | bytes], where: str = "proof"
@@ -196,8 +194,7 @@ def _text_or_neither(head: bytes, where: str) -> None:
     """A proof whose first byte starts no binary DRAT step is read as text if its start
     reads so; else the error says it is neither, and where each reading fails."""
     try:
-        for _ in parse_proof_lines(head.split(b"\n")[:-1] or [head], where):
-            pass
+        list(parse_proof_lines(head.split(b"\n")[:-1] or [head], where))
     except SatDominoError as e:
         text = str(e).removeprefix(f"{where}, ")
         raise SatDominoError(f"{where}: neither text DRAT ({text}) nor binary DRAT (byte "

@@ -161,11 +161,8 @@ def _program(model: Model, assumptions: Sequence[int]) -> Program:
 
     rows = program_rows(model)
     col_lower, col_upper = np.zeros(rows.num_cols), np.ones(rows.num_cols)
-    for lit in assumptions:
-        if lit > 0:
-            col_lower[lit - 1] = 1
-        else:
-            col_upper[-lit - 1] = 0
+    for lit in assumptions:  # its column's lower bound 1, or its upper bound 0
+        (col_lower if lit > 0 else col_upper)[abs(lit) - 1] = lit > 0
     return Program(np.asarray(rows.starts, dtype=np.int32),
                    np.asarray(rows.index, dtype=np.int32) - 1,
                    np.asarray(rows.value, dtype=float), rows.lower, rows.upper, col_lower,

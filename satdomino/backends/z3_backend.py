@@ -126,9 +126,17 @@ class Z3Session(Session):
     interruptible = True
 
     def __init__(self, name: str, formula: CNF | Model) -> None:
-        self.name = name
-        self._solver, self._xs = z3_solver(formula)
+        z3 = _z3()
+        self.name, self._solver = name, z3.Solver()
         self._core: list[int] = []
+        if isinstance(formula, Model):
+            self._xs, fs = model_to_z3(formula)
+            self._solver.add(fs)
+            return
+        self._xs = _bools(z3, formula.num_vars)
+        self.add(formula.clauses)
+        lit = partial(_lit, z3, self._xs)
+        self._solver.add([z3.AtMost(*[lit(x) for x in ls], k) for ls, k in formula.atmosts])
 
     def add(self, clauses: Iterable[Sequence[int]]) -> None:
         z3 = _z3()
@@ -168,18 +176,3 @@ class Z3Session(Session):
 def _solve_once(name: str, formula: CNF | Model, assumptions: Sequence[int],
                 deadline: Deadline) -> Result:
     return Z3Session(name, formula).solve(assumptions, deadline=deadline)
-
-
-def z3_solver(formula: CNF | Model) -> tuple[Any, list]:
-    """A Z3 solver holding ``formula``, and the Z3 Boolean of every variable id (index 0 unused)."""
-    z3 = _z3()
-    s = z3.Solver()
-    if isinstance(formula, Model):
-        xs, fs = model_to_z3(formula)
-        s.add(fs)
-        return s, xs
-    xs = _bools(z3, formula.num_vars)
-    lit = partial(_lit, z3, xs)
-    s.add([z3.Or([lit(x) for x in c]) for c in formula.clauses])
-    s.add([z3.AtMost(*[lit(x) for x in ls], k) for ls, k in formula.atmosts])
-    return s, xs
