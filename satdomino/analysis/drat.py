@@ -363,27 +363,9 @@ class _Checker:
         if self.occ is not None:
             for lit in c:
                 self.occ.setdefault(lit, []).append(c)
-        if len(c) == 1:
-            lit = c[0]
-            if val[lit] == 0:
-                self._assign(lit, c)
-            elif val[lit] == -1:
-                self.conflict = True
-            return
         if len(c) == 2:
-            a, b = c
-            self.bins[a].append(b)
-            self.bins[b].append(a)
-            va, vb = val[a], val[b]
-            if va == 1 or vb == 1:
-                return
-            if va == -1 and vb == -1:
-                self.conflict = True
-            elif va == -1:
-                self._assign(b, a)
-            elif vb == -1:
-                self._assign(a, b)
-            return
+            self.bins[c[0]].append(c[1])
+            self.bins[c[1]].append(c[0])
         # Watch a true literal (it stays true: the top level is never undone), else two
         # non-false ones; a single non-false literal is a new top-level unit.
         picked: list[int] = []
@@ -400,14 +382,17 @@ class _Checker:
             self.conflict = True
             return
         first = picked[0]
-        # alone, it is watched with the old c[0], which the swap moves to ``first``
-        second = picked[1] if len(picked) == 2 else first or 1
-        c[0], c[first] = c[first], c[0]
-        c[1], c[second] = c[second], c[1]
-        self.watches[c[0]].append(c)
-        self.watches[c[1]].append(c)
-        if len(picked) == 1 and val[c[0]] == 0:
-            self._assign(c[0], c)
+        reason = c[1 - first] if len(c) == 2 else c  # a binary clause's: its other literal
+        if len(c) > 2:  # watched
+            # alone, it is watched with the old c[0], which the swap moves to ``first``
+            second = picked[1] if len(picked) == 2 else first or 1
+            c[0], c[first] = c[first], c[0]
+            c[1], c[second] = c[second], c[1]
+            self.watches[c[0]].append(c)
+            self.watches[c[1]].append(c)
+            first = 0
+        if len(picked) == 1 and val[c[first]] == 0:
+            self._assign(c[first], reason)
 
     def _assign(self, lit: int, reason: list[int] | int) -> None:
         self.val[lit] = 1
