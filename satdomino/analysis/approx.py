@@ -22,6 +22,7 @@ import statistics
 from collections.abc import Sequence
 
 from ..backends.counters import CmsSession
+from ..backends.session import blocking_clause
 from ..errors import SatDominoError
 
 
@@ -91,8 +92,7 @@ class _Cells:
             if answer.status == "unsat":
                 break
             found += 1
-            true = answer.true_vars
-            self.solver.add([[-b] + [-x if x in true else x for x in self.projection]])
+            self.solver.add([[-b, *blocking_clause(self.projection, answer.true_vars)]])
         if found:
             self.solver.add([[-b]])
         return found

@@ -121,7 +121,6 @@ class ExternalBackend(Backend):
                run: Run | None) -> Result:
         if not isinstance(formula, CNF):
             raise BackendError(f"backend {self.name} reads a CNF")
-        units = [[x] for x in assumptions]  # DIMACS has no assumptions: add them as units
         fd, path = tempfile.mkstemp(prefix="satdomino-", suffix=".cnf")
         t0 = time.perf_counter()
         try:
@@ -129,9 +128,9 @@ class ExternalBackend(Backend):
                 # in pieces: between them, once a millisecond, sleep(0) lets a portfolio member
                 # with an answer take the GIL (else it would wait out the switch interval), and
                 # then this member stops writing. Not after every piece: a sleep(0) costs the
-                # kernel's timer slack
+                # kernel's timer slack. DIMACS has no assumptions: they go in as units
                 yielded = t0
-                for piece in dimacs_lines(formula, extra=units):
+                for piece in dimacs_lines(formula, extra=[[x] for x in assumptions]):
                     if run is not None and run.stopped:
                         return run.stopped_result(time.perf_counter() - t0)
                     f.write(piece)

@@ -99,12 +99,11 @@ def clause_adder(s: Solver) -> Callable[[list[list[int]]], None]:
     native = None if usual is None else getattr(inner, usual[1], None)
     if usual is None or not native:
         return s.append_formula
-    fn = usual[0]
 
     def add(clauses: list[list[int]]) -> None:
         # all() runs the calls in C and stops at the first False (the clauses are
         # unsatisfiable at the root; the solver ignores any more)
-        if not all(map(fn, repeat(native), clauses)):
+        if not all(map(usual[0], repeat(native), clauses)):
             inner.status = False
 
     return add
@@ -308,12 +307,10 @@ class PysatSession(Session):
         if self.interruptible:
             self._arm(deadline)
             s.clear_interrupt()
-            s.conf_budget(-1)
         while limit is None or found < limit:
             if deadline.passed():
                 return found, "stopped"
-            answer = s.solve_limited(expect_interrupt=True) if self.interruptible \
-                else s.solve()
+            answer = _solve_on(s, [], None, self.interruptible)
             if not answer:
                 return found, "all" if answer is False else "stopped"
             true = frozenset(x for x in s.get_model() if x > 0)
@@ -357,9 +354,7 @@ PROOF_SOLVERS = ("cadical195", "cadical153", "cadical103", "glucose4", "glucose4
 
 def _prove(name: str, clauses: list[list[int]]) -> tuple[str, list[str]]:
     with Solver(name=name, with_proof=True, bootstrap_with=clauses) as s:
-        if s.solve():
-            return "sat", []
-        return "unsat", list(s.get_proof() or [])
+        return ("sat", []) if s.solve() else ("unsat", list(s.get_proof() or []))
 
 
 def prove(name: str, clauses: list[list[int]], deadline: Deadline) -> tuple[str, list[str]]:

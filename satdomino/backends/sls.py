@@ -82,8 +82,7 @@ def _arrays(model: Model, assumptions: Sequence[int], phases: Sequence[int]) -> 
     import numpy as np
 
     rows = program_rows(model)
-    starts = np.asarray(rows.starts, dtype=np.int64)
-    index = np.asarray(rows.index, dtype=np.int32)
+    starts, index = rows.starts, rows.index  # int64 and int32 already
     value = np.asarray(rows.value, dtype=np.int64)
     lower, upper = (np.clip(np.nan_to_num(b, posinf=_BIG, neginf=-_BIG), -_BIG, _BIG)
                     for b in (rows.lower, rows.upper))
