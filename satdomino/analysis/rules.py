@@ -379,48 +379,41 @@ class Candidates:
             why, emptied = None, ()  # type: tuple[str | None, tuple[int, ...]]
             clash = next(((x, y) for x in side for y in self.mates[x] if y in members), None)
             if clash is not None:
-                x, y = clash
-                shared = next(c for c in self.member[x] if y in c.lits)
+                shared = next(c for c in self.member[clash[0]] if clash[1] in c.lits)
                 why = f"clash on {self._name(shared)}"
             else:
                 killed = set().union(*(self.mates[x] for x in side)) | dead
-                for c in self.exactly:
-                    if members.intersection(c.lits) or placed.intersection(c.lits):
-                        continue
-                    if all(x in killed for x in c.lits):
-                        why, emptied = f"leave {self._name(c)} with no place", c.lits
-                        break
+                empty = next((c for c in self.exactly if not members.intersection(c.lits)
+                              and not placed.intersection(c.lits)
+                              and all(x in killed for x in c.lits)), None)
+                if empty is not None:
+                    why, emptied = f"leave {self._name(empty)} with no place", empty.lits
             if why is None:
                 continue
             after = self.needs([x for c in links.get(root, []) for x in c.lits]
                                + list(emptied), placed)
-            for x in side:
-                found.append(RuledOut(x, self.m.key(x), f"placing it forces {len(side)} "
-                                      "placements (through squares and pieces with two "
-                                      f"candidates left) that {why}", RANK["chain"], after,
-                                      len(placed)))
+            found += [RuledOut(x, self.m.key(x), f"placing it forces {len(side)} placements "
+                               "(through squares and pieces with two candidates left) that "
+                               f"{why}", RANK["chain"], after, len(placed)) for x in side]
         return found
 
     def _both_ways(self, sides: dict[tuple[int, int], list[int]], links: dict[int, list],
                    placed: set[int], dead: set[int]) -> list[RuledOut]:
         """One of a chain's two sets happens: what both would rule out is out."""
-        found: list[RuledOut] = []
         for root in sorted({root for root, _ in sides}):
             one, other = sides.get((root, 0), []), sides.get((root, 1), [])
             if not one or not other:
                 continue
             both = set().union(*(self.mates[x] for x in one)) & set().union(
                 *(self.mates[x] for x in other))
-            gone = sorted(both - dead - placed - set(one) - set(other))
             after = self.needs([x for c in links.get(root, []) for x in c.lits], placed)
-            for x in gone:
-                found.append(RuledOut(x, self.m.key(x), "either way of a chain of "
-                                      f"{len(one) + len(other)} placements (through squares "
-                                      "and pieces with two candidates left) rules it out",
-                                      RANK["chain"], after, len(placed)))
+            found = [RuledOut(x, self.m.key(x), f"either way of a chain of {len(one) + len(other)}"
+                              " placements (through squares and pieces with two candidates "
+                              "left) rules it out", RANK["chain"], after, len(placed))
+                     for x in sorted(both - dead - placed - set(one) - set(other))]
             if found:
                 return found
-        return found
+        return []
 
 
 def _subsets_by_size(n: int) -> list[int]:
