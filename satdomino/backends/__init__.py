@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from contextlib import suppress
 
 from pysat.solvers import SolverNames
 
@@ -151,8 +152,7 @@ def available_backends() -> list[str]:
 
 def resolves(name: str) -> bool:
     """Every solver ``name`` stands for is here (a binary, highspy, the built ``sls``)."""
-    try:
+    with suppress(Exception):  # SatDominoError, or a solver library that fails to import
         get_backend(name)
-    except Exception:  # SatDominoError, or a solver library that fails to import
-        return False
-    return True
+        return True
+    return False

@@ -40,11 +40,10 @@ def gnu_time() -> str | None:
     path = shutil.which("time")
     if path is None:
         return None
-    try:
+    with suppress(OSError, subprocess.SubprocessError):
         out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return path if "GNU" in out.stdout + out.stderr else None
+        return path if "GNU" in out.stdout + out.stderr else None
+    return None
 
 
 # a member writing DIMACS lets the others have the GIL once this many seconds have passed since

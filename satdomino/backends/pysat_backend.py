@@ -38,13 +38,10 @@ def solver_names() -> list[str]:
     """The canonical names whose native library imports on this machine."""
     names = []
     for name in vars(SolverNames):
-        if name.startswith("_") or name in _SKIP:
-            continue
-        try:
-            Solver(name=name).delete()
-        except Exception:  # not built into this wheel
-            continue
-        names.append(name)
+        if not name.startswith("_") and name not in _SKIP:
+            with suppress(Exception):  # not built into this wheel
+                Solver(name=name).delete()
+                names.append(name)
     return names
 
 
@@ -340,10 +337,9 @@ def _solve_copy(s: Solver, assumptions: list[int],
     core (None where the solver gives none)."""
     answer = _solve_on(s, assumptions, conflicts)
     true = [x for x in s.get_model() or [] if x > 0] if answer else []
-    try:
+    core = None
+    with suppress(NotImplementedError):  # Kissat, Lingeling: no cores
         core = list(s.get_core() or []) if answer is False else None
-    except NotImplementedError:  # Kissat, Lingeling: no cores
-        core = None
     return answer, true, core
 
 

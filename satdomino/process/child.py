@@ -61,12 +61,10 @@ def peak_rss_mb(pid: int) -> float | None:
 
 def descendants(pid: int) -> list[int]:
     """The live processes below ``pid`` (Linux /proc; none where it cannot say)."""
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as f:
-            children = [int(x) for x in f.read().split()]
-    except (OSError, ValueError):
-        return []
-    return [p for c in children for p in (c, *descendants(c))]
+    with suppress(OSError, ValueError), open(f"/proc/{pid}/task/{pid}/children") as f:
+        children = [int(x) for x in f.read().split()]
+        return [p for c in children for p in (c, *descendants(c))]
+    return []
 
 
 def group_peaks(pgid: int) -> dict[int, tuple[str, float]]:

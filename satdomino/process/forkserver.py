@@ -155,11 +155,10 @@ _server_lock = threading.Lock()
 @functools.cache
 def available() -> bool:
     """Pidfds work here (Linux 5.3 on, not refused by a sandbox)."""
-    try:
+    with suppress(AttributeError, OSError):
         os.close(os.pidfd_open(os.getpid()))
-    except (AttributeError, OSError):
-        return False
-    return hasattr(signal, "pidfd_send_signal")
+        return hasattr(signal, "pidfd_send_signal")
+    return False
 
 
 def server() -> ForkServer:

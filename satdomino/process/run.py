@@ -262,11 +262,9 @@ class ForkedRun(Run):
         answer, ended = None, False  # ended: no exception (a Ctrl-C, say) cut the wait short
         recv = self.connection
         try:
-            try:
+            with suppress(EOFError, OSError):  # died, or killed in the middle of its answer
                 if self._wake not in wait([recv, self._wake]) or recv.poll():
                     answer = recv.recv()
-            except (EOFError, OSError):  # died, or killed in the middle of its answer
-                pass
             ended = True
         finally:
             with self._lock:  # from here on no signal: the pid may be reaped and reused
