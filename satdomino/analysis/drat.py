@@ -275,20 +275,15 @@ class _Checker:
             for i, c in enumerate(ws):
                 if not c:  # deleted
                     continue
-                other = c[0]
-                if other == false_lit:
-                    other = c[1]
-                    pos = 0
-                else:
-                    pos = 1
+                pos = 0 if c[0] == false_lit else 1  # where false_lit is watched
+                other = c[1 - pos]
                 if val[other] == 1:
                     push(c)
                     continue
                 for k in range(2, len(c)):
                     lit = c[k]
                     if val[lit] != -1:
-                        c[pos] = lit
-                        c[k] = false_lit
+                        c[pos], c[k] = lit, false_lit
                         watches[lit].append(c)
                         break
                 else:
@@ -299,8 +294,7 @@ class _Checker:
                         self.qhead = q
                         return True
                     if pos == 0:  # the implied literal goes first (see ``delete``)
-                        c[0] = other
-                        c[1] = false_lit
+                        c[0], c[1] = other, false_lit
                     val[other] = 1
                     val[-other] = -1
                     reason[other] = c

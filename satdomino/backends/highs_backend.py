@@ -207,12 +207,10 @@ def _solve(program: Program, num_vars: int, options: dict) -> NoReturn:
     seconds = time.perf_counter() - t0
     if h.getInfo().primal_solution_status == 2:  # a feasible point: every row holds
         x = h.getSolution().col_value
-        result = Result("sat", frozenset(j + 1 for j in range(num_vars) if x[j] > 0.5), seconds)
-    elif status == highspy.HighsModelStatus.kInfeasible:
-        result = Result("unsat", seconds=seconds)
-    else:
-        result = Result("unknown", seconds=seconds, note=h.modelStatusToString(status))
-    answer_now(result)
+        answer_now(Result("sat", frozenset(j + 1 for j in range(num_vars) if x[j] > 0.5), seconds))
+    if status == highspy.HighsModelStatus.kInfeasible:
+        answer_now(Result("unsat", seconds=seconds))
+    answer_now(Result("unknown", seconds=seconds, note=h.modelStatusToString(status)))
 
 
 def _answer_at_once(event, lp, num_vars: int, t0: float) -> None:
