@@ -141,8 +141,7 @@ class ExternalBackend(Backend):
             with tempfile.TemporaryFile("w+") as out_file, \
                     tempfile.TemporaryFile("w+") as err_file:
                 command, peak_path = [*self.argv, path], None
-                timer = gnu_time()
-                if self.measure_peak and _DIE_WITH_PARENT and timer:
+                if self.measure_peak and _DIE_WITH_PARENT and (timer := gnu_time()):
                     # time forks the solver, which then dies with time as time dies with us
                     peak_fd, peak_path = tempfile.mkstemp(prefix="satdomino-", suffix=".peak")
                     os.close(peak_fd)

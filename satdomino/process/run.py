@@ -191,7 +191,7 @@ class ForkedRun(Run):
             if os.getpid() != parent:  # a Ctrl-C in the child before _child took over
                 os._exit(1)
             if self._pid > 0:
-                _sigkill(self._pid)
+                self._signal(signal.SIGKILL)
                 _reap(self._pid)
             self._close_pipes()
             close_quietly(write)
@@ -367,14 +367,10 @@ class ServedRun(ForkedRun):
 def _abandon(pid: int, fds: tuple[int, ...]) -> None:
     """A forked run nobody finished: kill its child, reap it in the background, close its
     wake-up pipe."""
-    _sigkill(pid)
-    threading.Thread(target=_reap, args=(pid,), daemon=True).start()
-    close_quietly(*fds)
-
-
-def _sigkill(pid: int) -> None:
     with suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
+    threading.Thread(target=_reap, args=(pid,), daemon=True).start()
+    close_quietly(*fds)
 
 
 def _reap(pid: int) -> int:
