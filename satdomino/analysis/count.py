@@ -106,11 +106,10 @@ def _approximately(puzzle: Any, build: Build, encodings: Encodings, epsilon: flo
                    delta: float, deadline: Deadline, done: Callable[..., Count]) -> Count:
     args = (build, puzzle, encodings, epsilon, delta)
     if deadline.at is None:
-        value: int | None = _approx(*args)
+        finished, value = True, _approx(*args)
     else:  # in a forked child killed at the deadline: CryptoMiniSat has no interrupt
         finished, value = run_in_child("approxmc", _approx, args, deadline)
-        value = value if finished else None
-    if value is None:
+    if not finished:
         return done(0, "approx", False, "time limit")
     out = done(value, "approx", True)
     out.epsilon, out.delta = epsilon, delta

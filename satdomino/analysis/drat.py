@@ -446,9 +446,8 @@ def check_drat(num_vars: int, clauses: list[list[int]],
     try:  # a long Python loop: the deadline stops it
         with deadline.interrupting():
             refuted = check.formula(clauses)
-            if refuted:
-                return check.result(True, refuted, _read_through(proof))
-            return check.steps(proof)
+            return check.result(True, refuted, _read_through(proof)) if refuted \
+                else check.steps(proof)
     except TimeUp:
         raise OutOfTimeError(f"proof check ran out of time after {check.lemmas} lemma(s) "
                              f"({time.monotonic() - check.start:.1f} s)") from None
@@ -597,9 +596,7 @@ def drat_trim(cnf_path: str | Path, proof_path: str | Path,
         return None
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="satdomino-drat-") as folder:
-        cnf = _plain_copy(Path(cnf_path), folder)
-        proof = _plain_copy(Path(proof_path), folder)
-        command = [exe, os.fspath(cnf), os.fspath(proof)]
+        command = [exe, *(os.fspath(_plain_copy(Path(p), folder)) for p in (cnf_path, proof_path))]
         if timeout is not None:
             command += ["-t", str(max(1, int(timeout + 0.999)))]
         try:

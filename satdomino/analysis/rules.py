@@ -134,15 +134,14 @@ class Candidates:
     def closure(self, xs) -> list[RuledOut]:
         """The ruled-out placements ``xs`` and everything their deductions needed, oldest
         first."""
-        seen: dict[int, RuledOut] = {}
+        seen: set[int] = set()
         todo = [x for x in xs if x in self.ruled]
         while todo:
             x = todo.pop()
             if x not in seen:
-                seen[x] = self.ruled[x]
+                seen.add(x)
                 todo.extend(self.ruled[x].after)
-        order = list(self.ruled)
-        return sorted(seen.values(), key=lambda r: order.index(r.placement))
+        return [r for x, r in self.ruled.items() if x in seen]  # in the order ruled out
 
     # the rules --------------------------------------------------------------------------------
 
