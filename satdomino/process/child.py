@@ -17,19 +17,6 @@ from typing import Any, NoReturn
 _reply: Connection | None = None  # in a forked child: its connection to the parent
 
 
-def in_child(conn: Connection, fn: Callable[..., Any], args: tuple) -> None:
-    """The forked child's side: send back ("ok", fn(*args)) or ("error", what went wrong)."""
-    global _reply
-    die_with_parent()  # killing the parent kills the child, and any outside solver with it
-    _reply = conn
-    try:
-        conn.send(("ok", fn(*args)))
-    except BaseException as e:  # report every failure; never leave the parent waiting
-        conn.send(("error", f"{type(e).__name__}: {e}"))
-    finally:
-        conn.close()
-
-
 def answer_now(payload: Any) -> NoReturn:
     """From inside the work of a forked child (a solver's callback, say, when the solver
     cannot be stopped): send ``payload`` as the work's result and end the child now."""
@@ -86,12 +73,20 @@ def group_peaks(pgid: int) -> dict[int, tuple[str, float]]:
 
 
 def child_main(write: int, fn: Callable[..., Any], args: tuple) -> NoReturn:
-    """The forked child: close every file but the standard ones and ``write``, send
-    ``fn(*args)`` through ``write``, end."""
+    """The forked child: close every file but the standard ones and ``write``, send back
+    ("ok", fn(*args)) or ("error", what went wrong) through ``write``, end."""
+    global _reply
     code = 1
     try:
         close_files_but(write)
-        in_child(Connection(write, readable=False), fn, args)
+        die_with_parent()  # killing the parent kills the child, and any outside solver with it
+        _reply = conn = Connection(write, readable=False)
+        try:
+            conn.send(("ok", fn(*args)))
+        except BaseException as e:  # report every failure; never leave the parent waiting
+            conn.send(("error", f"{type(e).__name__}: {e}"))
+        finally:
+            conn.close()
         code = 0
     finally:
         os._exit(code)

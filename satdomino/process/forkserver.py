@@ -73,7 +73,7 @@ class ForkServer:
 
     def fork(self, write: int, fn: Callable[..., Any], args: tuple) -> tuple[int, int]:
         """Start ``fn(*args)`` in a worker that sends its answer through ``write`` (as a
-        forked child's ``in_child`` does); (its pid, a pidfd of it)."""
+        forked child's ``child_main`` does); (its pid, a pidfd of it)."""
         job = pickle.dumps((fn, args), protocol=pickle.HIGHEST_PROTOCOL)
         with self._lock:
             data, fds = self._exchange(
