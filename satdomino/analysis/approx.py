@@ -71,14 +71,6 @@ class _Cells:
         self.solver, self.projection, self.threshold = solver, projection, threshold
         self.new_vars = itertools.count(num_vars + 1)
 
-    def add_hash(self, rng: random.Random) -> int:
-        """A random XOR over the projection (each variable with probability 1/2, a random
-        right side) that holds when its activation variable is false: that variable."""
-        a = next(self.new_vars)
-        chosen = [x for x in self.projection if rng.random() < 0.5]
-        self.solver.add_xor([*chosen, a], rng.random() < 0.5)
-        return a
-
     def cell(self, active: list[int]) -> int:
         """Solutions (distinct on the projection) with the hashes ``active`` switched on, up
         to the threshold."""
@@ -106,7 +98,12 @@ class _Cells:
 
         def size(m: int) -> int:
             while len(hashes) < m:
-                hashes.append(self.add_hash(rng))
+                # a random XOR over the projection (each variable with probability 1/2, a
+                # random right side) that holds when its activation variable is false
+                a = next(self.new_vars)
+                chosen = [x for x in self.projection if rng.random() < 0.5]
+                self.solver.add_xor([*chosen, a], rng.random() < 0.5)
+                hashes.append(a)
             if m not in sizes:
                 sizes[m] = self.cell(hashes[:m])
             return sizes[m]

@@ -526,7 +526,13 @@ class _Check:
             if 0 in raw:
                 raise SatDominoError(f"proof step {self.step} contains the literal 0")
             lits = self.renamed(_clean(raw))
-            if not self._implied(lits):
+            # RUP, or else RAT on its first literal (its negation still asserted)?
+            mark = len(checker.trail)
+            rup = checker.assume_negation(lits)
+            is_rat = not rup and checker.rat(lits)
+            checker.undo(mark)
+            self.rat_lemmas += is_rat
+            if not rup and not is_rat:
                 return self.result(False, f"NOT VERIFIED: lemma {self.lemmas} (proof step "
                                    f"{self.step}) is neither RUP nor RAT on its first "
                                    f"literal: {_show(raw)}")
@@ -537,16 +543,6 @@ class _Check:
                                    _read_through(proof, "after it "))
         return self.result(False, f"NOT VERIFIED: the proof ({self.step} steps) ends without "
                            "deriving the empty clause")
-
-    def _implied(self, lits: list[int]) -> bool:
-        """Is the lemma RUP, or else RAT on its first literal (its negation still asserted)?"""
-        checker = self.checker
-        mark = len(checker.trail)
-        rup = checker.assume_negation(lits)
-        is_rat = not rup and checker.rat(lits)
-        checker.undo(mark)
-        self.rat_lemmas += is_rat
-        return rup or is_rat
 
 
 def _read_through(proof: Iterable[tuple[bool, list[int]]], which: str = "") -> str:

@@ -248,7 +248,8 @@ class Candidates:
             live = {u: [x for x in self.cover[u].lits if x not in dead] for u in group}
             masks, joined = self._masks(group, live, piece_index, pieces)
             done = 0
-            for subset in _subsets_by_size(len(group)):
+            for subset in (sum(1 << i for i in combo) for k in range(1, len(group) + 1)
+                           for combo in itertools.combinations(range(len(group)), k)):
                 if subset & done:
                     continue
                 members = [i for i in range(len(group)) if subset >> i & 1]
@@ -413,11 +414,6 @@ class Candidates:
             if found:
                 return found
         return []
-
-
-def _subsets_by_size(n: int) -> list[int]:
-    return [sum(1 << i for i in combo) for k in range(1, n + 1)
-            for combo in itertools.combinations(range(n), k)]
 
 
 def _bridges(squares: list, edges: list) -> list[tuple[int, int, set]]:

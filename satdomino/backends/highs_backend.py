@@ -169,11 +169,17 @@ def _program(model: Model, assumptions: Sequence[int]) -> Program:
                    col_upper)
 
 
-def _lp(p: Program):
-    """``p`` as a HighsLp."""
+def _solve(p: Program, num_vars: int, options: dict) -> NoReturn:
+    """In a worker process: the program ``p`` solved by HiGHS. The answer is sent as soon as
+    it is known (freeing HiGHS and the program would take milliseconds more)."""
     import highspy
     import numpy as np
 
+    t0 = time.perf_counter()
+    if len(p.col_lower) == 0:  # HiGHS calls a program without columns "empty", not
+        # solved: every row's activity is 0, so it holds exactly when each row admits 0
+        holds = all(lo <= 0 <= up for lo, up in zip(p.row_lower, p.row_upper, strict=True))
+        answer_now(Result("sat" if holds else "unsat", seconds=time.perf_counter() - t0))
     lp = highspy.HighsLp()
     lp.num_col_, lp.num_row_ = len(p.col_lower), len(p.row_lower)
     lp.col_cost_ = np.zeros(len(p.col_lower))
@@ -182,21 +188,6 @@ def _lp(p: Program):
     lp.integrality_ = [highspy.HighsVarType.kInteger] * len(p.col_lower)
     lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
     lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = p.starts, p.index, p.value
-    return lp
-
-
-def _solve(program: Program, num_vars: int, options: dict) -> NoReturn:
-    """In a worker process: ``program`` solved by HiGHS. The answer is sent as soon as it is
-    known (freeing HiGHS and the program would take milliseconds more)."""
-    import highspy
-
-    t0 = time.perf_counter()
-    if len(program.col_lower) == 0:  # HiGHS calls a program without columns "empty", not
-        # solved: every row's activity is 0, so it holds exactly when each row admits 0
-        holds = all(lo <= 0 <= up for lo, up in zip(program.row_lower, program.row_upper,
-                                                      strict=True))
-        answer_now(Result("sat" if holds else "unsat", seconds=time.perf_counter() - t0))
-    lp = _lp(program)
     h = _highs(options)
     if options.get("jump_only"):
         _give_up_after_jump(h, t0)
