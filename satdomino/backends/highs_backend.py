@@ -23,7 +23,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
-from typing import Any, NamedTuple, NoReturn
+from typing import NoReturn
 
 from ..errors import BackendError, UsageError
 from ..model import Model
@@ -142,52 +142,40 @@ class HighsBackend(Backend):
         return ForkedRun(_solve, make_args())
 
 
-class Program(NamedTuple):
-    """The 0-1 program of a Model as numpy arrays: what a HiGHS worker is sent, pickled (the
-    Model would take far longer)."""
-
-    starts: Any
-    index: Any  # 0-based columns
-    value: Any
-    row_lower: Any
-    row_upper: Any
-    col_lower: Any
-    col_upper: Any
-
-
-def _program(model: Model, assumptions: Sequence[int]) -> Program:
-    """The 0-1 program of ``model``, each assumption fixing its column."""
+def _program(model: Model, assumptions: Sequence[int]) -> tuple:
+    """The 0-1 program of ``model`` as numpy arrays, each assumption fixing its column: what a
+    HiGHS worker is sent, pickled (the Model would take far longer). Row-wise: the starts,
+    0-based columns and coefficients of the rows, the rows' bounds, the columns' bounds."""
     import numpy as np
 
     rows = program_rows(model)
     col_lower, col_upper = np.zeros(rows.num_cols), np.ones(rows.num_cols)
     for lit in assumptions:  # its column's lower bound 1, or its upper bound 0
         (col_lower if lit > 0 else col_upper)[abs(lit) - 1] = lit > 0
-    return Program(np.asarray(rows.starts, dtype=np.int32),
-                   np.asarray(rows.index, dtype=np.int32) - 1,
-                   np.asarray(rows.value, dtype=float), rows.lower, rows.upper, col_lower,
-                   col_upper)
+    return (np.asarray(rows.starts, dtype=np.int32), np.asarray(rows.index, dtype=np.int32) - 1,
+            np.asarray(rows.value, dtype=float), rows.lower, rows.upper, col_lower, col_upper)
 
 
-def _solve(p: Program, num_vars: int, options: dict) -> NoReturn:
-    """In a worker process: the program ``p`` solved by HiGHS. The answer is sent as soon as
-    it is known (freeing HiGHS and the program would take milliseconds more)."""
+def _solve(program: tuple, num_vars: int, options: dict) -> NoReturn:
+    """In a worker process: ``program`` (``_program``'s) solved by HiGHS. The answer is sent
+    as soon as it is known (freeing HiGHS and the program would take milliseconds more)."""
     import highspy
     import numpy as np
 
     t0 = time.perf_counter()
-    if len(p.col_lower) == 0:  # HiGHS calls a program without columns "empty", not
+    starts, index, value, row_lower, row_upper, col_lower, col_upper = program
+    if len(col_lower) == 0:  # HiGHS calls a program without columns "empty", not
         # solved: every row's activity is 0, so it holds exactly when each row admits 0
-        holds = all(lo <= 0 <= up for lo, up in zip(p.row_lower, p.row_upper, strict=True))
+        holds = all(lo <= 0 <= up for lo, up in zip(row_lower, row_upper, strict=True))
         answer_now(Result("sat" if holds else "unsat", seconds=time.perf_counter() - t0))
     lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = len(p.col_lower), len(p.row_lower)
-    lp.col_cost_ = np.zeros(len(p.col_lower))
-    lp.col_lower_, lp.col_upper_ = p.col_lower, p.col_upper
-    lp.row_lower_, lp.row_upper_ = p.row_lower, p.row_upper
-    lp.integrality_ = [highspy.HighsVarType.kInteger] * len(p.col_lower)
+    lp.num_col_, lp.num_row_ = len(col_lower), len(row_lower)
+    lp.col_cost_ = np.zeros(len(col_lower))
+    lp.col_lower_, lp.col_upper_ = col_lower, col_upper
+    lp.row_lower_, lp.row_upper_ = row_lower, row_upper
+    lp.integrality_ = [highspy.HighsVarType.kInteger] * len(col_lower)
     lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
-    lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = p.starts, p.index, p.value
+    lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = starts, index, value
     h = _highs(options)
     if options.get("jump_only"):
         _give_up_after_jump(h, t0)
