@@ -139,21 +139,25 @@ def finish_within(run: Run, deadline: Deadline) -> Result:
     if left is None:
         return run.result()
     box: list = []
+    done = threading.Event()
 
     def work() -> None:
         try:
             box.append(run.result())
         except BaseException as e:
             box.append(e)
+        done.set()
 
     thread = threading.Thread(target=work, daemon=True)
     t0 = time.perf_counter()
     thread.start()
     try:
-        thread.join(left)
-        timed_out = thread.is_alive()
+        timed_out = not done.wait(left)
     finally:
         run.stop()  # nothing to stop if the work has ended
+        # the work's end before the thread's: a join cut short by a KeyboardInterrupt marks
+        # the thread ended while it runs on (Python 3.11's bpo-45274 fix)
+        done.wait()
         thread.join()
     if isinstance(box[0], BaseException):
         raise box[0]
