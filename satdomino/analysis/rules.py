@@ -180,9 +180,8 @@ class Candidates:
         for x in self.square_of:
             if x in dead or x in placed:
                 continue
-            mine = set(self.square_of[x])
             touched = {u for y in self.mates[x] if y not in dead and y in self.square_of
-                       for u in self.square_of[y]} - mine
+                       for u in self.square_of[y]} - set(self.square_of[x])
             needing: dict[int, tuple] = {}  # a piece -> (it, the squares only it could cover)
             left: dict = {}
             for u in sorted(touched):
@@ -314,10 +313,8 @@ class Candidates:
             return sum(u in chosen for u in self.square_of[x])
 
         if not joined:
-            if len(used) != len(chosen):
-                return []
             return [(x, ", so none of them goes elsewhere") for c in used for x in c.lits
-                    if x not in dead and x not in inside]
+                    if x not in dead and x not in inside] if len(used) == len(chosen) else []
         doubles = {id(c): c for x in inside if on(x) == 2 for c in self._pieces(x)}
         if len(doubles) != 1:
             return []

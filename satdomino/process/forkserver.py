@@ -237,7 +237,7 @@ def _serve(sock: socket.socket) -> NoReturn:
                 for sig in (signal.SIGINT, signal.SIGCHLD):
                     signal.signal(sig, signal.SIG_DFL)
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
-                _run_job(fds[0], bytes(job))
+                child_main(fds[0], _run_pickled, (bytes(job),))
             os.close(fds[0])
             pidfd = os.pidfd_open(pid)
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
@@ -250,16 +250,14 @@ def _serve(sock: socket.socket) -> NoReturn:
         os._exit(code)
 
 
-def _run_job(write: int, job: bytes) -> NoReturn:
+def _run_pickled(job: bytes) -> Any:
+    """In a worker: the job's ``fn(*args)``; a job that does not unpickle is reported through
+    the worker's own pipe."""
     try:
         fn, args = pickle.loads(job)
-    except BaseException as e:  # report it through the worker's own pipe
-        fn, args = _fail, (f"{type(e).__name__}: {e}",)
-    child_main(write, fn, args)
-
-
-def _fail(message: str) -> NoReturn:
-    raise BackendError(message)
+    except BaseException as e:
+        raise BackendError(f"{type(e).__name__}: {e}") from None
+    return fn(*args)
 
 
 _peak_kb = [0]  # in the server: the largest peak memory of a worker reaped (kB)
