@@ -20,7 +20,7 @@ from pysat.solvers import Solver, SolverNames
 from ..clock import NEVER, Deadline
 from ..encode import CNF
 from ..errors import BackendError
-from ..process.run import ForkedRun, Run, finish_within, run_in_child, run_limited
+from ..process.run import ForkedRun, Run, finish_within, run_in_child
 from .base import Backend, Formula, Result, Status
 from .session import Ended, Session, blocking_clause
 
@@ -167,13 +167,15 @@ class PysatBackend(Backend):
               deadline: Deadline = NEVER, phases: Sequence[int] = ()) -> Result:
         if deadline.at is not None and self.interruptible:
             return finish_within(self.start(formula, assumptions, phases), deadline)
-        cnf = self._checked(formula)
+        args = (self.name, self._checked(formula), assumptions,
+                phases if self.takes_phases else ())
         t0 = time.perf_counter()
-        phases = phases if self.takes_phases else ()
-        if deadline.at is None:
-            status, true = _run(self.name, cnf, assumptions, phases)
-            return Result(status, frozenset(true), time.perf_counter() - t0)
-        return run_limited(self.name, _run, (self.name, cnf, assumptions, phases), deadline)
+        # with a deadline, in a forked child killed then: the solver does not stop on interrupt
+        done, answer = (True, _run(*args)) if deadline.at is None \
+            else run_in_child(self.name, _run, args, deadline)
+        if not done:
+            return Result("unknown", seconds=time.perf_counter() - t0, note="time limit")
+        return Result(answer[0], frozenset(answer[1]), time.perf_counter() - t0)
 
     def start(self, formula: Formula, assumptions: Sequence[int] = (),
               phases: Sequence[int] = ()) -> Run:

@@ -403,14 +403,3 @@ def run_in_child(name: str, fn: Callable[..., Any], args: tuple,
     except BackendError as e:
         raise BackendError(f"{name} failed: {e}") from None
 
-
-def run_limited(name: str, fn: Callable[..., tuple[Any, ...]], args: tuple,
-                deadline: Deadline) -> Result:
-    """``fn(*args) -> (status, true_vars[, note])`` in a forked child, killed at the
-    deadline."""
-    t0 = time.perf_counter()
-    done, payload = run_in_child(name, fn, args, deadline)
-    if not done:
-        return Result("unknown", seconds=time.perf_counter() - t0, note="time limit")
-    status, true, *note = payload
-    return Result(status, frozenset(true), time.perf_counter() - t0, *note)
