@@ -66,8 +66,7 @@ def model_to_z3(model: Model):
             case PB(terms, op, bound):
                 out.append(_linear(z3, [(lit(x), w) for w, x in terms], op, bound))
             case Define(var, kind, lits):
-                inner = z3.Or if kind == "or" else z3.And
-                out.append(xs[var] == inner([lit(x) for x in lits]))
+                out.append(xs[var] == (z3.Or if kind == "or" else z3.And)([lit(x) for x in lits]))
             case IntView(var, x, op, k):
                 out.append(xs[var] == (ints[x.key] == k if op == "==" else ints[x.key] >= k))
             case IntLinear(terms, bools, op, bound):
@@ -82,8 +81,7 @@ def _linear(z3: Any, terms: list, op: Op, bound: int) -> Any:
     if not terms:
         return z3.BoolVal(compare(0, op, bound))
     if all(w == 1 for _, w in terms) and op != "==":
-        make = z3.AtMost if op == "<=" else z3.AtLeast
-        return make(*[x for x, _ in terms], bound)
+        return (z3.AtMost if op == "<=" else z3.AtLeast)(*[x for x, _ in terms], bound)
     return {"<=": z3.PbLe, ">=": z3.PbGe, "==": z3.PbEq}[op](terms, bound)
 
 
