@@ -152,8 +152,7 @@ class Candidates:
                      partial(self._set, doubles=True), self._chains):
             found = rule(placed, self.dead(placed)) if rule else []
             if found:
-                for r in found:
-                    self.ruled[r.placement] = r
+                self.ruled.update((r.placement, r) for r in found)
                 return found
         return []
 

@@ -178,7 +178,13 @@ def _solve(program: tuple, num_vars: int, options: dict) -> NoReturn:
     lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = starts, index, value
     h = _highs(options)
     if options.get("jump_only"):
-        _give_up_after_jump(h, t0)
+        # HiGHS logs its first branch-and-bound line right after the feasibility jump: with
+        # no solution by then, the child answers "unknown" and ends (the LP that follows
+        # would not stop for an interrupt). MIP log events come only with logging on: it
+        # goes nowhere
+        h.setOptionValue("output_flag", True)
+        h.setOptionValue("log_to_console", False)
+        h.cbMipLogging += lambda event: _no_jump_solution(event, t0)
     h.cbMipImprovingSolution += lambda event: _answer_at_once(event, lp, num_vars, t0)
     h.passModel(lp)
     h.run()
@@ -210,18 +216,11 @@ def _answer_at_once(event, lp, num_vars: int, t0: float) -> None:
                           time.perf_counter() - t0))
 
 
-def _give_up_after_jump(h, t0: float) -> None:
-    """HiGHS logs its first branch-and-bound line right after the feasibility jump: with no
-    solution by then, the child answers "unknown" and ends (the LP that follows would not
-    stop for an interrupt). MIP log events come only with logging on: it goes nowhere."""
+def _no_jump_solution(event, t0: float) -> None:
+    """At HiGHS's first MIP log line (after the feasibility jump), "unknown" if the jump
+    found no solution."""
     import highspy
 
-    h.setOptionValue("output_flag", True)
-    h.setOptionValue("log_to_console", False)
-
-    def first_line(event) -> None:
-        if event.data_out.mip_primal_bound == highspy.kHighsInf:
-            answer_now(Result("unknown", seconds=time.perf_counter() - t0,
-                              note="the feasibility jump found no solution"))
-
-    h.cbMipLogging += first_line
+    if event.data_out.mip_primal_bound == highspy.kHighsInf:
+        answer_now(Result("unknown", seconds=time.perf_counter() - t0,
+                          note="the feasibility jump found no solution"))
