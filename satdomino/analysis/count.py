@@ -106,10 +106,9 @@ def count(puzzle: Any, family: Family[Any, Any], *, model: str | None = None,
 def _approximately(puzzle: Any, build: Build, encodings: Encodings, epsilon: float,
                    delta: float, deadline: Deadline, done: Callable[..., Count]) -> Count:
     args = (build, puzzle, encodings, epsilon, delta)
-    if deadline.at is None:
-        finished, value = True, _approx(*args)
-    else:  # in a forked child killed at the deadline: CryptoMiniSat has no interrupt
-        finished, value = run_in_child("approxmc", _approx, args, deadline)
+    # with a deadline, in a forked child killed then: CryptoMiniSat has no interrupt
+    finished, value = (True, _approx(*args)) if deadline.at is None \
+        else run_in_child("approxmc", _approx, args, deadline)
     if not finished:
         return done(0, "approx", False, "time limit")
     out = done(value, "approx", True)

@@ -96,12 +96,11 @@ class Z3Backend(Backend):
     def solve(self, formula: Formula, assumptions: Sequence[int] = (),
               deadline: Deadline = NEVER, phases: Sequence[int] = ()) -> Result:
         args = (self.name, self._form(formula), assumptions, deadline)
-        if deadline.at is None:
-            return _solve_once(*args)
-        # building the formulas in Python can itself take long: the whole call runs in a
-        # forked child that is killed at the deadline (Z3's own timeout is set too)
         t0 = time.perf_counter()
-        done, answer = run_in_child(self.name, _solve_once, args, deadline)
+        # building the formulas in Python can itself take long: with a deadline the whole call
+        # runs in a forked child that is killed then (Z3's own timeout is set too)
+        done, answer = (True, _solve_once(*args)) if deadline.at is None \
+            else run_in_child(self.name, _solve_once, args, deadline)
         return answer if done else Result("unknown", seconds=time.perf_counter() - t0,
                                           note="time limit")
 
