@@ -190,18 +190,16 @@ class Candidates:
                     continue  # the empties rule's case
                 for c in set.intersection(*(set(self._pieces(y)) for y in left[u])):
                     needing.setdefault(id(c), (c, []))[1].append(u)
-            for piece, squares in needing.values():
-                # two squares no one placement of the piece covers together
-                pair = next(((u, w) for u, w in itertools.combinations(squares, 2)
-                             if not any(w in self.square_of[y] for y in left[u])), None)
-                if pair is not None:
-                    u, w = pair
-                    found.append(RuledOut(
-                        x, self.m.key(x), f"placing it would leave squares {u} and {w} both "
-                        f"needing {self._name(piece)}", RANK["duplicates"],
-                        self.needs(self.cover[u].lits + self.cover[w].lits, placed),
-                        len(placed)))
-                    break
+            # the first piece with two squares no one placement of it covers together
+            pair = next(((piece, u, w) for piece, squares in needing.values()
+                         for u, w in itertools.combinations(squares, 2)
+                         if not any(w in self.square_of[y] for y in left[u])), None)
+            if pair is not None:
+                piece, u, w = pair
+                found.append(RuledOut(
+                    x, self.m.key(x), f"placing it would leave squares {u} and {w} both "
+                    f"needing {self._name(piece)}", RANK["duplicates"],
+                    self.needs(self.cover[u].lits + self.cover[w].lits, placed), len(placed)))
         return found
 
     def _pieces(self, y: int) -> list:
