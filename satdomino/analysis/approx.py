@@ -115,8 +115,5 @@ class _Cells:
             lo, hi = hi, min(n, hi * 2)
         while hi - lo > 1:  # size(lo) full, size(hi) below
             mid = (lo + hi) // 2
-            if size(mid) >= self.threshold:
-                lo = mid
-            else:
-                hi = mid
+            lo, hi = (mid, hi) if size(mid) >= self.threshold else (lo, mid)
         return hi, sizes[hi]

@@ -28,7 +28,7 @@ from typing import NoReturn
 from ..errors import BackendError, UsageError
 from ..model import Model
 from ..process import forkserver
-from ..process.child import answer_now
+from ..process.child import answer_now, close_quietly
 from ..process.run import ForkedRun, Run, ServedRun
 from .base import Backend, Formula, Result
 from .program import program_rows
@@ -91,8 +91,7 @@ def no_stdout() -> Iterator[None]:
     finally:
         _flush_c_stdout()  # C's buffered output goes where it was written
         os.dup2(saved, 1)
-        os.close(saved)
-        os.close(null)
+        close_quietly(saved, null)
 
 
 def _flush_c_stdout() -> None:
