@@ -216,12 +216,9 @@ def _code_under_time(proc: subprocess.Popen, peak_path: str) -> int:
 def solver_peak_mb(folder: Path) -> float:
     """The largest peak memory (MB) written to a ``*.peak`` file in ``folder`` (GNU time's, or
     ``_note_peak``'s); 0 if none."""
-    peaks = [0.0]
-    for path in folder.glob("*.peak"):
-        lines = path.read_text(errors="replace").split()
-        if lines and lines[-1].isdigit():  # after "Command exited with non-zero status 10"
-            peaks.append(int(lines[-1]) / 1024)
-    return max(peaks)
+    # the last word: after "Command exited with non-zero status 10", say
+    tails = [path.read_text(errors="replace").split()[-1:] for path in folder.glob("*.peak")]
+    return max([0.0] + [int(tail[0]) / 1024 for tail in tails if tail and tail[0].isdigit()])
 
 
 def _note_peak(pid: int, path: str) -> None:
