@@ -256,11 +256,10 @@ class PysatSession(Session):
         if self._timer is not None:
             self._timer.cancel()
             self._timer.join()  # an interrupt under way ends before the solver is used again
-            self._timer = None
         self._armed = deadline.at
         left = deadline.left()
-        if left is not None:
-            self._timer = threading.Timer(left, self._solver.interrupt)
+        self._timer = None if left is None else threading.Timer(left, self._solver.interrupt)
+        if self._timer is not None:
             self._timer.daemon = True
             self._timer.start()
 

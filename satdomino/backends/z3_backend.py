@@ -48,11 +48,9 @@ def model_to_z3(model: Model):
     z3 = _z3()
     xs = _bools(z3, model.num_vars)
     lit = partial(_lit, z3, xs)
-    out = []
-    ints: dict[Any, Any] = {}
-    for key, x in model.ints.items():  # native Int with its finite domain
-        ints[key] = z3.Int(f"i{len(ints)}")
-        out.append(z3.Or([ints[key] == v for v in x.values]))
+    ints = {key: z3.Int(f"i{k}") for k, key in enumerate(model.ints)}
+    # native Ints, each with its finite domain
+    out = [z3.Or([ints[key] == v for v in x.values]) for key, x in model.ints.items()]
     for c in model.constraints:
         match c:
             case Clause(lits):
