@@ -85,7 +85,7 @@ def get_backend(name: str) -> Backend:
     if name == "highs" or name.startswith("highs:"):
         return HighsBackend(name[len("highs:"):])
     if name == "sls" or name.startswith("sls:"):
-        return SlsBackend(_sls_seed(name[len("sls:"):] if ":" in name else ""))
+        return SlsBackend(_sls_seed(name[len("sls:"):]))
     if name in ("z3", "z3-smt"):
         return Z3Backend(smt=name == "z3-smt")
     canonical = next((key for key, aliases in vars(SolverNames).items()
