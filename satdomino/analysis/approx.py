@@ -15,14 +15,15 @@ preprocessing (Arjun) finds free, so that ``x1 = x2`` counts 1, and Dominosa boa
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import statistics
 from collections.abc import Sequence
 
 from ..backends.counters import CmsSession
-from ..clock import NEVER, Deadline
-from ..errors import OutOfTimeError, SatDominoError
+from ..backends.session import blocking_clause
+from ..errors import SatDominoError
 
 
 def threshold(epsilon: float) -> int:
@@ -37,15 +38,14 @@ def rounds(delta: float) -> int:
 
 
 def approx_count(clauses: Sequence[Sequence[int]], projection: Sequence[int], num_vars: int,
-                 epsilon: float = 0.8, delta: float = 0.2, seed: int = 1,
-                 deadline: Deadline = NEVER) -> int:
+                 epsilon: float = 0.8, delta: float = 0.2, seed: int = 1) -> int:
     """An estimate of the number of distinct assignments to ``projection`` among the models of
     ``clauses``: within a factor (1 + epsilon) with probability at least 1 - delta."""
     solver = CmsSession(clauses, num_vars)
     # a projection variable no clause names must still be in the solver's models (it is free:
     # it doubles the count)
     solver.add([[x, -x] for x in projection])
-    counter = _Cells(solver, list(projection), num_vars, threshold(epsilon), deadline)
+    counter = _Cells(solver, list(projection), num_vars, threshold(epsilon))
     exact = counter.cell([])
     if exact < counter.threshold:  # few: counted outright
         return exact
@@ -67,40 +67,24 @@ class _Cells:
     variable, so each can be switched off for good."""
 
     def __init__(self, solver: CmsSession, projection: list[int], num_vars: int,
-                 threshold: int, deadline: Deadline) -> None:
+                 threshold: int) -> None:
         self.solver, self.projection, self.threshold = solver, projection, threshold
-        self.next_var = num_vars + 1
-        self.deadline = deadline
-
-    def _new_var(self) -> int:
-        self.next_var += 1
-        return self.next_var - 1
-
-    def add_hash(self, rng: random.Random) -> int:
-        """A random XOR over the projection (each variable with probability 1/2, a random
-        right side) that holds when its activation variable is false: that variable."""
-        a = self._new_var()
-        chosen = [x for x in self.projection if rng.random() < 0.5]
-        self.solver.add_xor([*chosen, a], rng.random() < 0.5)
-        return a
+        self.new_vars = itertools.count(num_vars + 1)
 
     def cell(self, active: list[int]) -> int:
         """Solutions (distinct on the projection) with the hashes ``active`` switched on, up
         to the threshold."""
-        b = self._new_var()  # this call's blocking clauses hold while b is assumed
+        b = next(self.new_vars)  # this call's blocking clauses hold while b is assumed
         hashed = [-a for a in active]
         found = 0
         while found < self.threshold:
             # b only once a clause has it: CryptoMiniSat refuses an assumption on a variable
             # no clause uses
-            answer = self.solver.solve(hashed + [b] if found else hashed, deadline=self.deadline)
-            if answer.status == "unknown":
-                raise OutOfTimeError("approximate count ran out of time")
+            answer = self.solver.solve(hashed + [b] if found else hashed)
             if answer.status == "unsat":
                 break
             found += 1
-            true = answer.true_vars
-            self.solver.add([[-b] + [-x if x in true else x for x in self.projection]])
+            self.solver.add([[-b, *blocking_clause(self.projection, answer.true_vars)]])
         if found:
             self.solver.add([[-b]])
         return found
@@ -114,7 +98,12 @@ class _Cells:
 
         def size(m: int) -> int:
             while len(hashes) < m:
-                hashes.append(self.add_hash(rng))
+                # a random XOR over the projection (each variable with probability 1/2, a
+                # random right side) that holds when its activation variable is false
+                a = next(self.new_vars)
+                chosen = [x for x in self.projection if rng.random() < 0.5]
+                self.solver.add_xor([*chosen, a], rng.random() < 0.5)
+                hashes.append(a)
             if m not in sizes:
                 sizes[m] = self.cell(hashes[:m])
             return sizes[m]
@@ -126,8 +115,5 @@ class _Cells:
             lo, hi = hi, min(n, hi * 2)
         while hi - lo > 1:  # size(lo) full, size(hi) below
             mid = (lo + hi) // 2
-            if size(mid) >= self.threshold:
-                lo = mid
-            else:
-                hi = mid
+            lo, hi = (mid, hi) if size(mid) >= self.threshold else (lo, mid)
         return hi, sizes[hi]

@@ -49,6 +49,7 @@ HEAD_START = 0.02  # seconds enumeration has alone, in this process
 ENUMERATION_CAP = 100_000
 Progress = Callable[[int, float], None]  # (solutions found so far, seconds): long counts
 Build = Callable[[Any], Model]
+Exact = tuple[str, Callable[..., int], tuple]  # an exact method: its name, counter, arguments
 
 
 def count(puzzle: Any, family: Family[Any, Any], *, model: str | None = None,
@@ -105,12 +106,10 @@ def count(puzzle: Any, family: Family[Any, Any], *, model: str | None = None,
 def _approximately(puzzle: Any, build: Build, encodings: Encodings, epsilon: float,
                    delta: float, deadline: Deadline, done: Callable[..., Count]) -> Count:
     args = (build, puzzle, encodings, epsilon, delta)
-    if deadline.at is None:
-        value: int | None = _approx(*args)
-    else:  # in a forked child killed at the deadline: CryptoMiniSat has no interrupt
-        finished, value = run_in_child("approxmc", _approx, args, deadline)
-        value = value if finished else None
-    if value is None:
+    # with a deadline, in a forked child killed then: CryptoMiniSat has no interrupt
+    finished, value = (True, _approx(*args)) if deadline.at is None \
+        else run_in_child("approxmc", _approx, args, deadline)
+    if not finished:
         return done(0, "approx", False, "time limit")
     out = done(value, "approx", True)
     out.epsilon, out.delta = epsilon, delta
@@ -125,17 +124,15 @@ class _Race:
                  encodings: Encodings, limit: int | None, deadline: Deadline,
                  exact: Callable[[Any], int] | None, progress: Progress | None,
                  methods: tuple[str, ...]) -> None:
-        self.puzzle, self.build, self.engine, self.encodings = puzzle, build, engine, encodings
+        self.engine = engine
         self.limit, self.deadline, self.progress = limit, deadline, progress
         engine.prepare()  # before the puzzle is built, as ``solve`` does
         self.m = build(puzzle)
         self.formula = engine.formula(self.m, encodings)
         self.enumerator = _Enumerator(puzzle, family, self.m, engine.name)
-        self.others: list[tuple[str, Callable[..., int]]] = []
-        if exact is not None:
-            self.others.append(("dp", exact))
+        self.others: list[Exact] = [("dp", exact, (puzzle,))] if exact else []
         if "ganak" in methods and ganak_available():
-            self.others.append(("ganak", _ganak))
+            self.others.append(("ganak", _ganak, (build, puzzle, encodings)))
         if not self.others and "enumeration" not in methods:
             raise SatDominoError(f"counting {family.kind} by {', '.join(methods)}: not "
                                  "available here (no exact counter for this family or view, "
@@ -143,7 +140,14 @@ class _Race:
         self.enumerating = "enumeration" in methods or not self.others
 
     def run(self) -> tuple[int, str, bool, str]:
-        found, ended = (self._head_start() if self.enumerating else (0, "stopped"))
+        found, ended = 0, "stopped"
+        if self.enumerating and self.engine.interruptible:
+            # enumeration alone in this process for HEAD_START seconds, on a solver that
+            # stops on an interrupt
+            with self.engine.session(self.formula) as s:
+                found, ended = s.enumerate(self.m.projection, self.enumerator.check,
+                                           deadline=self.deadline.sooner(HEAD_START),
+                                           limit=self.limit)
         if ended != "stopped":
             return found, "enumeration", ended == "all", ""
         cap = self.limit if not self.others else min(self.limit or ENUMERATION_CAP,
@@ -156,23 +160,12 @@ class _Race:
             if self.enumerating and len(self.others) < 2:
                 runs["enumeration"] = ForkedRun(self.enumerator.run,
                                                 (self.engine, self.formula, cap, shared))
-            for name, fn in self.others:
-                args = (self.puzzle,) if name == "dp" else (self.build, self.puzzle,
-                                                            self.encodings)
+            for name, fn, args in self.others:
                 runs[name] = ForkedRun(_exact_member, (fn, args))
             return self._wait(runs, found, shared)
         finally:
             for run in runs.values():
                 run.close()
-
-    def _head_start(self) -> tuple[int, str]:
-        """Enumeration alone in this process for HEAD_START seconds, on a solver that stops
-        on an interrupt (else not at all)."""
-        if not self.engine.interruptible:
-            return 0, "stopped"
-        with self.engine.session(self.formula) as s:
-            return s.enumerate(self.m.projection, self.enumerator.check,
-                               deadline=self.deadline.sooner(HEAD_START), limit=self.limit)
 
     def _wait(self, runs: dict[str, ForkedRun], found: int, shared: Any
               ) -> tuple[int, str, bool, str]:
@@ -206,7 +199,7 @@ class _Race:
         best = max(found, enumerated if enumerated is not None else shared.value)
         # an incomplete count is enumeration's lower bound, or 0 from the methods that ran
         counted = found > 0 or enumerated is not None or "enumeration" in runs
-        label = "enumeration" if counted else "+".join(name for name, _ in self.others)
+        label = "enumeration" if counted else "+".join(name for name, *_ in self.others)
         if runs:  # the deadline came first
             return best, label, False, "time limit"
         why = "; ".join(failures) or f"enumeration stopped at {ENUMERATION_CAP:,} solutions"

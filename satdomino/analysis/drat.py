@@ -16,6 +16,7 @@ check fail that would have passed (more candidate clauses), never a wrong proof 
 
 from __future__ import annotations
 
+import itertools
 import lzma
 import os
 import re
@@ -26,6 +27,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import IO
 
@@ -68,9 +70,7 @@ def _whole_clause(tokens: list[str]) -> list[int] | None:
         nums = list(map(int, tokens))
     except ValueError:
         return None
-    if nums and nums[-1] == 0 and nums.count(0) == 1:
-        return nums[:-1]
-    return None
+    return nums[:-1] if nums and nums[-1] == 0 and nums.count(0) == 1 else None
 
 
 def parse_proof_lines(lines: Iterable[str | bytes], where: str = "proof"
@@ -121,8 +121,7 @@ def _binary_steps(head: bytes, stream: IO[bytes], where: str
     in_clause = deletion = False
     clause: list[int] = []
     value = shift = 0
-    chunk = head
-    while chunk:
+    for chunk in itertools.chain([head], iter(partial(stream.read, _CHUNK), b"")):
         for byte in chunk:
             if not in_clause:
                 if byte != 97 and byte != 100:
@@ -146,19 +145,14 @@ def _binary_steps(head: bytes, stream: IO[bytes], where: str
                     raise SatDominoError(f"{where}: binary DRAT literal too long at offset "
                                          f"{offset}")
             offset += 1
-        chunk = stream.read(_CHUNK)
     if in_clause:
         raise SatDominoError(f"{where}: the binary proof ends inside a clause (offset {offset})")
 
 
 def _text_lines(head: bytes, stream: IO[bytes]) -> Iterator[bytes]:
-    rest = b""
-    chunk = head
-    while chunk:
-        lines = (rest + chunk).split(b"\n")
-        rest = lines.pop()
-        yield from lines
-        chunk = stream.read(_CHUNK)
+    *lines, rest = (head + stream.readline()).split(b"\n")
+    yield from lines
+    yield from stream  # nothing when ``rest`` is not empty: the stream ended there
     if rest:
         yield rest
 
@@ -200,8 +194,7 @@ def _text_or_neither(head: bytes, where: str) -> None:
     """A proof whose first byte starts no binary DRAT step is read as text if its start
     reads so; else the error says it is neither, and where each reading fails."""
     try:
-        for _ in parse_proof_lines(head.split(b"\n")[:-1] or [head], where):
-            pass
+        list(parse_proof_lines(head.split(b"\n")[:-1] or [head], where))
     except SatDominoError as e:
         text = str(e).removeprefix(f"{where}, ")
         raise SatDominoError(f"{where}: neither text DRAT ({text}) nor binary DRAT (byte "
@@ -282,20 +275,15 @@ class _Checker:
             for i, c in enumerate(ws):
                 if not c:  # deleted
                     continue
-                other = c[0]
-                if other == false_lit:
-                    other = c[1]
-                    pos = 0
-                else:
-                    pos = 1
+                pos = 0 if c[0] == false_lit else 1  # where false_lit is watched
+                other = c[1 - pos]
                 if val[other] == 1:
                     push(c)
                     continue
                 for k in range(2, len(c)):
                     lit = c[k]
                     if val[lit] != -1:
-                        c[pos] = lit
-                        c[k] = false_lit
+                        c[pos], c[k] = lit, false_lit
                         watches[lit].append(c)
                         break
                 else:
@@ -306,8 +294,7 @@ class _Checker:
                         self.qhead = q
                         return True
                     if pos == 0:  # the implied literal goes first (see ``delete``)
-                        c[0] = other
-                        c[1] = false_lit
+                        c[0], c[1] = other, false_lit
                     val[other] = 1
                     val[-other] = -1
                     reason[other] = c
@@ -370,27 +357,9 @@ class _Checker:
         if self.occ is not None:
             for lit in c:
                 self.occ.setdefault(lit, []).append(c)
-        if len(c) == 1:
-            lit = c[0]
-            if val[lit] == 0:
-                self._assign(lit, c)
-            elif val[lit] == -1:
-                self.conflict = True
-            return
         if len(c) == 2:
-            a, b = c
-            self.bins[a].append(b)
-            self.bins[b].append(a)
-            va, vb = val[a], val[b]
-            if va == 1 or vb == 1:
-                return
-            if va == -1 and vb == -1:
-                self.conflict = True
-            elif va == -1:
-                self._assign(b, a)
-            elif vb == -1:
-                self._assign(a, b)
-            return
+            self.bins[c[0]].append(c[1])
+            self.bins[c[1]].append(c[0])
         # Watch a true literal (it stays true: the top level is never undone), else two
         # non-false ones; a single non-false literal is a new top-level unit.
         picked: list[int] = []
@@ -407,14 +376,17 @@ class _Checker:
             self.conflict = True
             return
         first = picked[0]
-        # alone, it is watched with the old c[0], which the swap moves to ``first``
-        second = picked[1] if len(picked) == 2 else first or 1
-        c[0], c[first] = c[first], c[0]
-        c[1], c[second] = c[second], c[1]
-        self.watches[c[0]].append(c)
-        self.watches[c[1]].append(c)
-        if len(picked) == 1 and val[c[0]] == 0:
-            self._assign(c[0], c)
+        reason = c[1 - first] if len(c) == 2 else c  # a binary clause's: its other literal
+        if len(c) > 2:  # watched
+            # alone, it is watched with the old c[0], which the swap moves to ``first``
+            second = picked[1] if len(picked) == 2 else first or 1
+            c[0], c[first] = c[first], c[0]
+            c[1], c[second] = c[second], c[1]
+            self.watches[c[0]].append(c)
+            self.watches[c[1]].append(c)
+            first = 0
+        if len(picked) == 1 and val[c[first]] == 0:
+            self._assign(c[first], reason)
 
     def _assign(self, lit: int, reason: list[int] | int) -> None:
         self.val[lit] = 1
@@ -474,9 +446,8 @@ def check_drat(num_vars: int, clauses: list[list[int]],
     try:  # a long Python loop: the deadline stops it
         with deadline.interrupting():
             refuted = check.formula(clauses)
-            if refuted:
-                return check.result(True, refuted, _read_through(proof))
-            return check.steps(proof)
+            return check.result(True, refuted, _read_through(proof)) if refuted \
+                else check.steps(proof)
     except TimeUp:
         raise OutOfTimeError(f"proof check ran out of time after {check.lemmas} lemma(s) "
                              f"({time.monotonic() - check.start:.1f} s)") from None
@@ -555,7 +526,13 @@ class _Check:
             if 0 in raw:
                 raise SatDominoError(f"proof step {self.step} contains the literal 0")
             lits = self.renamed(_clean(raw))
-            if not self._implied(lits):
+            # RUP, or else RAT on its first literal (its negation still asserted)?
+            mark = len(checker.trail)
+            rup = checker.assume_negation(lits)
+            is_rat = not rup and checker.rat(lits)
+            checker.undo(mark)
+            self.rat_lemmas += is_rat
+            if not rup and not is_rat:
                 return self.result(False, f"NOT VERIFIED: lemma {self.lemmas} (proof step "
                                    f"{self.step}) is neither RUP nor RAT on its first "
                                    f"literal: {_show(raw)}")
@@ -566,16 +543,6 @@ class _Check:
                                    _read_through(proof, "after it "))
         return self.result(False, f"NOT VERIFIED: the proof ({self.step} steps) ends without "
                            "deriving the empty clause")
-
-    def _implied(self, lits: list[int]) -> bool:
-        """Is the lemma RUP, or else RAT on its first literal (its negation still asserted)?"""
-        checker = self.checker
-        mark = len(checker.trail)
-        rup = checker.assume_negation(lits)
-        is_rat = not rup and checker.rat(lits)
-        checker.undo(mark)
-        self.rat_lemmas += is_rat
-        return rup or is_rat
 
 
 def _read_through(proof: Iterable[tuple[bool, list[int]]], which: str = "") -> str:
@@ -625,9 +592,7 @@ def drat_trim(cnf_path: str | Path, proof_path: str | Path,
         return None
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="satdomino-drat-") as folder:
-        cnf = _plain_copy(Path(cnf_path), folder)
-        proof = _plain_copy(Path(proof_path), folder)
-        command = [exe, os.fspath(cnf), os.fspath(proof)]
+        command = [exe, *(os.fspath(_plain_copy(Path(p), folder)) for p in (cnf_path, proof_path))]
         if timeout is not None:
             command += ["-t", str(max(1, int(timeout + 0.999)))]
         try:

@@ -255,11 +255,10 @@ def _given_vars(puzzle: Any, family: Family[Any, Any], m: Model,
                 given: list[dict]) -> list[int]:
     """Model variables of placements in ``step_json``'s shape (cells in any order, each with
     its pips); an unknown one is an error."""
-    shape = family.placement_json
     if not isinstance(given, list | tuple):
         raise TypeError(f"given must be a list of placements as explain's steps show them, "
                         f"not {given!r}"[:200])
-    index = {_placement_id(shape(puzzle, m.key(x))): x for x in m.projection}
+    index = {_placement_id(family.placement_json(puzzle, m.key(x))): x for x in m.projection}
     out = []
     for g in given:
         x = index.get(_placement_id(g))

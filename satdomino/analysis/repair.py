@@ -27,6 +27,4 @@ def other_solution(puzzle: Any, family: Family[Any, Any], planted: Any,
     out = solve(puzzle, family, unique=True, deadline=deadline, backend=BACKEND)
     if out.unique is None:
         raise late
-    if out.unique:
-        return None
-    return out.other if key(out.solution) == planted else out.solution
+    return None if out.unique else out.other if key(out.solution) == planted else out.solution

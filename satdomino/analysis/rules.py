@@ -36,7 +36,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
-from functools import partial
+from functools import partial, reduce
 
 from ..model import AtMostOne, ExactlyOne, Model
 
@@ -134,15 +134,14 @@ class Candidates:
     def closure(self, xs) -> list[RuledOut]:
         """The ruled-out placements ``xs`` and everything their deductions needed, oldest
         first."""
-        seen: dict[int, RuledOut] = {}
+        seen: set[int] = set()
         todo = [x for x in xs if x in self.ruled]
         while todo:
             x = todo.pop()
             if x not in seen:
-                seen[x] = self.ruled[x]
+                seen.add(x)
                 todo.extend(self.ruled[x].after)
-        order = list(self.ruled)
-        return sorted(seen.values(), key=lambda r: order.index(r.placement))
+        return [r for x, r in self.ruled.items() if x in seen]  # in the order ruled out
 
     # the rules --------------------------------------------------------------------------------
 
@@ -153,8 +152,7 @@ class Candidates:
                      partial(self._set, doubles=True), self._chains):
             found = rule(placed, self.dead(placed)) if rule else []
             if found:
-                for r in found:
-                    self.ruled[r.placement] = r
+                self.ruled.update((r.placement, r) for r in found)
                 return found
         return []
 
@@ -181,9 +179,8 @@ class Candidates:
         for x in self.square_of:
             if x in dead or x in placed:
                 continue
-            mine = set(self.square_of[x])
             touched = {u for y in self.mates[x] if y not in dead and y in self.square_of
-                       for u in self.square_of[y]} - mine
+                       for u in self.square_of[y]} - set(self.square_of[x])
             needing: dict[int, tuple] = {}  # a piece -> (it, the squares only it could cover)
             left: dict = {}
             for u in sorted(touched):
@@ -193,18 +190,16 @@ class Candidates:
                     continue  # the empties rule's case
                 for c in set.intersection(*(set(self._pieces(y)) for y in left[u])):
                     needing.setdefault(id(c), (c, []))[1].append(u)
-            for piece, squares in needing.values():
-                # two squares no one placement of the piece covers together
-                pair = next(((u, w) for u, w in itertools.combinations(squares, 2)
-                             if not any(w in self.square_of[y] for y in left[u])), None)
-                if pair is not None:
-                    u, w = pair
-                    found.append(RuledOut(
-                        x, self.m.key(x), f"placing it would leave squares {u} and {w} both "
-                        f"needing {self._name(piece)}", RANK["duplicates"],
-                        self.needs(self.cover[u].lits + self.cover[w].lits, placed),
-                        len(placed)))
-                    break
+            # the first piece with two squares no one placement of it covers together
+            pair = next(((piece, u, w) for piece, squares in needing.values()
+                         for u, w in itertools.combinations(squares, 2)
+                         if not any(w in self.square_of[y] for y in left[u])), None)
+            if pair is not None:
+                piece, u, w = pair
+                found.append(RuledOut(
+                    x, self.m.key(x), f"placing it would leave squares {u} and {w} both "
+                    f"needing {self._name(piece)}", RANK["duplicates"],
+                    self.needs(self.cover[u].lits + self.cover[w].lits, placed), len(placed)))
         return found
 
     def _pieces(self, y: int) -> list:
@@ -249,13 +244,12 @@ class Candidates:
             live = {u: [x for x in self.cover[u].lits if x not in dead] for u in group}
             masks, joined = self._masks(group, live, piece_index, pieces)
             done = 0
-            for subset in _subsets_by_size(len(group)):
+            for subset in (sum(1 << i for i in combo) for k in range(1, len(group) + 1)
+                           for combo in itertools.combinations(range(len(group)), k)):
                 if subset & done:
                     continue
                 members = [i for i in range(len(group)) if subset >> i & 1]
-                union = 0
-                for i in members:
-                    union |= masks[i]
+                union = reduce(int.__or__, (masks[i] for i in members), 0)
                 k = union.bit_count()
                 linked = any(joined[i] & subset for i in members)
                 if union < 0 or linked != doubles or not (
@@ -316,10 +310,8 @@ class Candidates:
             return sum(u in chosen for u in self.square_of[x])
 
         if not joined:
-            if len(used) != len(chosen):
-                return []
             return [(x, ", so none of them goes elsewhere") for c in used for x in c.lits
-                    if x not in dead and x not in inside]
+                    if x not in dead and x not in inside] if len(used) == len(chosen) else []
         doubles = {id(c): c for x in inside if on(x) == 2 for c in self._pieces(x)}
         if len(doubles) != 1:
             return []
@@ -381,53 +373,41 @@ class Candidates:
             why, emptied = None, ()  # type: tuple[str | None, tuple[int, ...]]
             clash = next(((x, y) for x in side for y in self.mates[x] if y in members), None)
             if clash is not None:
-                x, y = clash
-                shared = next(c for c in self.member[x] if y in c.lits)
+                shared = next(c for c in self.member[clash[0]] if clash[1] in c.lits)
                 why = f"clash on {self._name(shared)}"
             else:
                 killed = set().union(*(self.mates[x] for x in side)) | dead
-                for c in self.exactly:
-                    if members.intersection(c.lits) or placed.intersection(c.lits):
-                        continue
-                    if all(x in killed for x in c.lits):
-                        why, emptied = f"leave {self._name(c)} with no place", c.lits
-                        break
+                empty = next((c for c in self.exactly if not members.intersection(c.lits)
+                              and not placed.intersection(c.lits)
+                              and all(x in killed for x in c.lits)), None)
+                if empty is not None:
+                    why, emptied = f"leave {self._name(empty)} with no place", empty.lits
             if why is None:
                 continue
             after = self.needs([x for c in links.get(root, []) for x in c.lits]
                                + list(emptied), placed)
-            for x in side:
-                found.append(RuledOut(x, self.m.key(x), f"placing it forces {len(side)} "
-                                      "placements (through squares and pieces with two "
-                                      f"candidates left) that {why}", RANK["chain"], after,
-                                      len(placed)))
+            found += [RuledOut(x, self.m.key(x), f"placing it forces {len(side)} placements "
+                               "(through squares and pieces with two candidates left) that "
+                               f"{why}", RANK["chain"], after, len(placed)) for x in side]
         return found
 
     def _both_ways(self, sides: dict[tuple[int, int], list[int]], links: dict[int, list],
                    placed: set[int], dead: set[int]) -> list[RuledOut]:
         """One of a chain's two sets happens: what both would rule out is out."""
-        found: list[RuledOut] = []
         for root in sorted({root for root, _ in sides}):
             one, other = sides.get((root, 0), []), sides.get((root, 1), [])
             if not one or not other:
                 continue
             both = set().union(*(self.mates[x] for x in one)) & set().union(
                 *(self.mates[x] for x in other))
-            gone = sorted(both - dead - placed - set(one) - set(other))
             after = self.needs([x for c in links.get(root, []) for x in c.lits], placed)
-            for x in gone:
-                found.append(RuledOut(x, self.m.key(x), "either way of a chain of "
-                                      f"{len(one) + len(other)} placements (through squares "
-                                      "and pieces with two candidates left) rules it out",
-                                      RANK["chain"], after, len(placed)))
+            found = [RuledOut(x, self.m.key(x), f"either way of a chain of {len(one) + len(other)}"
+                              " placements (through squares and pieces with two candidates "
+                              "left) rules it out", RANK["chain"], after, len(placed))
+                     for x in sorted(both - dead - placed - set(one) - set(other))]
             if found:
                 return found
-        return found
-
-
-def _subsets_by_size(n: int) -> list[int]:
-    return [sum(1 << i for i in combo) for k in range(1, n + 1)
-            for combo in itertools.combinations(range(n), k)]
+        return []
 
 
 def _bridges(squares: list, edges: list) -> list[tuple[int, int, set]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from contextlib import suppress
 
 from pysat.solvers import SolverNames
 
@@ -84,7 +85,7 @@ def get_backend(name: str) -> Backend:
     if name == "highs" or name.startswith("highs:"):
         return HighsBackend(name[len("highs:"):])
     if name == "sls" or name.startswith("sls:"):
-        return SlsBackend(_sls_seed(name[len("sls:"):] if ":" in name else ""))
+        return SlsBackend(_sls_seed(name[len("sls:"):]))
     if name in ("z3", "z3-smt"):
         return Z3Backend(smt=name == "z3-smt")
     canonical = next((key for key, aliases in vars(SolverNames).items()
@@ -151,8 +152,7 @@ def available_backends() -> list[str]:
 
 def resolves(name: str) -> bool:
     """Every solver ``name`` stands for is here (a binary, highspy, the built ``sls``)."""
-    try:
+    with suppress(Exception):  # SatDominoError, or a solver library that fails to import
         get_backend(name)
-    except Exception:  # SatDominoError, or a solver library that fails to import
-        return False
-    return True
+        return True
+    return False

@@ -74,8 +74,13 @@ class Backend:
     def solve(self, formula: Formula, assumptions: Sequence[int] = (),
               deadline: Deadline = NEVER, phases: Sequence[int] = ()) -> Result:
         """``phases``: literals the search should prefer (a hint, such as a known solution to
-        search near); a backend without ``takes_phases`` ignores it."""
-        raise NotImplementedError
+        search near); a backend without ``takes_phases`` ignores it. By default, ``start``'s
+        run, stopped at the deadline (a backend defines ``solve``, ``start`` or both)."""
+        run = self.start(formula, assumptions, phases)
+        try:
+            return finish_within(run, deadline)
+        finally:
+            run.close()
 
     def session(self, formula: Formula) -> Session:
         """One solver kept across calls on ``formula`` (``Session``). By default each solve

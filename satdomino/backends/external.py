@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import functools
-import math
 import os
 import re
-import select
 import shlex
 import shutil
 import signal
@@ -17,7 +15,6 @@ from collections.abc import Sequence
 from contextlib import nullcontext, suppress
 from pathlib import Path
 
-from ..clock import NEVER, Deadline
 from ..encode import CNF
 from ..errors import BackendError
 from ..export.dimacs import dimacs_lines
@@ -40,11 +37,10 @@ def gnu_time() -> str | None:
     path = shutil.which("time")
     if path is None:
         return None
-    try:
+    with suppress(OSError, subprocess.SubprocessError):
         out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return path if "GNU" in out.stdout + out.stderr else None
+        return path if "GNU" in out.stdout + out.stderr else None
+    return None
 
 
 # a member writing DIMACS lets the others have the GIL once this many seconds have passed since
@@ -109,19 +105,13 @@ class ExternalBackend(Backend):
         self.measure_peak = False
         super().__init__(name=f"external:{command}", takes="cnf", summary=f"binary {path}")
 
-    def solve(self, formula: Formula, assumptions: Sequence[int] = (),
-              deadline: Deadline = NEVER, phases: Sequence[int] = ()) -> Result:
-        return self._solve(formula, assumptions, deadline, None)
-
     def start(self, formula: Formula, assumptions: Sequence[int] = (),
               phases: Sequence[int] = ()) -> Run:
-        return Run(lambda run: self._solve(formula, assumptions, NEVER, run))
+        return Run(lambda run: self._solve(formula, assumptions, run))
 
-    def _solve(self, formula: Formula, assumptions: Sequence[int], deadline: Deadline,
-               run: Run | None) -> Result:
+    def _solve(self, formula: Formula, assumptions: Sequence[int], run: Run) -> Result:
         if not isinstance(formula, CNF):
             raise BackendError(f"backend {self.name} reads a CNF")
-        units = [[x] for x in assumptions]  # DIMACS has no assumptions: add them as units
         fd, path = tempfile.mkstemp(prefix="satdomino-", suffix=".cnf")
         t0 = time.perf_counter()
         try:
@@ -129,13 +119,13 @@ class ExternalBackend(Backend):
                 # in pieces: between them, once a millisecond, sleep(0) lets a portfolio member
                 # with an answer take the GIL (else it would wait out the switch interval), and
                 # then this member stops writing. Not after every piece: a sleep(0) costs the
-                # kernel's timer slack
+                # kernel's timer slack. DIMACS has no assumptions: they go in as units
                 yielded = t0
-                for piece in dimacs_lines(formula, extra=units):
-                    if run is not None and run.stopped:
+                for piece in dimacs_lines(formula, extra=[[x] for x in assumptions]):
+                    if run.stopped:
                         return run.stopped_result(time.perf_counter() - t0)
                     f.write(piece)
-                    if run is not None and time.perf_counter() - yielded > _YIELD_EVERY:
+                    if time.perf_counter() - yielded > _YIELD_EVERY:
                         time.sleep(0)
                         yielded = time.perf_counter()
             # output to files, not pipes: a solver's own children (a wrapper script's) could
@@ -143,8 +133,7 @@ class ExternalBackend(Backend):
             with tempfile.TemporaryFile("w+") as out_file, \
                     tempfile.TemporaryFile("w+") as err_file:
                 command, peak_path = [*self.argv, path], None
-                timer = gnu_time()
-                if self.measure_peak and _DIE_WITH_PARENT and timer:
+                if self.measure_peak and _DIE_WITH_PARENT and (timer := gnu_time()):
                     # time forks the solver, which then dies with time as time dies with us
                     peak_fd, peak_path = tempfile.mkstemp(prefix="satdomino-", suffix=".peak")
                     os.close(peak_fd)
@@ -154,22 +143,20 @@ class ExternalBackend(Backend):
                                         stdout=out_file, stderr=err_file, text=True,
                                         start_new_session=self.new_session,
                                         preexec_fn=None if _DIE_WITH_PARENT else die_with_parent)
-                if not self._wait(proc, deadline, run, peak_path):
-                    return Result("unknown", seconds=time.perf_counter() - t0, note="time limit")
+                self._wait(proc, run, peak_path)
                 out_file.seek(0)
                 err_file.seek(0)
                 out, err = out_file.read(), err_file.read()
         finally:
             os.unlink(path)
         code = proc.returncode if peak_path is None else _code_under_time(proc, peak_path)
-        if run is not None and run.stopped and code < 0:
+        if run.stopped and code < 0:
             return run.stopped_result(time.perf_counter() - t0)
         return self._parse(out, err, code, time.perf_counter() - t0, formula.num_vars)
 
-    def _wait(self, proc: subprocess.Popen, deadline: Deadline, run: Run | None,
-              peak_path: str | None = None) -> bool:
-        """Wait for the solver to end (True), or kill it: at the time limit (False), on a stop
-        of ``run``, on Ctrl-C (which a solver in its own session would not see). Killed under
+    def _wait(self, proc: subprocess.Popen, run: Run, peak_path: str | None) -> None:
+        """Wait for the solver to end, or kill it: on a stop of ``run`` (the time limit
+        among them), on Ctrl-C (which a solver in its own session would not see). Killed under
         GNU time, the solver's peak memory so far goes to ``peak_path`` (time, killed, writes
         none)."""
 
@@ -189,25 +176,19 @@ class ExternalBackend(Backend):
                         _note_peak(proc.pid, peak_path)
                     proc.kill()  # the solver itself
 
-        ended = False
         try:
-            if run is not None:
-                # pausable (SIGSTOP, SIGCONT) only as the leader of a group of its own: in
-                # compare's runs it shares ours, and under GNU time a signal to time alone
-                # would not reach the solver
-                pausing = (run.pausable(functools.partial(signal_group, signal.SIGSTOP),
-                                        functools.partial(signal_group, signal.SIGCONT))
-                           if self.new_session else nullcontext())
-                with pausing, run.stoppable(kill):  # pausable once it counts as searching
-                    proc.wait()
-                ended = True
-            else:
-                ended = _ended_within(proc, deadline.left())
-        finally:
-            if not ended:  # the time limit, or an exception (Ctrl-C): kill it and reap it
-                kill()
+            # pausable (SIGSTOP, SIGCONT) only as the leader of a group of its own: in
+            # compare's runs it shares ours, and under GNU time a signal to time alone
+            # would not reach the solver
+            pausing = (run.pausable(functools.partial(signal_group, signal.SIGSTOP),
+                                    functools.partial(signal_group, signal.SIGCONT))
+                       if self.new_session else nullcontext())
+            with pausing, run.stoppable(kill):  # pausable once it counts as searching
                 proc.wait()
-        return ended
+        except BaseException:  # Ctrl-C, say: kill it and reap it
+            kill()
+            proc.wait()
+            raise
 
     def _parse(self, out: str, err: str, code: int, seconds: float, num_vars: int) -> Result:
         status, true = competition_answer(out, self.argv[0], num_vars)
@@ -235,12 +216,9 @@ def _code_under_time(proc: subprocess.Popen, peak_path: str) -> int:
 def solver_peak_mb(folder: Path) -> float:
     """The largest peak memory (MB) written to a ``*.peak`` file in ``folder`` (GNU time's, or
     ``_note_peak``'s); 0 if none."""
-    peaks = [0.0]
-    for path in folder.glob("*.peak"):
-        lines = path.read_text(errors="replace").split()
-        if lines and lines[-1].isdigit():  # after "Command exited with non-zero status 10"
-            peaks.append(int(lines[-1]) / 1024)
-    return max(peaks)
+    # the last word: after "Command exited with non-zero status 10", say
+    tails = [path.read_text(errors="replace").split()[-1:] for path in folder.glob("*.peak")]
+    return max([0.0] + [int(tail[0]) / 1024 for tail in tails if tail and tail[0].isdigit()])
 
 
 def _note_peak(pid: int, path: str) -> None:
@@ -249,33 +227,6 @@ def _note_peak(pid: int, path: str) -> None:
     peaks = [peak_rss_mb(p) or 0.0 for p in descendants(pid)]
     if peaks:
         Path(path).write_text(f"{round(max(peaks) * 1024)}\n")
-
-
-def _ended_within(proc: subprocess.Popen, seconds: float | None) -> bool:
-    """Wait up to ``seconds`` (None: for ever) for ``proc`` to end; True if it did (reaped).
-    On Linux a pidfd wakes us the moment it ends; Popen.wait(timeout=...) polls, with sleeps of
-    up to 50 ms, and would see the end that late."""
-    if seconds is None:
-        proc.wait()
-        return True
-    seconds = max(seconds, 0.0)
-    try:
-        fd = os.pidfd_open(proc.pid)
-    except (AttributeError, OSError):  # not Linux 5.3 or later
-        try:
-            proc.wait(timeout=seconds)
-            return True
-        except subprocess.TimeoutExpired:
-            return False
-    try:
-        waiting = select.poll()  # not select.select: that refuses descriptors from 1024 up
-        waiting.register(fd, select.POLLIN)
-        ended = bool(waiting.poll(math.ceil(seconds * 1000)))
-    finally:
-        os.close(fd)
-    if ended:
-        proc.wait()
-    return ended
 
 
 def found_binaries() -> list[str]:

@@ -23,14 +23,13 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
-from typing import Any, NamedTuple, NoReturn
+from typing import NoReturn
 
-from ..clock import NEVER, Deadline
 from ..errors import BackendError, UsageError
 from ..model import Model
 from ..process import forkserver
-from ..process.child import answer_now
-from ..process.run import ForkedRun, Run, ServedRun, finish_within
+from ..process.child import answer_now, close_quietly
+from ..process.run import ForkedRun, Run, ServedRun
 from .base import Backend, Formula, Result
 from .program import program_rows
 
@@ -92,8 +91,7 @@ def no_stdout() -> Iterator[None]:
     finally:
         _flush_c_stdout()  # C's buffered output goes where it was written
         os.dup2(saved, 1)
-        os.close(saved)
-        os.close(null)
+        close_quietly(saved, null)
 
 
 def _flush_c_stdout() -> None:
@@ -130,14 +128,6 @@ class HighsBackend(Backend):
         if forkserver.available():
             forkserver.server()
 
-    def solve(self, formula: Formula, assumptions: Sequence[int] = (),
-              deadline: Deadline = NEVER, phases: Sequence[int] = ()) -> Result:
-        run = self.start(formula, assumptions, phases)
-        try:
-            return finish_within(run, deadline)
-        finally:
-            run.close()
-
     def start(self, formula: Formula, assumptions: Sequence[int] = (),
               phases: Sequence[int] = ()) -> Run:
         if not isinstance(formula, Model):
@@ -151,67 +141,49 @@ class HighsBackend(Backend):
         return ForkedRun(_solve, make_args())
 
 
-class Program(NamedTuple):
-    """The 0-1 program of a Model as numpy arrays: what a HiGHS worker is sent, pickled (the
-    Model would take far longer)."""
-
-    starts: Any
-    index: Any  # 0-based columns
-    value: Any
-    row_lower: Any
-    row_upper: Any
-    col_lower: Any
-    col_upper: Any
-
-
-def _program(model: Model, assumptions: Sequence[int]) -> Program:
-    """The 0-1 program of ``model``, each assumption fixing its column."""
+def _program(model: Model, assumptions: Sequence[int]) -> tuple:
+    """The 0-1 program of ``model`` as numpy arrays, each assumption fixing its column: what a
+    HiGHS worker is sent, pickled (the Model would take far longer). Row-wise: the starts,
+    0-based columns and coefficients of the rows, the rows' bounds, the columns' bounds."""
     import numpy as np
 
     rows = program_rows(model)
     col_lower, col_upper = np.zeros(rows.num_cols), np.ones(rows.num_cols)
-    for lit in assumptions:
-        if lit > 0:
-            col_lower[lit - 1] = 1
-        else:
-            col_upper[-lit - 1] = 0
-    return Program(np.asarray(rows.starts, dtype=np.int32),
-                   np.asarray(rows.index, dtype=np.int32) - 1,
-                   np.asarray(rows.value, dtype=float), rows.lower, rows.upper, col_lower,
-                   col_upper)
+    for lit in assumptions:  # its column's lower bound 1, or its upper bound 0
+        (col_lower if lit > 0 else col_upper)[abs(lit) - 1] = lit > 0
+    return (np.asarray(rows.starts, dtype=np.int32), np.asarray(rows.index, dtype=np.int32) - 1,
+            np.asarray(rows.value, dtype=float), rows.lower, rows.upper, col_lower, col_upper)
 
 
-def _lp(p: Program):
-    """``p`` as a HighsLp."""
+def _solve(program: tuple, num_vars: int, options: dict) -> NoReturn:
+    """In a worker process: ``program`` (``_program``'s) solved by HiGHS. The answer is sent
+    as soon as it is known (freeing HiGHS and the program would take milliseconds more)."""
     import highspy
     import numpy as np
 
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = len(p.col_lower), len(p.row_lower)
-    lp.col_cost_ = np.zeros(len(p.col_lower))
-    lp.col_lower_, lp.col_upper_ = p.col_lower, p.col_upper
-    lp.row_lower_, lp.row_upper_ = p.row_lower, p.row_upper
-    lp.integrality_ = [highspy.HighsVarType.kInteger] * len(p.col_lower)
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
-    lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = p.starts, p.index, p.value
-    return lp
-
-
-def _solve(program: Program, num_vars: int, options: dict) -> NoReturn:
-    """In a worker process: ``program`` solved by HiGHS. The answer is sent as soon as it is
-    known (freeing HiGHS and the program would take milliseconds more)."""
-    import highspy
-
     t0 = time.perf_counter()
-    if len(program.col_lower) == 0:  # HiGHS calls a program without columns "empty", not
+    starts, index, value, row_lower, row_upper, col_lower, col_upper = program
+    if len(col_lower) == 0:  # HiGHS calls a program without columns "empty", not
         # solved: every row's activity is 0, so it holds exactly when each row admits 0
-        holds = all(lo <= 0 <= up for lo, up in zip(program.row_lower, program.row_upper,
-                                                      strict=True))
+        holds = all(lo <= 0 <= up for lo, up in zip(row_lower, row_upper, strict=True))
         answer_now(Result("sat" if holds else "unsat", seconds=time.perf_counter() - t0))
-    lp = _lp(program)
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = len(col_lower), len(row_lower)
+    lp.col_cost_ = np.zeros(len(col_lower))
+    lp.col_lower_, lp.col_upper_ = col_lower, col_upper
+    lp.row_lower_, lp.row_upper_ = row_lower, row_upper
+    lp.integrality_ = [highspy.HighsVarType.kInteger] * len(col_lower)
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
+    lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = starts, index, value
     h = _highs(options)
     if options.get("jump_only"):
-        _give_up_after_jump(h, t0)
+        # HiGHS logs its first branch-and-bound line right after the feasibility jump: with
+        # no solution by then, the child answers "unknown" and ends (the LP that follows
+        # would not stop for an interrupt). MIP log events come only with logging on: it
+        # goes nowhere
+        h.setOptionValue("output_flag", True)
+        h.setOptionValue("log_to_console", False)
+        h.cbMipLogging += lambda event: _no_jump_solution(event, t0)
     h.cbMipImprovingSolution += lambda event: _answer_at_once(event, lp, num_vars, t0)
     h.passModel(lp)
     h.run()
@@ -219,12 +191,10 @@ def _solve(program: Program, num_vars: int, options: dict) -> NoReturn:
     seconds = time.perf_counter() - t0
     if h.getInfo().primal_solution_status == 2:  # a feasible point: every row holds
         x = h.getSolution().col_value
-        result = Result("sat", frozenset(j + 1 for j in range(num_vars) if x[j] > 0.5), seconds)
-    elif status == highspy.HighsModelStatus.kInfeasible:
-        result = Result("unsat", seconds=seconds)
-    else:
-        result = Result("unknown", seconds=seconds, note=h.modelStatusToString(status))
-    answer_now(result)
+        answer_now(Result("sat", frozenset(j + 1 for j in range(num_vars) if x[j] > 0.5), seconds))
+    if status == highspy.HighsModelStatus.kInfeasible:
+        answer_now(Result("unsat", seconds=seconds))
+    answer_now(Result("unknown", seconds=seconds, note=h.modelStatusToString(status)))
 
 
 def _answer_at_once(event, lp, num_vars: int, t0: float) -> None:
@@ -245,18 +215,11 @@ def _answer_at_once(event, lp, num_vars: int, t0: float) -> None:
                           time.perf_counter() - t0))
 
 
-def _give_up_after_jump(h, t0: float) -> None:
-    """HiGHS logs its first branch-and-bound line right after the feasibility jump: with no
-    solution by then, the child answers "unknown" and ends (the LP that follows would not
-    stop for an interrupt). MIP log events come only with logging on: it goes nowhere."""
+def _no_jump_solution(event, t0: float) -> None:
+    """At HiGHS's first MIP log line (after the feasibility jump), "unknown" if the jump
+    found no solution."""
     import highspy
 
-    h.setOptionValue("output_flag", True)
-    h.setOptionValue("log_to_console", False)
-
-    def first_line(event) -> None:
-        if event.data_out.mip_primal_bound == highspy.kHighsInf:
-            answer_now(Result("unknown", seconds=time.perf_counter() - t0,
-                              note="the feasibility jump found no solution"))
-
-    h.cbMipLogging += first_line
+    if event.data_out.mip_primal_bound == highspy.kHighsInf:
+        answer_now(Result("unknown", seconds=time.perf_counter() - t0,
+                          note="the feasibility jump found no solution"))

@@ -32,7 +32,6 @@ import threading
 import time
 from collections.abc import Sequence
 
-from ..clock import NEVER, Deadline
 from ..errors import BackendError
 from ..process.run import Run
 from .base import Backend, Formula, Group, Result, form_for
@@ -54,21 +53,16 @@ class PortfolioBackend(Group):
         super().__init__(members, name="portfolio:" + "+".join(names),
                          summary="first answer of " + ", ".join(names))
 
-    def solve(self, formula: Formula, assumptions: Sequence[int] = (),
-              deadline: Deadline = NEVER, phases: Sequence[int] = ()) -> Result:
-        return self._race(formula, assumptions, deadline, phases, None)
-
     def start(self, formula: Formula, assumptions: Sequence[int] = (),
               phases: Sequence[int] = ()) -> Run:
-        return Run(lambda run: self._race(formula, assumptions, NEVER, phases, run))
+        return Run(lambda run: self._race(formula, assumptions, phases, run))
 
-    def _race(self, formula: Formula, assumptions: Sequence[int], limit: Deadline,
-              phases: Sequence[int], outer: Run | None) -> Result:
-        race = _Race(self, formula, assumptions, phases, limit)
+    def _race(self, formula: Formula, assumptions: Sequence[int], phases: Sequence[int],
+              outer: Run) -> Result:
+        """The race, stopped by a stop of ``outer`` (``Backend.solve``'s at the time limit)."""
+        race = _Race(self, formula, assumptions, phases)
         try:
             race.start_due()
-            if outer is None:
-                return race.run()
             with outer.stoppable(race.stop):
                 return race.run()
         finally:
@@ -82,12 +76,10 @@ class _Race:
     """One race of a portfolio's members (the module docstring says how it goes)."""
 
     def __init__(self, portfolio: PortfolioBackend, formula: Formula,
-                 assumptions: Sequence[int], phases: Sequence[int], limit: Deadline) -> None:
+                 assumptions: Sequence[int], phases: Sequence[int]) -> None:
         self.p, self.formula = portfolio, formula
         self.assumptions, self.phases = assumptions, phases
         self.t0 = time.perf_counter()
-        left = limit.left()
-        self.deadline = None if left is None else self.t0 + left
         # a member searching from given phases (near a known answer: --unique's second solve)
         # is the one expected to answer, and does not yield: pausing MiniSat at 80 ms, still
         # loading at Dominosa N = 100, left the uniqueness check to the local searches
@@ -152,21 +144,18 @@ class _Race:
         self.launch_next()
         while len(self.ended) < len(self.runs) or self.waiting:
             now = time.perf_counter()
-            if self.deadline is not None and now >= self.deadline and self.events.empty():
-                return Result("unknown", seconds=now - self.t0, note="time limit")
             due = self.t0 + self.p.delays[self.waiting[0]] if self.waiting else None
             if self._start_or_resume(now, due):
                 continue
             yield_due = self._yield_cores(now)
             if self.freed and self.waiting and self.events.empty():
                 continue  # the core just given up goes to a waiting member
-            wake = min((t for t in (self.deadline, due, yield_due) if t is not None),
-                       default=None)
+            wake = min((t for t in (due, yield_due) if t is not None), default=None)
             try:
                 event = self.events.get(
                     timeout=None if wake is None else max(0.0, wake - time.perf_counter()))
             except queue.Empty:
-                continue  # the time limit, or a member's time to start or yield, has come
+                continue  # a member's time to start or yield has come
             answer = self._take(event)
             if answer is not None:
                 return answer
@@ -249,9 +238,8 @@ class _Race:
 
 def timing(delay: float, yield_at: float | None) -> str:
     """A member's ``@START[..YIELD]`` suffix as the portfolio's name writes it."""
-    if yield_at is not None:
-        return f"@{delay:g}..{yield_at:g}" if delay else f"@..{yield_at:g}"
-    return f"@{delay:g}" if delay else ""
+    start = f"{delay:g}" if delay else ""
+    return f"@{start}..{yield_at:g}" if yield_at is not None else f"@{start}" if delay else ""
 
 
 def _why(e: BaseException) -> str:

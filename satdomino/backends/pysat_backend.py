@@ -20,7 +20,7 @@ from pysat.solvers import Solver, SolverNames
 from ..clock import NEVER, Deadline
 from ..encode import CNF
 from ..errors import BackendError
-from ..process.run import ForkedRun, Run, finish_within, run_in_child, run_limited
+from ..process.run import ForkedRun, Run, finish_within, run_in_child
 from .base import Backend, Formula, Result, Status
 from .session import Ended, Session, blocking_clause
 
@@ -38,13 +38,10 @@ def solver_names() -> list[str]:
     """The canonical names whose native library imports on this machine."""
     names = []
     for name in vars(SolverNames):
-        if name.startswith("_") or name in _SKIP:
-            continue
-        try:
-            Solver(name=name).delete()
-        except Exception:  # not built into this wheel
-            continue
-        names.append(name)
+        if not name.startswith("_") and name not in _SKIP:
+            with suppress(Exception):  # not built into this wheel
+                Solver(name=name).delete()
+                names.append(name)
     return names
 
 
@@ -99,12 +96,11 @@ def clause_adder(s: Solver) -> Callable[[list[list[int]]], None]:
     native = None if usual is None else getattr(inner, usual[1], None)
     if usual is None or not native:
         return s.append_formula
-    fn = usual[0]
 
     def add(clauses: list[list[int]]) -> None:
         # all() runs the calls in C and stops at the first False (the clauses are
         # unsatisfiable at the root; the solver ignores any more)
-        if not all(map(fn, repeat(native), clauses)):
+        if not all(map(usual[0], repeat(native), clauses)):
             inner.status = False
 
     return add
@@ -171,13 +167,15 @@ class PysatBackend(Backend):
               deadline: Deadline = NEVER, phases: Sequence[int] = ()) -> Result:
         if deadline.at is not None and self.interruptible:
             return finish_within(self.start(formula, assumptions, phases), deadline)
-        cnf = self._checked(formula)
+        args = (self.name, self._checked(formula), assumptions,
+                phases if self.takes_phases else ())
         t0 = time.perf_counter()
-        phases = phases if self.takes_phases else ()
-        if deadline.at is None:
-            status, true = _run(self.name, cnf, assumptions, phases)
-            return Result(status, frozenset(true), time.perf_counter() - t0)
-        return run_limited(self.name, _run, (self.name, cnf, assumptions, phases), deadline)
+        # with a deadline, in a forked child killed then: the solver does not stop on interrupt
+        done, answer = (True, _run(*args)) if deadline.at is None \
+            else run_in_child(self.name, _run, args, deadline)
+        if not done:
+            return Result("unknown", seconds=time.perf_counter() - t0, note="time limit")
+        return Result(answer[0], frozenset(answer[1]), time.perf_counter() - t0)
 
     def start(self, formula: Formula, assumptions: Sequence[int] = (),
               phases: Sequence[int] = ()) -> Run:
@@ -243,18 +241,12 @@ class PysatSession(Session):
 
     def _here(self, s: Solver, assumptions: list[int], conflicts: int | None,
               deadline: Deadline) -> bool | None:
-        if conflicts is not None:
-            s.conf_budget(conflicts)
-        elif self.interruptible:
-            s.conf_budget(-1)
-        if not self.interruptible:
-            return s.solve_limited(assumptions=assumptions) if conflicts is not None \
-                else s.solve(assumptions=assumptions)
-        self._arm(deadline)
-        s.clear_interrupt()
-        if deadline.passed():  # its interrupt may have come before the clear
-            return None
-        return s.solve_limited(assumptions=assumptions, expect_interrupt=True)
+        if self.interruptible:
+            self._arm(deadline)
+            s.clear_interrupt()
+            if deadline.passed():  # its interrupt may have come before the clear
+                return None
+        return _solve_on(s, assumptions, conflicts, self.interruptible)
 
     def _arm(self, deadline: Deadline) -> None:
         """One watchdog a session, interrupting the solver at the deadline: a solve costs
@@ -264,11 +256,10 @@ class PysatSession(Session):
         if self._timer is not None:
             self._timer.cancel()
             self._timer.join()  # an interrupt under way ends before the solver is used again
-            self._timer = None
         self._armed = deadline.at
         left = deadline.left()
-        if left is not None:
-            self._timer = threading.Timer(left, self._solver.interrupt)
+        self._timer = None if left is None else threading.Timer(left, self._solver.interrupt)
+        if self._timer is not None:
             self._timer.daemon = True
             self._timer.start()
 
@@ -314,12 +305,10 @@ class PysatSession(Session):
         if self.interruptible:
             self._arm(deadline)
             s.clear_interrupt()
-            s.conf_budget(-1)
         while limit is None or found < limit:
             if deadline.passed():
                 return found, "stopped"
-            answer = s.solve_limited(expect_interrupt=True) if self.interruptible \
-                else s.solve()
+            answer = _solve_on(s, [], None, self.interruptible)
             if not answer:
                 return found, "all" if answer is False else "stopped"
             true = frozenset(x for x in s.get_model() if x > 0)
@@ -333,20 +322,25 @@ class PysatSession(Session):
         self._solver.delete()
 
 
+def _solve_on(s: Solver, assumptions: list[int], conflicts: int | None,
+              interruptible: bool = False) -> bool | None:
+    """One solve of ``s``: within ``conflicts`` conflicts (None: no budget), and stopping on
+    an interrupt if it is ``interruptible``."""
+    if conflicts is None and not interruptible:
+        return s.solve(assumptions=assumptions)
+    s.conf_budget(-1 if conflicts is None else conflicts)
+    return s.solve_limited(assumptions=assumptions, expect_interrupt=interruptible)
+
+
 def _solve_copy(s: Solver, assumptions: list[int],
                 conflicts: int | None) -> tuple[bool | None, list[int], list[int] | None]:
     """In a forked child: the answer of its copy of the solver, the true variables and the
     core (None where the solver gives none)."""
-    if conflicts is not None:
-        s.conf_budget(conflicts)
-        answer = s.solve_limited(assumptions=assumptions)
-    else:
-        answer = s.solve(assumptions=assumptions)
+    answer = _solve_on(s, assumptions, conflicts)
     true = [x for x in s.get_model() or [] if x > 0] if answer else []
-    try:
+    core = None
+    with suppress(NotImplementedError):  # Kissat, Lingeling: no cores
         core = list(s.get_core() or []) if answer is False else None
-    except NotImplementedError:  # Kissat, Lingeling: no cores
-        core = None
     return answer, true, core
 
 
@@ -357,9 +351,7 @@ PROOF_SOLVERS = ("cadical195", "cadical153", "cadical103", "glucose4", "glucose4
 
 def _prove(name: str, clauses: list[list[int]]) -> tuple[str, list[str]]:
     with Solver(name=name, with_proof=True, bootstrap_with=clauses) as s:
-        if s.solve():
-            return "sat", []
-        return "unsat", list(s.get_proof() or [])
+        return ("sat", []) if s.solve() else ("unsat", list(s.get_proof() or []))
 
 
 def prove(name: str, clauses: list[list[int]], deadline: Deadline) -> tuple[str, list[str]]:

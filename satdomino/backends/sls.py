@@ -19,10 +19,9 @@ import time
 from array import array
 from collections.abc import Callable, Sequence
 
-from ..clock import NEVER, Deadline
 from ..errors import BackendError
 from ..model import Model
-from ..process.run import Run, finish_within
+from ..process.run import Run
 from .base import Backend, Formula, Result
 from .program import program_rows
 
@@ -49,10 +48,6 @@ class SlsBackend(Backend):
                          takes_phases=True,
                          summary="our local search on the 0-1 program (answers sat, or runs "
                                  "until stopped)")
-
-    def solve(self, formula: Formula, assumptions: Sequence[int] = (),
-              deadline: Deadline = NEVER, phases: Sequence[int] = ()) -> Result:
-        return finish_within(self.start(formula, assumptions, phases), deadline)
 
     def start(self, formula: Formula, assumptions: Sequence[int] = (),
               phases: Sequence[int] = ()) -> Run:
@@ -87,8 +82,7 @@ def _arrays(model: Model, assumptions: Sequence[int], phases: Sequence[int]) -> 
     import numpy as np
 
     rows = program_rows(model)
-    starts = np.asarray(rows.starts, dtype=np.int64)
-    index = np.asarray(rows.index, dtype=np.int32)
+    starts, index = rows.starts, rows.index  # int64 and int32 already
     value = np.asarray(rows.value, dtype=np.int64)
     lower, upper = (np.clip(np.nan_to_num(b, posinf=_BIG, neginf=-_BIG), -_BIG, _BIG)
                     for b in (rows.lower, rows.upper))

@@ -48,11 +48,9 @@ def model_to_z3(model: Model):
     z3 = _z3()
     xs = _bools(z3, model.num_vars)
     lit = partial(_lit, z3, xs)
-    out = []
-    ints: dict[Any, Any] = {}
-    for key, x in model.ints.items():  # native Int with its finite domain
-        ints[key] = z3.Int(f"i{len(ints)}")
-        out.append(z3.Or([ints[key] == v for v in x.values]))
+    ints = {key: z3.Int(f"i{k}") for k, key in enumerate(model.ints)}
+    # native Ints, each with its finite domain
+    out = [z3.Or([ints[key] == v for v in x.values]) for key, x in model.ints.items()]
     for c in model.constraints:
         match c:
             case Clause(lits):
@@ -66,8 +64,7 @@ def model_to_z3(model: Model):
             case PB(terms, op, bound):
                 out.append(_linear(z3, [(lit(x), w) for w, x in terms], op, bound))
             case Define(var, kind, lits):
-                inner = z3.Or if kind == "or" else z3.And
-                out.append(xs[var] == inner([lit(x) for x in lits]))
+                out.append(xs[var] == (z3.Or if kind == "or" else z3.And)([lit(x) for x in lits]))
             case IntView(var, x, op, k):
                 out.append(xs[var] == (ints[x.key] == k if op == "==" else ints[x.key] >= k))
             case IntLinear(terms, bools, op, bound):
@@ -82,8 +79,7 @@ def _linear(z3: Any, terms: list, op: Op, bound: int) -> Any:
     if not terms:
         return z3.BoolVal(compare(0, op, bound))
     if all(w == 1 for _, w in terms) and op != "==":
-        make = z3.AtMost if op == "<=" else z3.AtLeast
-        return make(*[x for x, _ in terms], bound)
+        return (z3.AtMost if op == "<=" else z3.AtLeast)(*[x for x, _ in terms], bound)
     return {"<=": z3.PbLe, ">=": z3.PbGe, "==": z3.PbEq}[op](terms, bound)
 
 
@@ -98,12 +94,11 @@ class Z3Backend(Backend):
     def solve(self, formula: Formula, assumptions: Sequence[int] = (),
               deadline: Deadline = NEVER, phases: Sequence[int] = ()) -> Result:
         args = (self.name, self._form(formula), assumptions, deadline)
-        if deadline.at is None:
-            return _solve_once(*args)
-        # building the formulas in Python can itself take long: the whole call runs in a
-        # forked child that is killed at the deadline (Z3's own timeout is set too)
         t0 = time.perf_counter()
-        done, answer = run_in_child(self.name, _solve_once, args, deadline)
+        # building the formulas in Python can itself take long: with a deadline the whole call
+        # runs in a forked child that is killed then (Z3's own timeout is set too)
+        done, answer = (True, _solve_once(*args)) if deadline.at is None \
+            else run_in_child(self.name, _solve_once, args, deadline)
         return answer if done else Result("unknown", seconds=time.perf_counter() - t0,
                                           note="time limit")
 
@@ -126,9 +121,17 @@ class Z3Session(Session):
     interruptible = True
 
     def __init__(self, name: str, formula: CNF | Model) -> None:
-        self.name = name
-        self._solver, self._xs = z3_solver(formula)
+        z3 = _z3()
+        self.name, self._solver = name, z3.Solver()
         self._core: list[int] = []
+        if isinstance(formula, Model):
+            self._xs, fs = model_to_z3(formula)
+            self._solver.add(fs)
+            return
+        self._xs = _bools(z3, formula.num_vars)
+        self.add(formula.clauses)
+        lit = partial(_lit, z3, self._xs)
+        self._solver.add([z3.AtMost(*[lit(x) for x in ls], k) for ls, k in formula.atmosts])
 
     def add(self, clauses: Iterable[Sequence[int]]) -> None:
         z3 = _z3()
@@ -168,18 +171,3 @@ class Z3Session(Session):
 def _solve_once(name: str, formula: CNF | Model, assumptions: Sequence[int],
                 deadline: Deadline) -> Result:
     return Z3Session(name, formula).solve(assumptions, deadline=deadline)
-
-
-def z3_solver(formula: CNF | Model) -> tuple[Any, list]:
-    """A Z3 solver holding ``formula``, and the Z3 Boolean of every variable id (index 0 unused)."""
-    z3 = _z3()
-    s = z3.Solver()
-    if isinstance(formula, Model):
-        xs, fs = model_to_z3(formula)
-        s.add(fs)
-        return s, xs
-    xs = _bools(z3, formula.num_vars)
-    lit = partial(_lit, z3, xs)
-    s.add([z3.Or([lit(x) for x in c]) for c in formula.clauses])
-    s.add([z3.AtMost(*[lit(x) for x in ls], k) for ls, k in formula.atmosts])
-    return s, xs

@@ -17,19 +17,6 @@ from typing import Any, NoReturn
 _reply: Connection | None = None  # in a forked child: its connection to the parent
 
 
-def in_child(conn: Connection, fn: Callable[..., Any], args: tuple) -> None:
-    """The forked child's side: send back ("ok", fn(*args)) or ("error", what went wrong)."""
-    global _reply
-    die_with_parent()  # killing the parent kills the child, and any outside solver with it
-    _reply = conn
-    try:
-        conn.send(("ok", fn(*args)))
-    except BaseException as e:  # report every failure; never leave the parent waiting
-        conn.send(("error", f"{type(e).__name__}: {e}"))
-    finally:
-        conn.close()
-
-
 def answer_now(payload: Any) -> NoReturn:
     """From inside the work of a forked child (a solver's callback, say, when the solver
     cannot be stopped): send ``payload`` as the work's result and end the child now."""
@@ -61,12 +48,10 @@ def peak_rss_mb(pid: int) -> float | None:
 
 def descendants(pid: int) -> list[int]:
     """The live processes below ``pid`` (Linux /proc; none where it cannot say)."""
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as f:
-            children = [int(x) for x in f.read().split()]
-    except (OSError, ValueError):
-        return []
-    return [p for c in children for p in (c, *descendants(c))]
+    with suppress(OSError, ValueError), open(f"/proc/{pid}/task/{pid}/children") as f:
+        children = [int(x) for x in f.read().split()]
+        return [p for c in children for p in (c, *descendants(c))]
+    return []
 
 
 def group_peaks(pgid: int) -> dict[int, tuple[str, float]]:
@@ -88,12 +73,20 @@ def group_peaks(pgid: int) -> dict[int, tuple[str, float]]:
 
 
 def child_main(write: int, fn: Callable[..., Any], args: tuple) -> NoReturn:
-    """The forked child: close every file but the standard ones and ``write``, send
-    ``fn(*args)`` through ``write``, end."""
+    """The forked child: close every file but the standard ones and ``write``, send back
+    ("ok", fn(*args)) or ("error", what went wrong) through ``write``, end."""
+    global _reply
     code = 1
     try:
         close_files_but(write)
-        in_child(Connection(write, readable=False), fn, args)
+        die_with_parent()  # killing the parent kills the child, and any outside solver with it
+        _reply = conn = Connection(write, readable=False)
+        try:
+            conn.send(("ok", fn(*args)))
+        except BaseException as e:  # report every failure; never leave the parent waiting
+            conn.send(("error", f"{type(e).__name__}: {e}"))
+        finally:
+            conn.close()
         code = 0
     finally:
         os._exit(code)
@@ -109,10 +102,14 @@ def close_files_but(keep: int) -> None:
         os.closerange(3, keep)
         os.closerange(max(keep + 1, 3), min(limit if limit > 0 else 4096, 2**31 - 1))
         return
-    for fd in fds:  # the one listdir used is closed already: EBADF
-        if fd > 2 and fd != keep:
-            with suppress(OSError):
-                os.close(fd)
+    close_quietly(*(fd for fd in fds if fd > 2 and fd != keep))  # listdir's own one: EBADF
+
+
+def close_quietly(*fds: int) -> None:
+    """Close each file number, one already closed (or -1) included."""
+    for fd in fds:
+        with suppress(OSError):
+            os.close(fd)
 
 
 def flush_std_streams() -> None:

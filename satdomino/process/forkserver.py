@@ -34,7 +34,7 @@ from contextlib import suppress
 from typing import Any, NoReturn
 
 from ..errors import BackendError
-from .child import child_main, close_files_but, flush_std_streams
+from .child import child_main, close_files_but, close_quietly, flush_std_streams
 
 _HEADER = struct.Struct("<q")  # the length of a pickled job, a worker's pid, or a peak
 _QUERY = -1  # in place of a job's length: the workers' peak memory
@@ -73,7 +73,7 @@ class ForkServer:
 
     def fork(self, write: int, fn: Callable[..., Any], args: tuple) -> tuple[int, int]:
         """Start ``fn(*args)`` in a worker that sends its answer through ``write`` (as a
-        forked child's ``in_child`` does); (its pid, a pidfd of it)."""
+        forked child's ``child_main`` does); (its pid, a pidfd of it)."""
         job = pickle.dumps((fn, args), protocol=pickle.HIGHEST_PROTOCOL)
         with self._lock:
             data, fds = self._exchange(
@@ -85,8 +85,7 @@ class ForkServer:
             os.set_inheritable(fds[0], False)
             return _HEADER.unpack(data)[0], fds[0]
         except BaseException:  # the worker is nobody's: end it with the server
-            for fd in fds:
-                os.close(fd)
+            close_quietly(*fds)
             self.close()
             raise
 
@@ -119,8 +118,7 @@ class ForkServer:
                 raise BackendError(f"the fork server is gone ({e})") from None
             raise
         if len(data) != _HEADER.size:
-            for fd in fds:
-                os.close(fd)
+            close_quietly(*fds)
             self.close()
             raise BackendError("the fork server is gone")
         return data, fds
@@ -157,11 +155,10 @@ _server_lock = threading.Lock()
 @functools.cache
 def available() -> bool:
     """Pidfds work here (Linux 5.3 on, not refused by a sandbox)."""
-    try:
+    with suppress(AttributeError, OSError):
         os.close(os.pidfd_open(os.getpid()))
-    except (AttributeError, OSError):
-        return False
-    return hasattr(signal, "pidfd_send_signal")
+        return hasattr(signal, "pidfd_send_signal")
+    return False
 
 
 def server() -> ForkServer:
@@ -240,7 +237,7 @@ def _serve(sock: socket.socket) -> NoReturn:
                 for sig in (signal.SIGINT, signal.SIGCHLD):
                     signal.signal(sig, signal.SIG_DFL)
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
-                _run_job(fds[0], bytes(job))
+                child_main(fds[0], _run_pickled, (bytes(job),))
             os.close(fds[0])
             pidfd = os.pidfd_open(pid)
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
@@ -253,16 +250,14 @@ def _serve(sock: socket.socket) -> NoReturn:
         os._exit(code)
 
 
-def _run_job(write: int, job: bytes) -> NoReturn:
+def _run_pickled(job: bytes) -> Any:
+    """In a worker: the job's ``fn(*args)``; a job that does not unpickle is reported through
+    the worker's own pipe."""
     try:
         fn, args = pickle.loads(job)
-    except BaseException as e:  # report it through the worker's own pipe
-        fn, args = _fail, (f"{type(e).__name__}: {e}",)
-    child_main(write, fn, args)
-
-
-def _fail(message: str) -> NoReturn:
-    raise BackendError(message)
+    except BaseException as e:
+        raise BackendError(f"{type(e).__name__}: {e}") from None
+    return fn(*args)
 
 
 _peak_kb = [0]  # in the server: the largest peak memory of a worker reaped (kB)

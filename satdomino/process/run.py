@@ -22,7 +22,7 @@ from typing import Any
 from ..clock import Deadline
 from ..errors import BackendError
 from ..result import Result
-from .child import child_main, flush_std_streams
+from .child import child_main, close_quietly, flush_std_streams
 
 
 class Run:
@@ -139,21 +139,25 @@ def finish_within(run: Run, deadline: Deadline) -> Result:
     if left is None:
         return run.result()
     box: list = []
+    done = threading.Event()
 
     def work() -> None:
         try:
             box.append(run.result())
         except BaseException as e:
             box.append(e)
+        done.set()
 
     thread = threading.Thread(target=work, daemon=True)
     t0 = time.perf_counter()
     thread.start()
     try:
-        thread.join(left)
-        timed_out = thread.is_alive()
+        timed_out = not done.wait(left)
     finally:
         run.stop()  # nothing to stop if the work has ended
+        # the work's end before the thread's: a join cut short by a KeyboardInterrupt marks
+        # the thread ended while it runs on (Python 3.11's bpo-45274 fix)
+        done.wait()
         thread.join()
     if isinstance(box[0], BaseException):
         raise box[0]
@@ -191,11 +195,10 @@ class ForkedRun(Run):
             if os.getpid() != parent:  # a Ctrl-C in the child before _child took over
                 os._exit(1)
             if self._pid > 0:
-                _sigkill(self._pid)
+                self._signal(signal.SIGKILL)
                 _reap(self._pid)
             self._close_pipes()
-            with suppress(OSError):
-                os.close(write)
+            close_quietly(write)
             raise
         self._watch()
         self.searching = True  # its set-up is in the child
@@ -215,10 +218,7 @@ class ForkedRun(Run):
         """Once: a number closed twice may by then be another file's."""
         if self._recv is not None:
             self._recv.close()
-        for fd in (self._wake, self._woken):
-            if fd >= 0:
-                with suppress(OSError):
-                    os.close(fd)
+        close_quietly(self._wake, self._woken)
         self._wake = self._woken = -1
 
     def _watch(self) -> None:
@@ -266,11 +266,9 @@ class ForkedRun(Run):
         answer, ended = None, False  # ended: no exception (a Ctrl-C, say) cut the wait short
         recv = self.connection
         try:
-            try:
+            with suppress(EOFError, OSError):  # died, or killed in the middle of its answer
                 if self._wake not in wait([recv, self._wake]) or recv.poll():
                     answer = recv.recv()
-            except (EOFError, OSError):  # died, or killed in the middle of its answer
-                pass
             ended = True
         finally:
             with self._lock:  # from here on no signal: the pid may be reaped and reused
@@ -365,9 +363,7 @@ class ServedRun(ForkedRun):
 
     def _end(self, died: bool) -> str:
         """The server reaps its workers; a pidfd never signals another process."""
-        if self._pidfd >= 0:
-            with suppress(OSError):
-                os.close(self._pidfd)
+        close_quietly(self._pidfd)
         self._pidfd = -1
         return "a worker of the fork server, killed or crashed"
 
@@ -375,16 +371,10 @@ class ServedRun(ForkedRun):
 def _abandon(pid: int, fds: tuple[int, ...]) -> None:
     """A forked run nobody finished: kill its child, reap it in the background, close its
     wake-up pipe."""
-    _sigkill(pid)
-    threading.Thread(target=_reap, args=(pid,), daemon=True).start()
-    for fd in fds:
-        with suppress(OSError):
-            os.close(fd)
-
-
-def _sigkill(pid: int) -> None:
     with suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
+    threading.Thread(target=_reap, args=(pid,), daemon=True).start()
+    close_quietly(*fds)
 
 
 def _reap(pid: int) -> int:
@@ -413,14 +403,3 @@ def run_in_child(name: str, fn: Callable[..., Any], args: tuple,
     except BackendError as e:
         raise BackendError(f"{name} failed: {e}") from None
 
-
-def run_limited(name: str, fn: Callable[..., tuple[Any, ...]], args: tuple,
-                deadline: Deadline) -> Result:
-    """``fn(*args) -> (status, true_vars[, note])`` in a forked child, killed at the
-    deadline."""
-    t0 = time.perf_counter()
-    done, payload = run_in_child(name, fn, args, deadline)
-    if not done:
-        return Result("unknown", seconds=time.perf_counter() - t0, note="time limit")
-    status, true, *note = payload
-    return Result(status, frozenset(true), time.perf_counter() - t0, *note)
