@@ -34,7 +34,9 @@ needs_cms = pytest.mark.skipif(not HAVE_CMS, reason="cryptominisat5 is not insta
 def _script(tmp_path: Path, name: str, body: str) -> str:
     """An outside 'solver' that records its pid in ``name``.pid, then runs ``body``."""
     path = tmp_path / name
-    path.write_text(f'#!/bin/sh\necho $$ > "{tmp_path / name}.pid"\n{body}\n')
+    # written whole or not at all: a solver killed at once leaves no empty pid file
+    pid = tmp_path / f"{name}.pid"
+    path.write_text(f'#!/bin/sh\necho $$ > "{pid}.tmp" && mv "{pid}.tmp" "{pid}"\n{body}\n')
     path.chmod(0o755)
     return f"external:{path}"
 
