@@ -7,8 +7,9 @@
   the packing sweep in C);
 - ``ganak``: the projected model counter Ganak (``pyganak``) on the model's CNF, for every
   family and every count view;
-- ``approx`` (asked for, not raced): the ApproxMC algorithm on CryptoMiniSat (``approx``), an
-  estimate within a factor (1 + epsilon) of the count with probability at least 1 - delta.
+- ``approx`` (when asked for, it joins the race): the ApproxMC algorithm on CryptoMiniSat
+  (``approx``), an estimate within a factor (1 + epsilon) of the count with probability at
+  least 1 - delta. An exact method that finishes first answers exactly, and says so.
 
 Enumeration first runs alone in this process for ``HEAD_START`` seconds (a MiniSat that stops on
 an interrupt), which settles most small counts without a process; past that, the methods race in
@@ -37,7 +38,7 @@ from ..errors import SatDominoError, UnknownNameError, VerificationError
 from ..family import Family
 from ..kernels.cover_count import never_true
 from ..model import Model
-from ..process.run import ForkedRun, run_in_child
+from ..process.run import ForkedRun
 from ..ranges import DELTA, EPSILON, LIMIT, time_limit
 from ..result import Count
 from .approx import approx_count
@@ -64,9 +65,10 @@ def count(puzzle: Any, family: Family[Any, Any], *, model: str | None = None,
     docstring). ``limit`` stops enumeration at that many (the exact methods ignore it);
     ``timeout`` (or ``deadline``) bounds the whole count; ``known``, an Outcome of ``solve`` on
     the same puzzle, settles unsat answers and proved uniqueness at once. ``approx``:
-    ApproxMC's estimate instead. ``backend`` and ``encodings`` as in ``solve``; "auto"
+    ApproxMC's estimate joins the race (an exact answer that comes first wins). ``backend`` and ``encodings`` as in ``solve``; "auto"
     enumerates with MiniSat. ``progress`` is called about twice a second while the race runs;
-    ``methods`` keeps only some of the race's members (``enumeration``, ``dp``, ``ganak``)."""
+    ``methods`` keeps only some of the race's exact members (``enumeration``, ``dp``,
+    ``ganak``; none, with ``approx``: the estimate alone)."""
     limit_at = time_limit(timeout, deadline)
     LIMIT.check(limit)
     EPSILON.check(epsilon)
@@ -84,12 +86,10 @@ def count(puzzle: Any, family: Family[Any, Any], *, model: str | None = None,
         raise UnknownNameError(f"{family.kind} cannot count by {by!r}; it counts by "
                                f"{', '.join(['placement', *family.count_views])}")
     build = family.count_views[by] if by != "placement" else family.model(chosen.model)
-    if approx:
-        return _approximately(puzzle, build, chosen.encodings, epsilon, delta, limit_at, done)
     if known is not None and (known.status == "unsat" or known.unique is True):
         return done(0 if known.status == "unsat" else 1, "enumeration", True)
     unknown = set(methods) - set(METHODS)
-    if unknown or not methods:
+    if unknown or not (methods or approx):
         raise UnknownNameError(f"counting methods are {', '.join(METHODS)}, not "
                                f"{', '.join(sorted(unknown)) or 'none'}")
     engine = get_backend(chosen.backend) if isinstance(chosen.backend, str) else chosen.backend
@@ -97,22 +97,12 @@ def count(puzzle: Any, family: Family[Any, Any], *, model: str | None = None,
     try:  # building and lowering are Python loops: the deadline stops them too
         with limit_at.interrupting():
             race = _Race(puzzle, family, build, engine, chosen.encodings, limit, limit_at,
-                         exact, progress, methods)
+                         exact, progress, methods, (epsilon, delta) if approx else None)
     except TimeUp:
         return done(0, "enumeration", False, "time limit, while building and encoding")
-    return done(*race.run())
-
-
-def _approximately(puzzle: Any, build: Build, encodings: Encodings, epsilon: float,
-                   delta: float, deadline: Deadline, done: Callable[..., Count]) -> Count:
-    args = (build, puzzle, encodings, epsilon, delta)
-    # with a deadline, in a forked child killed then: CryptoMiniSat has no interrupt
-    finished, value = (True, _approx(*args)) if deadline.at is None \
-        else run_in_child("approxmc", _approx, args, deadline)
-    if not finished:
-        return done(0, "approx", False, "time limit")
-    out = done(value, "approx", True)
-    out.epsilon, out.delta = epsilon, delta
+    out = done(*race.run())
+    if out.method == "approx":  # the estimate won: its guarantee goes with it
+        out.epsilon, out.delta = epsilon, delta
     return out
 
 
@@ -123,7 +113,7 @@ class _Race:
     def __init__(self, puzzle: Any, family: Family[Any, Any], build: Build, engine: Backend,
                  encodings: Encodings, limit: int | None, deadline: Deadline,
                  exact: Callable[[Any], int] | None, progress: Progress | None,
-                 methods: tuple[str, ...]) -> None:
+                 methods: tuple[str, ...], approx: tuple[float, float] | None = None) -> None:
         self.engine = engine
         self.limit, self.deadline, self.progress = limit, deadline, progress
         engine.prepare()  # before the puzzle is built, as ``solve`` does
@@ -133,6 +123,8 @@ class _Race:
         self.others: list[Exact] = [("dp", exact, (puzzle,))] if exact else []
         if "ganak" in methods and ganak_available():
             self.others.append(("ganak", _ganak, (build, puzzle, encodings)))
+        if approx is not None:  # an estimate, raced: an exact answer that comes first wins
+            self.others.append(("approx", _approx, (build, puzzle, encodings, *approx)))
         if not self.others and "enumeration" not in methods:
             raise SatDominoError(f"counting {family.kind} by {', '.join(methods)}: not "
                                  "available here (no exact counter for this family or view, "
