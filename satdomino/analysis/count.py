@@ -65,8 +65,9 @@ def count(puzzle: Any, family: Family[Any, Any], *, model: str | None = None,
     docstring). ``limit`` stops enumeration at that many (the exact methods ignore it);
     ``timeout`` (or ``deadline``) bounds the whole count; ``known``, an Outcome of ``solve`` on
     the same puzzle, settles unsat answers and proved uniqueness at once. ``approx``:
-    ApproxMC's estimate joins the race (an exact answer that comes first wins). ``backend`` and ``encodings`` as in ``solve``; "auto"
-    enumerates with MiniSat. ``progress`` is called about twice a second while the race runs;
+    ApproxMC's estimate joins the race (an exact answer that comes first wins). ``backend``
+    and ``encodings`` as in ``solve``; "auto" enumerates with MiniSat. ``progress`` is called
+    about twice a second while the race runs;
     ``methods`` keeps only some of the race's exact members (``enumeration``, ``dp``,
     ``ganak``; none, with ``approx``: the estimate alone)."""
     limit_at = time_limit(timeout, deadline)
