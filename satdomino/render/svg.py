@@ -303,14 +303,6 @@ def graph(sheet: Sheet, x: float, y: float, labels: Mapping, pairs: Iterable[tup
     return cy + radius + 34
 
 
-def draw_graph(labels: Mapping, pairs: Iterable[tuple] = (), edges: Iterable[tuple] = (),
-               title: str = "", fills: Mapping | None = None) -> str:
-    """A whole drawing of one graph (``graph``) under its title."""
-    sheet = Sheet(title)
-    graph(sheet, MARGIN, sheet.top, labels, pairs, edges, fills)
-    return sheet.svg()
-
-
 # marks over a finished drawing -------------------------------------------------------------------
 
 # a step's badge by its level (1 to 6: ``analysis/explain.py``'s LEVELS), easy to hard
