@@ -55,11 +55,11 @@ GENERATE_EXTRA = [["--unique"], ["--number", "2"], ["--uniqueness"], ["--format"
 # anything else escapes as a traceback (a failing case)
 LIBRARY = ["s.parse({arg})", "p.solve(timeout={arg})", "p.count(limit={arg}, timeout=2)",
            "p.explain(timeout={arg})", "p.solve(backend={arg}, timeout=2)", "p.text({arg})",
-           "p.export({arg})"]
+           "p.export({arg})", "p.draw({arg})", "p.cnf(encodings={arg})", "p.decode({arg})"]
 LIBRARY_CALL = ("import satdomino as s\ntry:\n    {read}{call}\n"
                 "except (TypeError, s.SatDominoError) as e:\n    print('refused:', e)\n")
 LIBRARY_ARGS = ["None", "5", "-1", "float('nan')", "float('inf')", "1e309", "''", "'x'", "[]",
-                "object()", "'out.cnf'", "{example!r}"]
+                "object()", "'out.cnf'", "{example!r}", "'d.pdf'", "[1, -2, 3]", "{{1: True}}"]
 
 
 def mutate(data: bytes, rng: random.Random) -> bytes:
@@ -129,7 +129,8 @@ def case(rng: random.Random, folder: Path, big: list[Path]) -> tuple[list[str], 
     else:
         source = rng.choice(big)
     command = rng.choices(["solve", "explain", "hint", "export", "check-proof", "generate",
-                           "library"], weights=[40, 12, 8, 12, 6, 12, 10])[0]
+                           "library", "draw", "decode"],
+                          weights=[36, 12, 8, 10, 5, 12, 9, 5, 3])[0]
 
     def extras(pool: list[list[str]], most: int) -> list[str]:
         return [rng.choice(HOSTILE) if x == "HOSTILE" else x
@@ -151,6 +152,21 @@ def case(rng: random.Random, folder: Path, big: list[Path]) -> tuple[list[str], 
     elif command == "export":
         argv = ["export", str(source), "-o", rng.choice(["out.cnf", "out.cnf.gz", "-"]),
                 *extras(EXPORT, 2)]
+    elif command == "draw":
+        argv = ["draw", str(source), "-o", rng.choice(["d.svg", "d.png", "d.pdf", "-", "d.x"]),
+                *(["--solution"] if rng.random() < 0.5 else [])]
+    elif command == "decode":  # an instance of the example, and an answer (maybe damaged)
+        example = rng.choice(EXAMPLES)
+        suffix = rng.choice([".cnf", ".opb", ".smt2", ".lp", ".mod"])
+        subprocess.run([*CLI, "export", str(example), "-o", str(folder / f"i{suffix}"),
+                        "--timeout", "20"], capture_output=True, cwd=folder)
+        answer = folder / "answer.txt"
+        answer.write_bytes(mutate(rng.choice([b"s SATISFIABLE\nv x1 -x2 x3\n", b"sat\n((x1 true))",
+                                              b"Model status\nOptimal\n# Columns 2\nx1 1\nx2 0\n",
+                                              b"s UNSATISFIABLE\n", b"x1 1\nx2 0\n",
+                                              b"s SATISFIABLE\nv 1 -2 0\n"]), rng))
+        argv = ["decode", str(folder / f"i{suffix}"), str(rng.choice([answer, source]))]
+        return [*CLI, *argv], None
     elif command == "check-proof":
         formula = folder / "f.cnf"
         formula.write_text("p cnf 3 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n")
