@@ -679,8 +679,13 @@ def render_svg(p: Pips, sol: PipsSolution | None) -> str:
                       + (" (answer key)" if sol else ""))
     pairs = sol.pairs if sol else ()
     bottom = (_grid_svg if p.grid else _graph_svg)(sheet, p, labels, pairs, fills)
-    svg.domino_tray(sheet, svg.MARGIN, bottom + 16, sheet.right - svg.MARGIN, p.dominoes,
-                    "Dominoes to place:")
+    bottom = svg.domino_tray(sheet, svg.MARGIN, bottom + 16, sheet.right - svg.MARGIN,
+                             p.dominoes, "Dominoes to place:")
+    # a graph's badges spell their rules out; a grid's are the NYT's short signs
+    svg.notes(sheet, svg.MARGIN, bottom + 4, [
+        "Lay every domino on two neighbouring cells.", "Regions: a number is the sum of the "
+        "pips, <n and >n", "a sum under or over n, = all equal, ≠ all different."]
+        if p.grid else ["Lay every domino on two linked nodes."])
     return sheet.svg()
 
 
