@@ -23,7 +23,7 @@ HOSTILE = ["0", "-1", "-0", "1e-300", "1e-9", "0.5", "2", "1e6", "1e309", "inf",
 TARGETS = {
     "solve": ["{example}"], "explain": ["{example}"], "hint": ["{example}"],
     "export": ["{example}", "-o", "out.cnf"], "check-proof": ["f.cnf", "p.drat"],
-    "draw": ["{example}", "-o", "out.svg", "--solution"],
+    "draw": ["{example}", "-o", "out.svg", "--solution"], "decode": ["board.cnf", "answer.txt"],
     "compare": ["dominosa:n=2:seeds=1", "-o", "runs.csv", "--no-progress"],
     "generate dominosa": ["--n", "2"], "generate pips": ["--dominoes", "2"],
     "generate dominofit": ["--width", "3", "--height", "3"],
@@ -31,7 +31,7 @@ TARGETS = {
 }
 # options whose values are not numbers or names: files and lists, fuzzed elsewhere
 NOT_NUMBERS = {"-o", "--output", "--svg", "--given", "--kind", "--puzzle", "--backend",
-               "--model", "--scheduler", "--resume", "--plot", "--format", "--trim"}
+               "--model", "--scheduler", "--resume", "--plot", "--format", "--trim", "--report"}
 
 
 def _valued(command: argparse.ArgumentParser) -> list[str]:
