@@ -112,7 +112,7 @@ TOOLS = [("opb", "minisat+", lambda i, o: _run(["minisat+", str(i)])),
 
 
 @pytest.mark.parametrize("fmt, tool, run", TOOLS, ids=[f"{f}-{Path(t).name}" for f, t, _ in TOOLS])
-@pytest.mark.parametrize("example, part, model", PUZZLES[:4])
+@pytest.mark.parametrize("example, part, model", PUZZLES)
 def test_round_trip_through_the_outside_tool(tmp_path, capsys, fmt, tool, run, example, part,
                                              model) -> None:
     if shutil.which(tool) is None:
