@@ -63,8 +63,8 @@ class Deadline:
     def interrupting(self) -> Iterator[None]:
         """Raise TimeUp in this thread, inside the block, once the deadline passes: building
         and lowering a model are Python loops that look at no clock. A C call that runs long
-        finishes first; one swallowed on the way (in a ``__del__``) is raised again every
-        RING_AGAIN seconds and as the block ends. An enclosing block of this thread whose
+        finishes first; one swallowed on the way (in a ``__del__``) is raised again at once,
+        and as the block ends. An enclosing block of this thread whose
         deadline comes no later already covers this one."""
         stack = _armed.__dict__.setdefault("stack", [])
         if stack and stack[-1][1].rang:  # an enclosing deadline has passed already
@@ -100,7 +100,7 @@ class Deadline:
 
 
 NEVER = Deadline()
-RING_AGAIN = 0.2  # seconds between an alarm's rings while its block runs on
+RING_AGAIN = 0.005  # seconds after a swallowed TimeUp before its alarm rings again
 FOREVER = 1e8  # seconds: a limit beyond it is none (the waits of threads and pipes overflow)
 _armed = threading.local()  # each thread's enclosing ``interrupting`` deadlines
 
@@ -118,9 +118,10 @@ _hook_lock = threading.Lock()
 
 
 def _quiet_lost_alarms() -> None:
-    """A TimeUp that lands in a ``__del__`` or a gc callback is swallowed there and raised
-    again as its block ends: Python's "Exception ignored in ..." report of it is noise. Wraps
-    ``sys.unraisablehook`` once, passing on everything else."""
+    """A TimeUp that lands in a ``__del__`` or a gc callback is swallowed there: it is raised
+    again in its thread at once (building a Z3 formula spends much of its time in ``__del__``s,
+    and ran on long past its limit), and Python's "Exception ignored in ..." report of it is
+    noise. Wraps ``sys.unraisablehook`` once, passing on everything else."""
     with _hook_lock:
         before = sys.unraisablehook
         if getattr(before, "quiets_timeup", False):
@@ -129,6 +130,13 @@ def _quiet_lost_alarms() -> None:
         def hook(unraisable: Any) -> None:
             if not isinstance(unraisable.exc_value, TimeUp):
                 before(unraisable)
+                return
+            stack = getattr(_armed, "stack", [])
+            if stack:  # this thread's alarm: ring it again, if its block still runs, from
+                # another thread a moment later (rung here, it would land in this hook)
+                again = threading.Timer(RING_AGAIN, stack[-1][1].ring)
+                again.daemon = True
+                again.start()
 
         hook.quiets_timeup = True  # type: ignore[attr-defined]
         sys.unraisablehook = hook
@@ -142,24 +150,16 @@ class _Alarm:
         self.thread_id = thread_id
         self.lock = threading.Lock()
         self.armed, self.rang = True, False
-        self.again: threading.Timer | None = None
 
     def ring(self) -> None:
         with self.lock:
             if self.armed:
                 self.rang = True
                 _async_raise(self.thread_id, TimeUp)
-                # rung again until the block ends: a TimeUp that lands in a ``__del__`` is
-                # swallowed there, and the block would run on to its end
-                self.again = threading.Timer(RING_AGAIN, self.ring)
-                self.again.daemon = True
-                self.again.start()
 
     def disarm(self) -> None:
         with self.lock:
             self.armed = False
-            if self.again is not None:
-                self.again.cancel()
             if self.rang:  # delivered already (we are unwinding it), or still pending: cleared
                 _async_raise(self.thread_id, None)
 

@@ -33,10 +33,12 @@ next.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from functools import partial, reduce
+from typing import Any
 
 from ..model import AtMostOne, ExactlyOne, Model
 
@@ -57,6 +59,29 @@ class RuledOut:
     placed: int  # how many placements had been made when it was deduced
 
 
+class _Mates:
+    """Each placement's mates, the placements it shares an exclusive constraint with: made
+    when asked, the last MATES_KEPT kept (all made at once, they took gigabytes on a
+    300-square packing with turned blocks)."""
+
+    def __init__(self, member: dict[int, list]) -> None:
+        self.member = member
+        self._made = functools.lru_cache(maxsize=MATES_KEPT)(self._make)
+
+    def _make(self, x: int) -> frozenset[int]:
+        return frozenset(y for c in self.member.get(x, ()) for y in c.lits if y != x)
+
+    def __getitem__(self, x: int) -> frozenset[int]:
+        return self._made(x)
+
+    def get(self, x: int, default: Any = ()) -> frozenset[int]:
+        """The mates of ``x`` (``default`` when it is in no exclusive constraint)."""
+        return self._made(x) if x in self.member else default
+
+
+MATES_KEPT = 4096
+
+
 class Candidates:
     """The live candidates of a model's exclusive constraints, given the placements made and
     the candidates ruled out by the named rules so far (``ruled``)."""
@@ -71,12 +96,11 @@ class Candidates:
         self.describe = describe
         self.exclusive = [c for c in constraints if isinstance(c, (ExactlyOne, AtMostOne))]
         self.exactly = [c for c in self.exclusive if isinstance(c, ExactlyOne)]
-        self.mates: dict[int, set[int]] = {}  # placements that cannot go with it
         self.member: dict[int, list] = {}  # the exclusive constraints it is in
         for c in self.exclusive:
             for x in c.lits:
-                self.mates.setdefault(x, set()).update(y for y in c.lits if y != x)
                 self.member.setdefault(x, []).append(c)
+        self.mates = _Mates(self.member)  # placements that cannot go with it
         self.ruled: dict[int, RuledOut] = {}
         self.cover: dict[Hashable, ExactlyOne] = {}  # a square -> its "covered once" one
         self.square_of: dict[int, tuple] = {}  # a placement -> the squares it covers

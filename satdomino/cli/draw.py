@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from ..clock import Deadline
 from ..errors import SatDominoError
 from ..fileio import apart, output_path, write_atomic
 from ..inputs import Item
@@ -21,6 +22,9 @@ from .common import (
     say,
     timeout_option,
 )
+
+# what CairoSVG takes per byte of our SVG, measured (a 200-domino Pips board: 248 KB, 0.74 s)
+CAIRO_SECONDS_PER_BYTE = 3e-6
 
 
 def add_parser(sub: Any) -> None:
@@ -41,8 +45,8 @@ def add_parser(sub: Any) -> None:
     kind_option(d)
     d.add_argument("--puzzle", metavar="NAME",
                    help="only the part of each file with this name (easy, medium, hard, ...)")
-    timeout_option(d, "with --solution: seconds per puzzle to solve it, reading included; "
-                   "no answer in time: exit 3", default=60.0)
+    timeout_option(d, "with --solution: seconds per puzzle to solve and draw it, reading "
+                   "included; no answer in time: exit 3", default=60.0)
     rule_options(d)
 
 
@@ -100,7 +104,12 @@ def _drawings(item: Item, args: argparse.Namespace) -> tuple[str, str | None, in
     drawing = item.family.render_svg(item.puzzle, None)
     if not args.solution:
         return drawing, None, 0
-    out = solve(item.puzzle, item.family, deadline=item.deadline(args.timeout))
+    limit = item.deadline(args.timeout)
+    if limit.at is not None and not args.output.lower().endswith(".svg"):
+        # the budget covers drawing too: leave the time cairo takes to turn the puzzle and
+        # its key into PNG or PDF (about CAIRO_SECONDS_PER_BYTE of SVG)
+        limit = Deadline(limit.at - 2 * CAIRO_SECONDS_PER_BYTE * len(drawing))
+    out = solve(item.puzzle, item.family, deadline=limit)
     if out.status != "sat":
         say(f"satdomino: {item.where}: no answer key: "
             + ("no solution" if out.status == "unsat" else f"unknown ({out.reason})"))

@@ -110,15 +110,16 @@ def write(fam: Family[Any, Any], puzzle: Any, origin: Origin, args: argparse.Nam
     """Write the instance (and its proof when asked); say what was written (on stderr when
     the instance goes to standard output)."""
     fmt = check_outputs(args, origin.source)
+    deadline = Deadline.after(args.timeout)  # one budget: the instance and its proof
     info = export_instance(fam, puzzle, origin, args.output, fmt, model=args.model,
                            encodings=Encodings(**named_encodings(args)),
-                           uniqueness=args.uniqueness, timeout=args.timeout,
+                           uniqueness=args.uniqueness, deadline=deadline,
                            map_to=getattr(args, "map", None))
     record = info.as_json()
     code = 0
     if args.proof:
         code, record["proof"] = write_proof(args.output, args.proof, args.proof_backend,
-                                            args.timeout)
+                                            deadline)
         # the proof's solve decided it (the file written before says what was known then)
         info.status = {0: UNSAT, 1: SAT}.get(code, info.status)
         record["status"] = info.status
@@ -141,12 +142,12 @@ def write(fam: Family[Any, Any], puzzle: Any, origin: Origin, args: argparse.Nam
 
 
 def write_proof(cnf_path: str, proof_path: str, backend: str,
-                timeout: float) -> tuple[int, dict | None]:
+                deadline: Deadline) -> tuple[int, dict | None]:
     """Solve the written instance again with a proof-logging solver; keep its DRAT proof."""
     if backend == AUTO:  # CaDiCaL: the fastest of the python-sat solvers that log proofs
         backend = "cadical195"
     _, clauses = read_dimacs(cnf_path)  # the file as written: the proof is about exactly it
-    status, lines = prove(backend, clauses, Deadline.after(timeout))
+    status, lines = prove(backend, clauses, deadline)
     if status == "sat":
         say("satdomino: the instance is satisfiable, so it has no proof of UNSAT; none written")
         return 1, None
