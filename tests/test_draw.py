@@ -104,3 +104,23 @@ def test_book_draws_each_drawing_on_its_own_page() -> None:
     svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50">'
            '<text x="5" y="20">x</text></svg>')
     assert book([svg] * 4).startswith(b"%PDF")
+
+
+@needs_cairo
+def test_drawing_past_the_time_limit_stops_and_writes_nothing(tmp_path, capsys,
+                                                               monkeypatch) -> None:
+    """cairo cannot be interrupted: it works in a child killed at the deadline."""
+    import time
+
+    import satdomino.cli.draw
+
+    def slow(*args):  # a conversion that never ends in time
+        time.sleep(60)
+
+    monkeypatch.setattr(satdomino.cli.draw, "_files", slow)
+    t0 = time.monotonic()
+    assert main(["draw", str(ONE_OF_EACH[0]), "-o", str(tmp_path / "d.pdf"),
+                 "--timeout", "1"]) == 3
+    assert time.monotonic() - t0 < 30  # a wide margin: the child was killed, not waited for
+    assert "nothing written" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

@@ -6,10 +6,11 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..clock import Deadline
+from ..clock import NEVER, Deadline
 from ..errors import SatDominoError
 from ..fileio import apart, output_path, write_atomic
 from ..inputs import Item
+from ..process.run import run_in_child
 from ..render.output import book, convert, image_format
 from ..solve import solve
 from .common import (
@@ -56,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
         output_path(args.output, "-o")
         apart(args.files, {"-o": args.output})
     items = load_puzzles(args.files, args, args.timeout)
+    # the files are made at the end: within the budget of all the puzzles drawn
+    whole = Deadline.after(None if args.timeout is None else args.timeout * max(1, len(items)))
     codes: set[int] = set()
     drawn: list[tuple[str, str | None]] = []  # (the puzzle, its answer key or None)
     for item in items:
@@ -72,23 +75,42 @@ def run(args: argparse.Namespace) -> int:
         if len(drawn) > 1 or drawn[0][1] is not None:
             raise SatDominoError("-o - takes one drawing: name a file")
         write_atomic("-", drawn[0][0])
-    else:
-        write_drawings(args.output, drawn)
+    elif not write_drawings(args.output, drawn, whole):
+        say("satdomino: the time limit (--timeout) passed while making the drawings; nothing "
+            "written (give it more time with a larger --timeout)")
+        codes.add(3)
     return exit_status(codes)
 
 
-def write_drawings(output: str, pages: list[tuple[str, str | None]]) -> None:
+def write_drawings(output: str, pages: list[tuple[str, str | None]],
+                   deadline: Deadline = NEVER) -> bool:
     """Puzzles and their answer keys (None: none): a PDF book (the puzzles, then the keys),
-    or a file each (NAME-1.svg, NAME-1-key.svg, ...)."""
+    or a file each (NAME-1.svg, NAME-1-key.svg, ...). With a deadline, cairo works in a
+    child process killed then (it cannot be interrupted): False, and nothing written."""
     fmt = image_format(output)
+    if deadline.at is None or fmt == "svg":
+        files = _files(output, fmt, pages)
+    else:
+        finished, files = run_in_child("cairo", _files, (output, fmt, pages), deadline)
+        if not finished:
+            return False
+    for name, data in files:
+        write_atomic(name, data)
+    return True
+
+
+def _files(output: str, fmt: str, pages: list[tuple[str, str | None]]
+           ) -> list[tuple[str, bytes]]:
+    """The files ``write_drawings`` writes: (name, content)."""
     if fmt == "pdf":
-        write_atomic(output, book([p for p, _ in pages] + [k for _, k in pages if k]))
-        return
+        return [(output, book([p for p, _ in pages] + [k for _, k in pages if k]))]
+    files = []
     for n, (drawing, key) in enumerate(pages, start=1):
         name = numbered(output, n, len(pages))
-        write_atomic(name, convert(drawing, fmt))
+        files.append((name, convert(drawing, fmt)))
         if key is not None:
-            write_atomic(key_name(name), convert(key, fmt))
+            files.append((key_name(name), convert(key, fmt)))
+    return files
 
 
 def key_name(path: str) -> str:
