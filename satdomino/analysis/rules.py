@@ -33,7 +33,6 @@ next.
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
@@ -61,25 +60,30 @@ class RuledOut:
 
 class _Mates:
     """Each placement's mates, the placements it shares an exclusive constraint with: made
-    when asked, the last MATES_KEPT kept (all made at once, they took gigabytes on a
-    300-square packing with turned blocks)."""
+    when asked, at most MATES_KEPT placements kept in them (all made at once, they took
+    gigabytes on a 300-square packing with turned blocks)."""
 
     def __init__(self, member: dict[int, list]) -> None:
         self.member = member
-        self._made = functools.lru_cache(maxsize=MATES_KEPT)(self._make)
+        self._made: dict[int, set[int]] = {}
+        self._held = 0  # placements in the sets made
 
-    def _make(self, x: int) -> frozenset[int]:
-        return frozenset(y for c in self.member.get(x, ()) for y in c.lits if y != x)
+    def __getitem__(self, x: int) -> set[int]:
+        mates = self._made.get(x)
+        if mates is None:
+            if self._held > MATES_KEPT:
+                self._made.clear()  # bounded: made again when asked again
+                self._held = 0
+            mates = self._made[x] = {y for c in self.member[x] for y in c.lits if y != x}
+            self._held += len(mates)
+        return mates
 
-    def __getitem__(self, x: int) -> frozenset[int]:
-        return self._made(x)
-
-    def get(self, x: int, default: Any = ()) -> frozenset[int]:
+    def get(self, x: int, default: Any = ()) -> Any:
         """The mates of ``x`` (``default`` when it is in no exclusive constraint)."""
-        return self._made(x) if x in self.member else default
+        return self[x] if x in self.member else default
 
 
-MATES_KEPT = 4096
+MATES_KEPT = 4_000_000  # placements in all the sets kept: some 200 MB
 
 
 class Candidates:
