@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..encode import CNF
 from ..errors import BackendError
+from ..export.answers import s_and_v_lines
 from ..export.dimacs import dimacs_lines
 from ..process.child import descendants, die_with_parent, peak_rss_mb
 from ..process.run import Run
@@ -57,18 +58,13 @@ def competition_answer(text: str, who: str, num_vars: int | None = None,
     every variable the ``v`` lines give a value goes into ``listed`` too, when it is given.
     An answer that cannot be meant is refused: two ``s`` lines, ``v`` values not ended by one
     0, a variable given both values, or one above ``num_vars``."""
-    status = None
+    status, lines = s_and_v_lines(text, who, BackendError)
     values: list[int] = []
-    for line in text.splitlines():
-        if line.startswith("s "):
-            if status is not None:
-                raise BackendError(f"{who} printed two 's' lines")
-            status = line[2:].strip()
-        elif line.startswith("v "):
-            try:
-                values.extend(map(int, line[2:].split()))
-            except ValueError:
-                raise BackendError(f"{who} printed a bad 'v' line: {line[:80]!r}") from None
+    for line in lines:
+        try:
+            values.extend(map(int, line.split()))
+        except ValueError:
+            raise BackendError(f"{who} printed a bad 'v' line: {'v ' + line[:78]!r}") from None
     if values:
         if values[-1] != 0 or 0 in values[:-1]:
             raise BackendError(f"{who}: its 'v' values must end with a single 0")

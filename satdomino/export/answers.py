@@ -43,20 +43,31 @@ def _set(values: dict[str, bool], name: str, value: bool, who: str) -> None:
         raise SatDominoError(f"{who} gave {name} both values")
 
 
-def _opb(text: str, who: str) -> Answer:
-    status, values = None, dict[str, bool]()
+def s_and_v_lines(text: str, who: str, error: type[SatDominoError] = SatDominoError
+                  ) -> tuple[str | None, list[str]]:
+    """The ``s`` status word (None: none) and the text of each ``v`` line of a competition
+    answer (SAT's and pseudo-Boolean's); two ``s`` lines raise ``error``."""
+    status, lines = None, []
     for line in text.splitlines():
         if line.startswith("s "):
             if status is not None:
-                raise SatDominoError(f"{who} printed two 's' lines")
+                raise error(f"{who} printed two 's' lines")
             status = line[2:].strip()
         elif line.startswith("v "):
-            for token in line[2:].split():
-                name = token.lstrip("-~")
-                if not re.fullmatch(r"[xd][0-9]+", name) or len(token) - len(name) > 1:
-                    raise SatDominoError(f"{who}: a 'v' line holds {token[:20]!r}, not a "
-                                         "variable such as x3 or -x3")
-                _set(values, name, name == token, who)
+            lines.append(line[2:])
+    return status, lines
+
+
+def _opb(text: str, who: str) -> Answer:
+    status, lines = s_and_v_lines(text, who)
+    values: dict[str, bool] = {}
+    for line in lines:
+        for token in line.split():
+            name = token.lstrip("-~")
+            if not re.fullmatch(r"[xd][0-9]+", name) or len(token) - len(name) > 1:
+                raise SatDominoError(f"{who}: a 'v' line holds {token[:20]!r}, not a "
+                                     "variable such as x3 or -x3")
+            _set(values, name, name == token, who)
     words = {"SATISFIABLE": SAT, "OPTIMUM FOUND": SAT, "UNSATISFIABLE": UNSAT, "UNKNOWN": UNKNOWN}
     if status not in words:
         raise SatDominoError(f"{who}: no 's SATISFIABLE' (or OPTIMUM FOUND, UNSATISFIABLE, "
