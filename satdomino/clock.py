@@ -80,7 +80,7 @@ class Deadline:
         lost = False
         try:  # from here on, a TimeUp delivered anywhere leaves by the cleanup below
             stack.append(entry)
-            timer.start()
+            start(timer)
             yield
             lost = True  # the block ended: if the alarm rang, its TimeUp was swallowed
         finally:
@@ -136,7 +136,7 @@ def _quiet_lost_alarms() -> None:
                 # another thread a moment later (rung here, it would land in this hook)
                 again = threading.Timer(RING_AGAIN, stack[-1][1].ring)
                 again.daemon = True
-                again.start()
+                start(again)
 
         hook.quiets_timeup = True  # type: ignore[attr-defined]
         sys.unraisablehook = hook
@@ -152,16 +152,47 @@ class _Alarm:
         self.armed, self.rang = True, False
 
     def ring(self) -> None:
-        with self.lock:
+        with self.lock, _shield_lock:
             if self.armed:
                 self.rang = True
-                _async_raise(self.thread_id, TimeUp)
+                if not _shielded.get(self.thread_id):  # else raised as the shield ends
+                    _async_raise(self.thread_id, TimeUp)
 
     def disarm(self) -> None:
         with self.lock:
             self.armed = False
             if self.rang:  # delivered already (we are unwinding it), or still pending: cleared
                 _async_raise(self.thread_id, None)
+
+
+_shield_lock = threading.Lock()
+_shielded: dict[int, int] = {}  # thread -> how many ``shielded`` blocks it is in
+
+
+@contextmanager
+def shielded() -> Iterator[None]:
+    """No TimeUp lands inside the block: it is raised as the block ends, if this thread's
+    deadline came meanwhile. For what must not be cut in the middle: a TimeUp that lands in
+    ``Thread.start`` can leave the new thread dead and the starter waiting for it forever."""
+    me = threading.get_ident()
+    with _shield_lock:
+        _shielded[me] = _shielded.get(me, 0) + 1
+        _async_raise(me, None)  # one rung a moment ago, not yet raised: raised at the end
+    try:
+        yield
+    finally:
+        with _shield_lock:
+            _shielded[me] -= 1
+            if not _shielded[me]:
+                del _shielded[me]
+    if me not in _shielded and any(a.rang and a.armed for _, a in getattr(_armed, "stack", [])):
+        raise TimeUp
+
+
+def start(thread: threading.Thread) -> None:
+    """``thread.start()``, shielded from this thread's deadlines."""
+    with shielded():
+        thread.start()
 
 
 def _async_raise(thread_id: int, exc: type[BaseException] | None) -> None:

@@ -87,7 +87,7 @@ class Built(Generic[P, S]):
     solution: S
     repairs: int = 0
     grade: str | None = None  # explain's level name, when the builder graded it
-    hard_steps: int | None = None  # explain's steps beyond the named rules
+    hard_steps: int | None = None  # explain's hard steps: by contradiction or beyond
     exactly: str = "exactly one solution"  # what is unique, in words
     ungraded: str = ""  # why explain cannot grade it (it is not graded then)
 

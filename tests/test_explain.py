@@ -100,8 +100,9 @@ def test_stated_reasons_are_unsatisfiable_with_the_placement_negated(kind: str) 
             groups.close()
 
 
-def test_levels_and_grades_on_examples() -> None:
+def test_levels_and_grades_on_examples(monkeypatch) -> None:
     import satdomino
+    from satdomino.analysis import trial
 
     easy = satdomino.read(str(EXAMPLES / "dominosa" / "double6.txt"))[0].explain()
     assert easy.complete and easy.grade == "rule" and {s.level for s in easy.steps} == {1}
@@ -110,9 +111,15 @@ def test_levels_and_grades_on_examples() -> None:
     assert fit.complete and fit.grade == "elimination" and {s.level for s in fit.steps} == {1, 2}
     assert any("break column 0 sum 3" in r.rule for s in fit.steps for r in s.ruled_out)
     hard = {p.name: p for p in satdomino.read(str(EXAMPLES / "dominosa" / "collection.jsonl"))}
+    chained = hard["double6-seed177"].explain()
+    assert chained.complete and chained.grade == "contradiction"
+    chains = [r.chain for s in chained.steps for r in s.ruled_out if r.chain]
+    assert chains and all(1 <= len(c) <= trial.MAX_STEPS for c in chains)
+    assert all(c[-1].endswith("has no place left") for c in chains)
+    monkeypatch.setattr(trial, "MAX_STEPS", 0)  # no proof by contradiction: the solver's turn
     solver = hard["double6-seed177"].explain()
     assert solver.complete and solver.grade.startswith("solver-")
-    assert any(s.level == 6 and len(s.uses) > 2 for s in solver.steps)
+    assert any(s.level == 7 and len(s.uses) > 2 for s in solver.steps)
     stopped = satdomino.read(str(EXAMPLES / "dominosa" / "double12.txt"))[0].explain()
     assert not stopped.complete and stopped.grade.endswith("+search")
 
@@ -259,7 +266,8 @@ def _unique_dominosa() -> list:
 
 RULE_WORDS = {"empties": "would leave", "duplicates": "both needing",
               "parity": "odd areas", "set": "can only take", "set with a double": "must cover",
-              "chain": "placing it forces", "chain, both ways": "either way of a chain"}
+              "chain": "placing it forces", "chain, both ways": "either way of a chain",
+              "contradiction": "leads to a contradiction"}
 
 
 def test_every_named_elimination_is_sound_and_each_rule_is_used() -> None:
@@ -296,6 +304,42 @@ def test_named_eliminations_are_sound_in_the_other_families(kind: str) -> None:
             for r in step.ruled_out:
                 with Solver(name="minisat22", bootstrap_with=clauses) as s:
                     assert not s.solve(assumptions=placements[:r.placed] + [r.placement])
+
+
+@pytest.mark.parametrize("kind", list(CASES))
+def test_each_fact_a_contradiction_chain_derives_is_implied(kind: str) -> None:
+    """The named propagation behind proofs by contradiction, checked fact by fact by MiniSat on
+    the plain CNF: from the placements a step had, with one more candidate assumed, every
+    literal it derives (to its fixpoint, or to the contradiction) follows; a contradiction it
+    finds is one; and every chain it reports is within its bound."""
+    import random
+
+    from satdomino.analysis.trial import MAX_STEPS, Trials
+
+    fam, rng, derived, refuted = family(kind), random.Random(7), 0, 0
+    boards = [b for b, n in zip(*CASES[kind], strict=True) if n > 0][:8]  # some solution
+    for board in boards:
+        m = fam.model(None)(board)
+        clauses = lower(m).clauses
+        trials = Trials(m, [m.label(i) for i in range(len(m.constraints))], str)
+        placed = [s.placement for s in explain(board, fam).steps][:2]
+        settled = trials.settle(dict.fromkeys(placed, True))
+        assert settled is not None
+        for x in rng.sample(list(m.projection), min(12, len(m.projection))):
+            state = settled.copy()
+            state.value[x] = True
+            conflict = trials._run(state, [(0, i) for i in trials.watch.get(x, ())])
+            with Solver(name="minisat22", bootstrap_with=clauses) as s:
+                if conflict is not None:  # (a fixpoint cut at MAX_STEPS is sound as well)
+                    assert not s.solve(assumptions=placed + [x])
+                    refuted += 1
+                for v, b in state.value.items():
+                    if v not in settled.value:
+                        assert not s.solve(assumptions=placed + [x, -v if b else v]), (v, b)
+                        derived += 1
+            chain = trials.refute(x, settled)
+            assert chain is None or 1 <= len(chain.steps) <= MAX_STEPS
+    assert derived > 50 and refuted > 0, (derived, refuted)
 
 
 def test_bridges_match_brute_force_on_random_graphs() -> None:

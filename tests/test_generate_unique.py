@@ -11,7 +11,7 @@ import pytest
 
 from satdomino import family
 from satdomino import generators as gen
-from satdomino.analysis.explain import PROPAGATION, explain
+from satdomino.analysis.explain import CONTRADICTION, explain
 from satdomino.cli import main
 from satdomino.family import Ask
 from satdomino.puzzles import dominofit as F
@@ -75,7 +75,7 @@ def test_pips_presets_keep_their_sizes_and_bands() -> None:
             # a full explain of our own (minimal reasons this time) agrees on whether the
             # named rules alone solve it, and on the hardest level then
             steps = explain(p, family("pips")).steps
-            hard = sum(s.level >= PROPAGATION for s in steps)
+            hard = sum(s.level >= CONTRADICTION for s in steps)
             assert (hard > 0) == (out.hard_steps > 0), (difficulty, seed)
             assert max(s.level for s in steps) <= band.max_level
 

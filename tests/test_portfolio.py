@@ -132,6 +132,18 @@ def test_interruptible_solvers_stop_at_the_time_limit(name: str, monkeypatch) ->
     assert time.monotonic() - t0 < 5
 
 
+@pytest.fixture
+def ctrl_c_raises():
+    """Ctrl-C raises KeyboardInterrupt in the tests that send it, even when pytest was started
+    in the background of a script (which starts Python with SIGINT ignored)."""
+    import signal
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
+@pytest.mark.usefixtures("ctrl_c_raises")
 @pytest.mark.parametrize("name", ["minisat22", "portfolio:glucose4+minisat22"])
 def test_ctrl_c_stops_an_in_process_search(name: str) -> None:
     """The waiting thread takes the KeyboardInterrupt and stops the search it waits for."""
@@ -151,6 +163,7 @@ def test_ctrl_c_stops_an_in_process_search(name: str) -> None:
     assert not left, "a solver thread outlived the interrupt"
 
 
+@pytest.mark.usefixtures("ctrl_c_raises")
 @pytest.mark.parametrize("portfolio", [False, True])
 def test_ctrl_c_kills_an_outside_solver(tmp_path: Path, portfolio: bool) -> None:
     """An outside solver runs in its own session, so Ctrl-C does not reach it: we kill it."""

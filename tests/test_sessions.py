@@ -224,6 +224,29 @@ def test_a_swallowed_time_up_rings_again_while_the_block_runs_on() -> None:
     assert time.monotonic() - t0 < 30
 
 
+def test_no_time_up_lands_in_a_shielded_block_it_comes_as_the_block_ends() -> None:
+    """A TimeUp that lands in ``Thread.start`` can leave the new thread dead and the starter
+    waiting for it forever (one ``explain --timeout`` in some 500 hung so): thread starts are
+    shielded, and the deadline that came meanwhile is raised as the shield ends."""
+    from satdomino.clock import shielded, start
+
+    finished = []
+    with pytest.raises(TimeUp), Deadline.after(0.05).interrupting():
+        with shielded():
+            end = time.monotonic() + 0.5
+            while time.monotonic() < end:  # Python work the alarm would land in, unshielded
+                pass
+            finished.append(True)
+        raise AssertionError("not reached: the shield's end raises the TimeUp")
+    assert finished
+    threads = [threading.Thread(target=time.sleep, args=(0.01,)) for _ in range(200)]
+    with pytest.raises(TimeUp), Deadline.after(0.02).interrupting():
+        for t in threads:  # starting threads as the alarm rings: each start whole
+            start(t)
+            t.join()
+    assert all(not t.is_alive() for t in threads)
+
+
 def test_nested_deadlines_the_sooner_rings() -> None:
     t0 = time.monotonic()
     with pytest.raises(TimeUp), Deadline.after(0.2).interrupting(), \

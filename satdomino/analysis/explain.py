@@ -15,14 +15,17 @@ easiest deduction left, by level:
 3. **set**: the same, with set analysis among the rules (Tatham's Hard);
 4. **chain**: the same, with forcing chains or set analysis around a double among the rules
    (Tatham's Extreme);
-5. **propagation**: unit propagation over all constraints forces it (a chain of rules);
-6. **solver**: the puzzle with the placement negated is unsatisfiable; the reason is a minimal
+5. **contradiction**: the same, with proof by contradiction among the rules: placing a
+   candidate leads, one named constraint at a time, to a constraint with no place left, in at
+   most 10 steps (``analysis/trial.py``; the shortest chains first);
+6. **propagation**: unit propagation over all constraints forces it (a chain of rules);
+7. **solver**: the puzzle with the placement negated is unsatisfiable; the reason is a minimal
    unsatisfiable set of constraints (shrunk from the solver's core by deletion), given with its
    size; the step taken is the one with the smallest such set.
 
 When nothing is forced the puzzle has another solution from here: the explanation stops,
 incomplete. A complete explanation's placements are decoded and checked by the family's rules.
-The grade is the hardest level a puzzle needed (with the largest reason at level 6).
+The grade is the hardest level a puzzle needed (with the largest reason at level 7).
 """
 
 from __future__ import annotations
@@ -44,10 +47,12 @@ from ..render import svg
 from ..render.text import counted
 from ..result import Result
 from .rules import RANK, Candidates, RuledOut
+from .trial import Trials
 
 Squares = tuple[set[Cell], Callable[[Hashable], list[Cell]]]
-LEVELS = {1: "rule", 2: "elimination", 3: "set", 4: "chain", 5: "propagation", 6: "solver"}
-PROPAGATION, SOLVER = 5, 6
+LEVELS = {1: "rule", 2: "elimination", 3: "set", 4: "chain", 5: "contradiction",
+          6: "propagation", 7: "solver"}
+CONTRADICTION, PROPAGATION, SOLVER = 5, 6, 7
 # a refutation tried while ranking or shrinking reasons: settled within this many conflicts, or
 # left (a part of a reason is then kept; a placement is then tried again without a budget)
 SHRINK_CONFLICTS = 2000
@@ -232,10 +237,10 @@ def explain(puzzle: Any, family: Family[Any, Any], *, timeout: float | None = No
 def difficulty(out: Explanation) -> tuple[str, int]:
     """What the generators report of an explanation: the level name of its grade (a
     solver reason's size dropped: with ``minimal=False`` it is only a bound; "+search" kept)
-    and how many steps went beyond the named rules."""
+    and how many steps are hard: by contradiction or beyond (level 5 and up)."""
     word = out.grade.split("+")[0].split("-")[0]
     return word + ("+search" if "+search" in out.grade else ""), sum(
-        s.level >= PROPAGATION for s in out.steps)
+        s.level >= CONTRADICTION for s in out.steps)
 
 
 def hint(puzzle: Any, family: Family[Any, Any], given: list[dict] | None = None,
@@ -295,6 +300,7 @@ def step_json(puzzle: Any, family: Family[Any, Any], step: Step) -> dict:
     return {"placements": [shown(step.key)], "rule": step.rule, "uses": step.uses,
             "level": step.level,
             "ruled_out": [{"placement": shown(r.key), "rule": r.rule}
+                          | ({"chain": list(r.chain)} if r.chain else {})
                           for r in step.ruled_out]}
 
 
@@ -309,7 +315,8 @@ def _explain(puzzle: Any, family: Family[Any, Any], m: Model, groups: _Groups,
     candidates = Candidates(
         m, groups.constraints, describe, squares=cells if board else None,
         values=(lambda key: _shows(puzzle, family, key, cells(key))) if board else None,
-        breaks=_Breaks(groups, m, describe))
+        breaks=_Breaks(groups, m, describe),
+        contradictions=_Contradictions(groups, m, partial(_fact, puzzle, family, m)))
     reported: set[int] = set()  # ruled-out placements some step has shown already
     if not groups._solve(groups.selectors):
         out.reason = "the puzzle has no solution"
@@ -400,6 +407,39 @@ class _Breaks:
 
     def _holds(self, assumptions: list[int]) -> bool:
         return self.groups.unit.propagate(assumptions)[0]
+
+
+class _Contradictions:
+    """The named rule "placing it leads to a contradiction" (``analysis/trial.py``), tried on
+    the candidates whose placing unit propagation over all constraints refutes (a quick
+    screen: the named steps propagate no further than it), the shortest chains kept."""
+
+    def __init__(self, groups: _Groups, m: Model, fact: Callable[[int], str]) -> None:
+        self.groups, self.m = groups, m
+        self.trials = Trials(m, [groups.labels[id(c)] for c in groups.constraints], fact)
+
+    def __call__(self, placed: set[int], dead: set[int]) -> list[RuledOut]:
+        known = sorted(placed) + [-y for y in sorted(dead)]
+        base = self.groups.selectors + known
+        failing = [x for x in self.m.projection if x not in dead and x not in placed
+                   and not self.groups.unit.propagate(base + [x])[0]]
+        settled = self.trials.settle({abs(x): x > 0 for x in known}) if failing else None
+        if settled is None:
+            return []
+        chains = [(len(c.steps), x, c, "placing it leads to a contradiction in ")
+                  for x in failing if (c := self.trials.refute(x, settled)) is not None]
+        if not chains:
+            return []
+        shortest = min(n for n, *_ in chains)
+        return [RuledOut(x, self.m.key(x), why + counted(n, "step"), RANK["contradiction"],
+                         tuple(sorted(-y for y in c.given if y < 0)), len(placed),
+                         tuple(c.steps))
+                for n, x, c, why in chains if n == shortest]
+
+
+def _fact(puzzle: Any, family: Family[Any, Any], m: Model, x: int) -> str:
+    """A literal of the model in words, as the family shows its variables."""
+    return family.placement_text(family.placement_json(puzzle, m.key(abs(x))))
 
 
 def _by_rule(candidates: Candidates, placed: set[int], m, reported: set[int]) -> Step | None:

@@ -25,7 +25,10 @@ family's model has that shape:
 - **chain** (his Extreme forcing chains): an exactly-one constraint with two candidates left
   links them (one goes exactly when the other does not); a set of placements linked to go
   together that clashes with itself or leaves a constraint with no place is out, and so is
-  what both sets of a chain would rule out (his "domino in both complementary chains").
+  what both sets of a chain would rule out (his "domino in both complementary chains");
+- **contradiction** (``analysis/trial.py``): a candidate whose placing leads, one named
+  constraint at a time, to a constraint with no place left or a rule broken, within 10
+  steps, is out (the shortest such chains first).
 
 What these do not settle is left to unit propagation and the solver, which ``explain`` tries
 next.
@@ -44,7 +47,7 @@ from ..model import AtMostOne, ExactlyOne, Model
 # a rule's rank: the step level it gives (explain.LEVELS)
 # Tatham grades a set with a double Extreme, with forcing chains
 RANK = {"single": 1, "empties": 2, "breaks": 2, "duplicates": 2, "parity": 2, "set": 3,
-        "double": 4, "chain": 4}
+        "double": 4, "chain": 4, "contradiction": 5}
 SET_LIMIT = 16  # squares of one number beyond which set analysis is not tried (2^16 subsets)
 
 
@@ -56,6 +59,7 @@ class RuledOut:
     rank: int
     after: tuple[int, ...]  # earlier ruled-out placements the deduction needs
     placed: int  # how many placements had been made when it was deduced
+    chain: tuple[str, ...] = ()  # a contradiction's named steps, in order
 
 
 class _Mates:
@@ -93,10 +97,11 @@ class Candidates:
     def __init__(self, m: Model, constraints, describe: Callable[[Model, object], str],
                  squares: Callable[[Hashable], list] | None = None,
                  values: Callable[[Hashable], list | None] | None = None,
-                 breaks: Callable[[set[int], set[int]], list[RuledOut]] | None = None
+                 breaks: Callable[[set[int], set[int]], list[RuledOut]] | None = None,
+                 contradictions: Callable[[set[int], set[int]], list[RuledOut]] | None = None
                  ) -> None:
         self.m = m
-        self.breaks = breaks
+        self.breaks, self.contradictions = breaks, contradictions
         self.describe = describe
         self.exclusive = [c for c in constraints if isinstance(c, (ExactlyOne, AtMostOne))]
         self.exactly = [c for c in self.exclusive if isinstance(c, ExactlyOne)]
@@ -166,7 +171,7 @@ class Candidates:
         todo = [x for x in xs if x in self.ruled]
         while todo:
             x = todo.pop()
-            if x not in seen:
+            if x not in seen and x in self.ruled:  # (a contradiction's facts: placed ones too)
                 seen.add(x)
                 todo.extend(self.ruled[x].after)
         return [r for x, r in self.ruled.items() if x in seen]  # in the order ruled out
@@ -177,7 +182,7 @@ class Candidates:
         """The easiest rule that rules something out now, applied throughout; [] when none
         does."""
         for rule in (self._empties, self.breaks, self._duplicates, self._parity, self._set,
-                     partial(self._set, doubles=True), self._chains):
+                     partial(self._set, doubles=True), self._chains, self.contradictions):
             found = rule(placed, self.dead(placed)) if rule else []
             if found:
                 self.ruled.update((r.placement, r) for r in found)

@@ -32,6 +32,7 @@ import threading
 import time
 from collections.abc import Sequence
 
+from ..clock import start
 from ..errors import BackendError
 from ..process.run import Run
 from .base import Backend, Formula, Group, Result, form_for
@@ -132,7 +133,7 @@ class _Race:
             run.on_searching = lambda: events.put(("searching", -1, None, ""))
             self.threads.append(threading.Thread(target=self._member, args=(pos, run),
                                                  daemon=True))
-            self.threads[-1].start()
+            start(self.threads[-1])
             if not run.searching:
                 return
 

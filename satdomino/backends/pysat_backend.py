@@ -17,7 +17,7 @@ from typing import Any
 import pysolvers
 from pysat.solvers import Solver, SolverNames
 
-from ..clock import NEVER, Deadline
+from ..clock import NEVER, Deadline, start
 from ..encode import CNF
 from ..errors import BackendError
 from ..process.run import ForkedRun, Run, finish_within, run_in_child
@@ -261,7 +261,7 @@ class PysatSession(Session):
         self._timer = None if left is None else threading.Timer(left, self._solver.interrupt)
         if self._timer is not None:
             self._timer.daemon = True
-            self._timer.start()
+            start(self._timer)
 
     def _in_child(self, assumptions: list[int], conflicts: int | None,
                   deadline: Deadline) -> tuple[bool | None, list[int], list[int] | None]:

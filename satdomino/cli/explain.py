@@ -36,10 +36,13 @@ def add_parser(sub) -> None:
     e = sub.add_parser("explain", help="solve puzzles step by step, with the reason for each "
                        "placement", description="Each step places a piece forced by the ones "
                        "before it: one candidate left by one rule (level 1), after named "
-                       "eliminations (2), after set analysis (3), after a chain of rules (4), by "
-                       "unit propagation over all constraints (5), or by the solver, with a "
-                       "minimal set of the puzzle's constraints that rules out anything else "
-                       "(6). A complete explanation's layout has passed the rule checker.")
+                       "eliminations (2), after set analysis (3), after forcing chains (4), "
+                       "after proofs by contradiction (5: placing a candidate leads, one named "
+                       "rule at a time, to a cell or piece with no place left, in at most 10 "
+                       "steps, each shown), by unit propagation over all constraints (6), or by "
+                       "the solver, with a minimal set of the puzzle's constraints that rules "
+                       "out anything else (7). A complete explanation's layout has passed the "
+                       "rule checker.")
     e.add_argument("files", nargs="+", metavar="FILE", help="puzzle files, folders, - or a "
                    "puzzle written out")
     kind_option(e)
@@ -51,7 +54,7 @@ def add_parser(sub) -> None:
                    "(FILE-1.svg, FILE-2.svg, ... for several puzzles)")
     e.add_argument("--json", action="store_true", help='one line per puzzle: {"file", "puzzle", '
                    '"kind", "grade", "complete", "steps": [{"placements", "rule", "uses", '
-                     '"level", "ruled_out"}]}')
+                     '"level", "ruled_out": [{"placement", "rule", "chain"?}]}]}')
 
 
 def run(args: argparse.Namespace) -> int:
@@ -117,7 +120,11 @@ def step_text(family: Family[Any, Any], shown: dict, head: str, indent: str) -> 
     lines = [f"{head}{placed}: {shown['rule']} [level {shown['level']}]"]
     by_rule: dict[str, list[str]] = {}
     for r in shown["ruled_out"]:
-        by_rule.setdefault(r["rule"], []).append(family.placement_text(r["placement"]))
+        if "chain" in r:  # a contradiction: its own steps under it
+            lines += [f"{indent}ruled out ({r['rule']}): {family.placement_text(r['placement'])}",
+                      *(f"{indent}  {n}. {line}" for n, line in enumerate(r["chain"], start=1))]
+        else:
+            by_rule.setdefault(r["rule"], []).append(family.placement_text(r["placement"]))
     lines += [f"{indent}ruled out ({why}): {', '.join(pieces)}" for why, pieces in by_rule.items()]
     if shown["level"] >= PROPAGATION:
         lines.append(f"{indent}uses " + "; ".join(shown["uses"]))

@@ -54,7 +54,7 @@ class Made:
     unique: bool
     solution: Any = None  # the planted layout (every rule holds for it)
     grade: str | None = None  # explain's level ("elimination", "solver", ...), when measured
-    hard_steps: int | None = None  # explain's steps beyond the named rules
+    hard_steps: int | None = None  # explain's hard steps: by contradiction or beyond
     repairs: int = 0
     seconds: float = 0.0
     exactly: str = "exactly one solution"  # what is unique, in words
@@ -70,7 +70,7 @@ class Made:
             line += f"; difficulty {self.grade}"
             if self.hard_steps:
                 line += (f", {self.hard_steps} step{'s' if self.hard_steps > 1 else ''} "
-                         "beyond the named rules")
+                         "by contradiction or harder")
         return line + f" ({self.seconds:.2f} s)"
 
 
@@ -133,7 +133,7 @@ def _build(family: Family[Any, Any], params: dict[str, Any], seed: int,
 
 def _grade(family: Family[Any, Any], puzzle: Any,
            deadline: Deadline) -> tuple[str | None, int | None]:
-    """explain's level and steps beyond the named rules (unshrunk reasons: quick), or
+    """explain's level and hard steps (unshrunk reasons: quick), or
     (None, None) when it does not finish in its share of the time."""
     limit = deadline.sooner(GRADE_SECONDS)
     if limit.passed():

@@ -19,7 +19,7 @@ from contextlib import contextmanager, suppress
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from ..clock import Deadline
+from ..clock import Deadline, start
 from ..errors import BackendError
 from ..result import Result
 from .child import child_main, close_quietly, flush_std_streams
@@ -150,7 +150,7 @@ def finish_within(run: Run, deadline: Deadline) -> Result:
 
     thread = threading.Thread(target=work, daemon=True)
     t0 = time.perf_counter()
-    thread.start()
+    start(thread)
     try:
         timed_out = not done.wait(left)
     finally:
@@ -295,7 +295,7 @@ class ForkedRun(Run):
         if died:
             code = os.waitstatus_to_exitcode(_reap(self._pid))
             return f"killed by signal {-code}" if code < 0 else f"exit {code}"
-        threading.Thread(target=_reap, args=(self._pid,), daemon=True).start()
+        start(threading.Thread(target=_reap, args=(self._pid,), daemon=True))
         return ""
 
 
@@ -373,7 +373,7 @@ def _abandon(pid: int, fds: tuple[int, ...]) -> None:
     wake-up pipe."""
     with suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
-    threading.Thread(target=_reap, args=(pid,), daemon=True).start()
+    start(threading.Thread(target=_reap, args=(pid,), daemon=True))
     close_quietly(*fds)
 
 

@@ -72,7 +72,10 @@ def domino_json(pips: tuple[int, int], u: object, v: object) -> dict[str, Any]:
 
 
 def domino_text(shown: dict[str, Any]) -> str:
-    """A domino as ``domino_json`` shows it, in words: '3-5 at (2,4)-(2,5)'."""
+    """A domino as ``domino_json`` shows it, in words: '3-5 at (2,4)-(2,5)'; one number on
+    one square (a Pips cell's value) as '6 on (2,1)'."""
+    if len(shown["cells"]) == 1:
+        return f"{shown['pips'][0]} on {cell_text(shown['cells'][0])}"
     u, v = shown["cells"]
     return f"{shown['pips'][0]}-{shown['pips'][1]} at {cell_text(u)}-{cell_text(v)}"
 

@@ -305,8 +305,8 @@ def graph(sheet: Sheet, x: float, y: float, labels: Mapping, pairs: Iterable[tup
 
 # marks over a finished drawing -------------------------------------------------------------------
 
-# a step's badge by its level (1 to 6: ``analysis/explain.py``'s LEVELS), easy to hard
-STEP_COLOURS = ("#2e7d32", "#1565c0", "#6a1b9a", "#c25e00", "#8d5524", "#b71c1c")
+# a step's badge by its level (1 to 7: ``analysis/explain.py``'s LEVELS), easy to hard
+STEP_COLOURS = ("#2e7d32", "#1565c0", "#6a1b9a", "#c25e00", "#ad1457", "#8d5524", "#b71c1c")
 
 
 def step_marks(pieces: Iterable[tuple[Sequence[Cell], int, int]]) -> list[str]:

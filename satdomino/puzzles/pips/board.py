@@ -847,7 +847,10 @@ def _memo_search(p: Pips) -> tuple[Callable[..., int], tuple]:
 
 
 def placement_json(p: Pips, key: tuple) -> dict:
-    """A placement variable for ``explain``: the domino's pips, each on its cell."""
+    """A placement variable for ``explain``: the domino's pips, each on its cell (a cell's
+    value variable: the value on the cell)."""
+    if key[0] == "value":
+        return {"pips": [key[2]], "cells": [list(key[1]) if isinstance(key[1], tuple) else key[1]]}
     return domino_json(*key[1:])
 
 

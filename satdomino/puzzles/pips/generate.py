@@ -51,15 +51,15 @@ UNIQUE_BY = ("placement", "grid")
 @dataclass(frozen=True)
 class Band:
     """What ``explain`` may need on a preset's puzzles: the hardest level allowed, and how many
-    steps beyond the named rules (unit propagation or the solver) are allowed and needed."""
+    hard steps (by contradiction, unit propagation or the solver) are allowed and needed."""
     max_level: int
     min_hard_steps: int
     max_hard_steps: int
 
 
 # the NYT's own puzzles, graded by explain: easy ones fall to named rules (level 2 at most),
-# medium ones to named rules and at most two steps beyond, hard ones need at least one such step
-BANDS = {"easy": Band(2, 0, 0), "medium": Band(6, 0, 2), "hard": Band(6, 1, 99)}
+# medium ones to at most two hard steps (explain.difficulty), hard ones need at least one
+BANDS = {"easy": Band(2, 0, 0), "medium": Band(7, 0, 2), "hard": Band(7, 1, 99)}
 
 
 @dataclass
@@ -69,7 +69,7 @@ class Made:
     attempts: int  # boards tried
     rounds: int  # repairs on the board kept
     grade: str = ""  # explain's level name ("elimination", "solver", ...)
-    hard_steps: int = 0  # steps beyond the named rules
+    hard_steps: int = 0  # hard steps (explain.difficulty)
 
 
 def make(family: Family[Pips, PipsSolution], dominoes: int, seed: int, *,
