@@ -109,7 +109,7 @@ def test_published_example() -> None:
     (lambda o: o["blacks"].append([7, 0]), "off the 7x7 board"),
     (lambda o: o.pop("width"), "needs 'width'"),
     (lambda o: o.update(height=0), "height must be a whole number"),
-    (lambda o: o["top_numbers"].__setitem__(0, -1), "column sum 1"),
+    (lambda o: o["top_numbers"].__setitem__(0, -1), "column 0's sum"),
     (lambda o: o.update(blacks=5), "'blacks' must be a list"),  # was a raw TypeError
     (lambda o: o.update(blacks=True), "'blacks' must be a list"),
     (lambda o: o.update(black=o.pop("blacks")), "unknown key 'black'"),  # not silently ignored

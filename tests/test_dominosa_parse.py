@@ -59,8 +59,8 @@ def test_detection() -> None:
 @pytest.mark.parametrize("text, message", [
     ("", "empty"),
     ("   \n\n", "empty"),
-    ("2 2 1 2\n0 0 1\n1 2 0 1\n", "ragged grid: row 2 has 3 numbers"),
-    ("2 2 1 2\n0 0 1 0\n1 2 0 7\n", "number 7 at row 3, column 4 is outside 0..2"),
+    ("2 2 1 2\n0 0 1\n1 2 0 1\n", "ragged grid: row 1 has 3 numbers"),
+    ("2 2 1 2\n0 0 1 0\n1 2 0 7\n", "number 7 at cell (2, 3) is outside 0..2"),
     ("2 2 1 2\n0 0 1 0\n1 2 0 2\n", "number 1 appears 3 times"),
     ("2 2 1 2 1\n0 0 1 0 0\n1 2 0 2 2\n", "a 3x5 grid fits no domino set"),
     ("2:22120010120", "needs 12 numbers"),
@@ -78,7 +78,7 @@ def test_detection() -> None:
     ('{"name": 5, "game_id": "0:00"}', "'name' must be a string"),
     ("[" * 100000, "JSON nested more than 100 deep"),
     ("[]", "no puzzles in this file"),
-    ("0 -1 0\n1 1 -1\n", "number -1 at row 1, column 2 is outside 0..1"),
+    ("0 -1 0\n1 1 -1\n", "number -1 at cell (0, 1) is outside 0..1"),
     ("0 1\n2 3 4\n5\n", "ragged grid"),
 ])
 def test_bad_input_has_a_clear_message(text: str, message: str) -> None:

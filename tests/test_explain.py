@@ -5,6 +5,7 @@ in all four families, on small random boards."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -150,7 +151,7 @@ def test_cli_explain_text_and_json() -> None:
 
 def test_step_json_shapes() -> None:
     for kind, keys in (("pips", {"pips", "cells"}), ("dominofit", {"piece", "at"}),
-                       ("doodlefit", {"group", "cells"})):
+                       ("doodlefit", {"block", "cells"})):
         boards, truth = CASES[kind]
         board = next(b for b, n in zip(boards, truth, strict=True) if n == 1)
         out = explain(board, family(kind))
@@ -210,6 +211,28 @@ def test_cli_hint_reads_a_dominosa_layout_and_refuses_bad_ones(tmp_path) -> None
         assert p.returncode == 2 and p.stderr.count("\n") == 1, (bad, p.stderr)
 
 
+def test_coordinates_agree_between_given_errors_and_explain(tmp_path) -> None:
+    """One convention: (row, column) from 0 in --given, in errors about it, and in explain."""
+    board = str(EXAMPLES / "dominosa" / "double3-grid.txt")
+    run = [sys.executable, "-m", "satdomino.cli"]
+    told = json.loads(subprocess.run([*run, "explain", "--json", board], capture_output=True,
+                                     text=True, timeout=60).stdout)
+    (u, v) = told["steps"][0]["placements"][0]["cells"]
+    text = subprocess.run([*run, "explain", board], capture_output=True, text=True,
+                          timeout=60).stdout
+    assert f"({u[0]},{u[1]})-({v[0]},{v[1]})" in text or f"({v[0]},{v[1]})-({u[0]},{u[1]})" in text
+    rows = [["."] * 5 for _ in range(4)]
+    rows[u[0]][u[1]] = "X"  # a bad letter on the square explain placed first
+    p = subprocess.run([*run, "hint", board, "--given", "\n".join(map("".join, rows)) + "\n"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and f"cell ({u[0]}, {u[1]})" in p.stderr, p.stderr
+    given = [{"pips": told["steps"][0]["placements"][0]["pips"], "cells": [u, v]}]
+    p = subprocess.run([*run, "hint", board, "--given", json.dumps(given), "--json"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and [u, v] not in [
+        json.loads(p.stdout)["step"]["placements"][0]["cells"]]
+
+
 def test_the_numbered_board_shows_each_step_on_its_two_squares() -> None:
     import satdomino
     from satdomino.analysis.explain import numbered_board
@@ -230,6 +253,12 @@ def test_puzzle_hint_in_the_library() -> None:
     p = satdomino.read(str(EXAMPLES / "dominosa" / "double6.txt"))[0]
     first = p.hint()
     assert len(first.steps) == 1 and first.steps[0].level == 1
+    # readable as the CLI prints it: the placement in words, then its rule
+    printed = subprocess.run([sys.executable, "-m", "satdomino.cli", "hint",
+                              str(EXAMPLES / "dominosa" / "double6.txt")],
+                             capture_output=True, text=True, timeout=120).stdout
+    assert str(first.steps[0]) == first.steps[0].text and first.steps[0].text in printed
+    assert re.fullmatch(r"\d-\d at \(\d,\d\)-\(\d,\d\): .+", first.steps[0].text)
     assert p.hint([step_json(p.data, p.family, s)["placements"][0]
                    for s in p.explain().steps]).complete
 

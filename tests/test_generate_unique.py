@@ -12,6 +12,7 @@ import pytest
 from satdomino import family
 from satdomino import generators as gen
 from satdomino.analysis.explain import CONTRADICTION, explain
+from satdomino.analysis.explain import difficulty as difficulty_of
 from satdomino.cli import main
 from satdomino.family import Ask
 from satdomino.puzzles import dominofit as F
@@ -72,12 +73,11 @@ def test_pips_presets_keep_their_sizes_and_bands() -> None:
             assert family("pips").verify(p, out.solution) == []
             assert len(pips_solutions(p, limit=2)) == 1
             assert band.min_hard_steps <= out.hard_steps <= band.max_hard_steps
-            # a full explain of our own (minimal reasons this time) agrees on whether the
-            # named rules alone solve it, and on the hardest level then
-            steps = explain(p, family("pips")).steps
-            hard = sum(s.level >= CONTRADICTION for s in steps)
-            assert (hard > 0) == (out.hard_steps > 0), (difficulty, seed)
-            assert max(s.level for s in steps) <= band.max_level
+            # explain on the same puzzle reports what generate reported
+            told = explain(p, family("pips"))
+            hard = sum(s.level >= CONTRADICTION for s in told.steps)
+            assert (hard, difficulty_of(told)[0]) == (out.hard_steps, out.grade), (difficulty, seed)
+            assert max(s.level for s in told.steps) <= band.max_level
 
 
 def test_domino_fit_and_doodle_fit_built_unique_by_brute_force() -> None:
@@ -186,3 +186,19 @@ def test_explain_stops_at_its_time_limit_inside_the_named_rules() -> None:
     t0 = time.monotonic()
     out = explain(board, family("dominosa"), timeout=0.5)
     assert out.reason == "time limit" and time.monotonic() - t0 < 6
+
+
+@pytest.mark.parametrize(("kind", "params"), [("dominosa", {"n": 6}), ("dominofit", {
+    "width": 6, "height": 6}), ("doodlefit", {"cells": 24, "blocks": 5})])
+def test_the_difficulty_generate_reports_is_what_explain_gives_the_same_puzzle(
+        kind: str, params: dict) -> None:
+    graded = 0
+    for seed in range(3):
+        out = gen.made(family(kind), params, seed, unique=True)
+        if out.grade is None:  # not graded within its 2 s: nothing to compare
+            continue
+        told = explain(out.puzzle, family(kind))
+        assert (difficulty_of(told)[0], sum(s.level >= CONTRADICTION for s in told.steps)) \
+            == (out.grade, out.hard_steps), (kind, seed)
+        graded += 1
+    assert graded

@@ -66,6 +66,10 @@ class Step:
     rule: str
     uses: list[str]  # the constraints (and earlier steps) the deduction needs
     ruled_out: list[RuledOut] = field(default_factory=list)  # named eliminations it rests on
+    text: str = ""  # in words, as ``explain`` prints it: "3-5 at (2,4)-(2,5): cell (2, 4): ..."
+
+    def __str__(self) -> str:
+        return self.text or f"{self.key}: {self.rule}"
 
 
 @dataclass
@@ -345,6 +349,7 @@ def _explain(puzzle: Any, family: Family[Any, Any], m: Model, groups: _Groups,
             out.reason = "nothing is forced: another solution goes on from here"
             break
         step_of[step.placement] = len(out.steps) + 1
+        step.text = f"{_fact(puzzle, family, m, step.placement)}: {step.rule}"
         out.steps.append(step)
         placed.append(step.placement)
     if finished:  # the loop broke with ``implied`` current

@@ -133,13 +133,13 @@ def _build(family: Family[Any, Any], params: dict[str, Any], seed: int,
 
 def _grade(family: Family[Any, Any], puzzle: Any,
            deadline: Deadline) -> tuple[str | None, int | None]:
-    """explain's level and hard steps (unshrunk reasons: quick), or
+    """explain's level and hard steps (explain's own, on the same puzzle), or
     (None, None) when it does not finish in its share of the time."""
     limit = deadline.sooner(GRADE_SECONDS)
     if limit.passed():
         return None, None
     try:
-        out = explain(puzzle, family, deadline=limit, minimal=False)
+        out = explain(puzzle, family, deadline=limit)  # as ``explain`` grades it
     except SatDominoError:  # a model explain cannot take (integer variables)
         return None, None
     return difficulty(out) if out.complete else (None, None)

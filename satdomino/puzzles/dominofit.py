@@ -103,8 +103,8 @@ def from_json(obj: object) -> DominoFit:
         if not isinstance(got, list) or len(got) != size:
             raise PuzzleFormatError(f"'{key}' needs {size} {what}, "
                                     f"not {len(got) if isinstance(got, list) else repr(got)}")
-    top = tuple(_int(v, f"column sum {i + 1}", 0, 2 * h) for i, v in enumerate(obj["top_numbers"]))
-    side = tuple(_int(v, f"row sum {i + 1}", 0, 2 * w) for i, v in enumerate(obj["side_numbers"]))
+    top = tuple(_int(v, f"column {i}'s sum", 0, 2 * h) for i, v in enumerate(obj["top_numbers"]))
+    side = tuple(_int(v, f"row {i}'s sum", 0, 2 * w) for i, v in enumerate(obj["side_numbers"]))
     given = obj.get("blacks", [])
     if not isinstance(given, list):
         raise PuzzleFormatError(f"'blacks' must be a list of [column, row], not {given!r}"[:80])
@@ -300,9 +300,9 @@ def verify(p: DominoFit, sol: DominoFitSolution) -> list[str]:
     if p.cover:
         problems += [f"square {(r, c)} is not covered" for r in range(p.height)
                      for c in range(p.width) if p.free((r, c)) and (r, c) not in used]
-    problems += [f"row {r + 1} has {row_dots[r]} dots, clue {p.side[r]}"
+    problems += [f"row {r} has {row_dots[r]} dots, clue {p.side[r]}"
                  for r in range(p.height) if row_dots[r] != p.side[r]]
-    problems += [f"column {c + 1} has {col_dots[c]} dots, clue {p.top[c]}"
+    problems += [f"column {c} has {col_dots[c]} dots, clue {p.top[c]}"
                  for c in range(p.width) if col_dots[c] != p.top[c]]
     return problems
 

@@ -171,19 +171,20 @@ def format_text(p: DoodleFit) -> str:
 def build_placement(p: DoodleFit) -> Model:
     """One variable per (group of interchangeable blocks, cells covered): identical blocks
     share variables, as Pips's identical dominoes do, so an assignment is one picture. Each
-    group placed as often as it has blocks, each cell covered once."""
+    group placed as often as it has blocks, each cell covered once. A group is named by its
+    first block, as the drawings label it."""
     m = Model("placement")
     by_cell: dict[Cell, list[int]] = {u: [] for u in p.shape}
-    for k, group in enumerate(p.classes()):
+    for group in p.classes():
         placements = p.placements(group[0])
-        xs = [m.var(("group", k, cells)) for cells in placements]
+        xs = [m.var(("group", group[0], cells)) for cells in placements]
         for x, cells in zip(xs, placements, strict=True):
             for u in cells:
                 by_cell[u].append(x)
         if len(group) == 1:
-            m.exactly_one(xs, f"group {k}", choice=True)  # the block is placed once
+            m.exactly_one(xs, f"block {label(group[0])}", choice=True)  # placed once
         else:
-            m.card(xs, "==", len(group), f"group {k}")
+            m.card(xs, "==", len(group), f"blocks {', '.join(map(label, group))} (alike)")
     m.projection = list(range(1, m.num_vars + 1))
     for u, xs in by_cell.items():
         m.exactly_one(xs, f"cell {u}")
@@ -202,8 +203,8 @@ def decode(p: DoodleFit, model: Model, true_vars: frozenset[int]) -> DoodleFitSo
         if x in true_vars:
             _, k, cells = model.key(x)
             placed.setdefault(k, []).append(cells)
-    found = {i: cells for k, group in enumerate(p.classes())
-             for i, cells in zip(group, sorted(placed.get(k, [])), strict=False)}
+    found = {i: cells for group in p.classes()
+             for i, cells in zip(group, sorted(placed.get(group[0], [])), strict=False)}
     return DoodleFitSolution(tuple(found.get(i, ()) for i in range(len(p.blocks))))
 
 
@@ -349,14 +350,15 @@ def count_placements(p: DoodleFit) -> int:
 
 
 def placement_json(p: DoodleFit, key: tuple) -> dict:
-    """A placement variable for ``explain``: the block's group and the cells it covers."""
-    _, group, cells = key
-    return {"group": group, "cells": [list(u) for u in cells]}
+    """A placement variable for ``explain``: the block (the first of its interchangeable
+    ones), as ``solve --json`` numbers blocks, and the cells it covers."""
+    _, block, cells = key
+    return {"block": block, "cells": [list(u) for u in cells]}
 
 
 def placement_text(shown: dict) -> str:
     """A placement as ``placement_json`` shows it, in words."""
-    return f"block group {shown['group']} on " + " ".join(map(cell_text, shown["cells"]))
+    return f"block {label(shown['block'])} on " + " ".join(map(cell_text, shown["cells"]))
 
 
 def squares(p: DoodleFit, key: tuple) -> list[Cell]:

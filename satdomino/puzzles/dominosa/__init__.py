@@ -36,7 +36,7 @@ def given_text(p: Dominosa, text: str) -> list[dict[str, Any]]:
                 out.append(B.placement_json(p, B.place_key(p, ((r, c), (r + 1, c)))))
             elif not (ch in ".?" or (ch == "R" and c > 0 and row[c - 1] == "L")
                       or (ch == "B" and r > 0 and rows[r - 1][c] == "T")):
-                raise PuzzleFormatError(f"row {r + 1}, column {c + 1}: {ch!r} is not "
+                raise PuzzleFormatError(f"cell ({r}, {c}): {ch!r} is not "
                                         "half of a domino (L R T B or .)")
     return out
 

@@ -95,7 +95,8 @@ def _validate(grid: tuple[tuple[int, ...], ...]) -> None:
     for r, row in enumerate(grid):
         if len(row) != cols:
             raise PuzzleFormatError(
-                f"ragged grid: row {r + 1} has {len(row)} numbers, row 1 has {cols}")
+                f"ragged grid: row {r} has {len(row)} numbers, row 0 has {cols} (rows "
+                "count from 0)")
     if cols != rows + 1:
         raise PuzzleFormatError(
             f"a {rows}x{cols} grid fits no domino set: a double-N set needs N+1 rows and N+2 "
@@ -104,7 +105,7 @@ def _validate(grid: tuple[tuple[int, ...], ...]) -> None:
         for c, v in enumerate(row):
             if not 0 <= v <= n:
                 raise PuzzleFormatError(
-                    f"number {v} at row {r + 1}, column {c + 1} is outside 0..{n} "
+                    f"number {v} at cell ({r}, {c}) is outside 0..{n} "
                     f"(a {rows}x{cols} grid holds the double-{n} set)")
     counts = Counter(v for row in grid for v in row)
     for v in range(n + 1):
@@ -412,7 +413,7 @@ def from_layout(layout: list[str]) -> DominosaSolution:
     """A solution from Tatham's letters (used to check published answers)."""
     for r, row in enumerate(layout):
         if bad := [ch for ch in row if ch not in "LRTB"]:
-            raise PuzzleFormatError(f"layout letter {bad[0]!r} at row {r + 1} is not L, R, T or B")
+            raise PuzzleFormatError(f"layout letter {bad[0]!r} in row {r} is not L, R, T or B")
     return DominosaSolution(tuple(sorted(((r, c), (r, c + 1) if ch == "L" else (r + 1, c))
                                          for r, row in enumerate(layout)
                                          for c, ch in enumerate(row) if ch in "LT")))

@@ -129,7 +129,7 @@ def _within(made: Made, band: Band) -> bool:
 
 
 def _grade(family: Family[Pips, PipsSolution], made: Made, deadline: Deadline) -> None:
-    out = explain(made.puzzle, family, deadline=deadline.sooner(None), minimal=False)
+    out = explain(made.puzzle, family, deadline=deadline.sooner(None))  # as explain grades it
     if out.reason == "time limit":
         raise OutOfTimeError("the time limit came while grading the puzzle")
     made.grade, made.hard_steps = difficulty(out)
