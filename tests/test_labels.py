@@ -20,7 +20,7 @@ SHAPES = {"dominosa": r"cell \(\d+, \d+\)|domino \d+-\d+|the number of dominoes|
                   r"unequal)( -?\d+)?\)|link \(\d+, \d+\)-\(\d+, \d+\)|the halves showing \d+|"
                   r"cell \(\d+, \d+\) == \d+",
           "dominofit": r"square \(\d+, \d+\)|(row|column) \d+ sum \d+",
-          "doodlefit": r"cell \(\d+, \d+\)|group \d+"}
+          "doodlefit": r"cell \(\d+, \d+\)|block \w|blocks \w(, \w)+ \(alike\)"}
 
 
 @pytest.mark.parametrize("kind", list(PUZZLES))

@@ -41,13 +41,13 @@ from ..clock import NEVER, Deadline, TimeUp
 from ..encode import CNF, Encodings, lower
 from ..errors import OutOfTimeError, SatDominoError, VerificationError
 from ..family import Cell, Family
-from ..model import AtMostOne, Constraint, Define, ExactlyOne, Model
+from ..model import AtMostOne, Constraint, ExactlyOne, Model
 from ..ranges import time_limit
 from ..render import svg
 from ..render.text import counted
 from ..result import Result
 from .rules import RANK, Candidates, RuledOut
-from .trial import Trials
+from .trial import Trials, structure
 
 Squares = tuple[set[Cell], Callable[[Hashable], list[Cell]]]
 LEVELS = {1: "rule", 2: "elimination", 3: "set", 4: "chain", 5: "contradiction",
@@ -374,9 +374,6 @@ def _shows(puzzle: Any, family: Family[Any, Any], key: Hashable,
     return [pips.get(u) for u in squares]
 
 
-STRUCTURE = (ExactlyOne, AtMostOne, Define)  # cells, pieces and the names of their values
-
-
 class _Breaks:
     """The named rule "placing it would break region B": unit propagation from the placement,
     over the cells, the pieces and that one rule (a region, a row sum: the constraints of one
@@ -386,8 +383,9 @@ class _Breaks:
         self.groups, self.m = groups, m
         self.structure: list[int] = []
         self.rules: dict[str, list[int]] = {}
+        placements = set(m.projection)
         for c, sel in zip(groups.constraints, groups.selectors, strict=True):
-            if isinstance(c, STRUCTURE):
+            if structure(c, placements):
                 self.structure.append(sel)
             elif getattr(c, "lits", None) or getattr(c, "terms", None):
                 self.rules.setdefault(describe(m, c), []).append(sel)
@@ -428,18 +426,30 @@ class _Contradictions:
         base = self.groups.selectors + known
         failing = [x for x in self.m.projection if x not in dead and x not in placed
                    and not self.groups.unit.propagate(base + [x])[0]]
-        settled = self.trials.settle({abs(x): x > 0 for x in known}) if failing else None
+        settled = self.trials.settle({abs(x): x > 0 for x in known})
         if settled is None:
             return []
-        chains = [(len(c.steps), x, c, "placing it leads to a contradiction in ")
-                  for x in failing if (c := self.trials.refute(x, settled)) is not None]
+        chains = [(c.size, x, c) for x in failing
+                  if (c := self.trials.refute(x, settled)) is not None]
+        if not chains and settled is not None:  # none fails alone: try depth two
+            live = [x for x in self.m.projection if x not in dead and x not in placed
+                    and settled.value.get(x) is None]
+            chains = [(c.size, x, c) for x in live if (
+                c := self.trials.refute_nested(x, settled, live, self._fails)) is not None]
         if not chains:
             return []
         shortest = min(n for n, *_ in chains)
-        return [RuledOut(x, self.m.key(x), why + counted(n, "step"), RANK["contradiction"],
+        return [RuledOut(x, self.m.key(x), "placing it leads to a contradiction in "
+                         + counted(n, "step"), RANK["contradiction"],
                          tuple(sorted(-y for y in c.given if y < 0)), len(placed),
                          tuple(c.steps))
-                for n, x, c, why in chains if n == shortest]
+                for n, x, c in chains if n == shortest]
+
+    def _fails(self, state, x: int) -> bool:
+        """Does unit propagation over all constraints refute ``x`` from the facts of a trial
+        (a quick screen: the named steps propagate no further)?"""
+        facts = [v if b else -v for v, b in state.value.items() if v <= self.m.num_vars]
+        return not self.groups.unit.propagate(self.groups.selectors + facts + [x])[0]
 
 
 def _fact(puzzle: Any, family: Family[Any, Any], m: Model, x: int) -> str:

@@ -27,6 +27,12 @@ class Chain:
 
     steps: list[str]
     given: set[int]
+    outer: set[int] = field(default_factory=set)  # facts of an enclosing trial it rests on
+
+    @property
+    def size(self) -> int:
+        """Its named steps, those of the chains nested in it counted in full."""
+        return sum(1 + line.count("; ") for line in self.steps)
 
 
 @dataclass
@@ -36,6 +42,7 @@ class _Event:
     made: list[int]  # the literals it derives ([] for a contradiction)
     counted: bool  # a step a person makes (not what a placement takes, or a value's name)
     depth: int
+    inner: Chain | None = None  # a candidate ruled out by a chain of its own (depth two)
 
 
 class Trials:
@@ -45,6 +52,8 @@ class Trials:
         self.constraints = list(m.constraints)
         self.labels = labels
         self.fact = fact  # a literal in words
+        placements = set(m.projection)
+        self.plain = [structure(c, placements) for c in self.constraints]
         self.watch: dict[int, list[int]] = {}
         for i, c in enumerate(self.constraints):
             for v in _vars(c):
@@ -58,18 +67,46 @@ class Trials:
             return None
         return state
 
-    def refute(self, assumed: int, settled: _State) -> Chain | None:
+    def refute(self, assumed: int, settled: _State, stop: int = 0) -> Chain | None:
         """The shortest chain found from ``assumed`` (on the ``settled`` facts) to a
-        contradiction of at most MAX_STEPS named steps, or None."""
+        contradiction of at most MAX_STEPS named steps, or None. With ``stop``, the facts of
+        the first ``stop`` events are taken as given (an enclosing trial's)."""
         if settled.value.get(abs(assumed), assumed > 0) != (assumed > 0):
             # the facts rule it out already: the chain that does it
             made = settled.cause.get(abs(assumed))
-            return None if made is None else self._chain(settled, made)
+            return None if made is None or made < stop else self._chain(settled, made, stop)
         state = settled.copy()
         state.value[abs(assumed)] = assumed > 0
         state.assumed = abs(assumed)
         conflict = self._run(state, [(0, i) for i in self.watch.get(abs(assumed), ())])
-        return None if conflict is None else self._chain(state, conflict)
+        return None if conflict is None else self._chain(state, conflict, stop)
+
+    def refute_nested(self, assumed: int, settled: _State, candidates: list[int],
+                      fails: Callable[[_State, int], bool]) -> Chain | None:
+        """Depth two: from ``assumed``, a candidate that a chain of its own refutes is ruled
+        out (that chain one step of this one, counted in full), and so on until a
+        contradiction; ``fails`` screens the candidates first."""
+        state = settled.copy()
+        state.value[assumed], state.assumed = True, assumed
+        if self._run(state, [(0, i) for i in self.watch.get(assumed, ())]) is not None:
+            return None  # it fails alone: not this rule's case
+        while True:
+            for y in candidates:
+                if state.value.get(y) is not None or not fails(state, y):
+                    continue
+                inner = self.refute(y, state, stop=len(state.events))
+                if inner is None:
+                    continue
+                depth = inner.size + max((state.depth.get(v, 0) for v in inner.outer),
+                                         default=0)
+                state.events.append(_Event(-1, tuple(inner.outer), [-y], True, depth, inner))
+                state.value[y], state.cause[y], state.depth[y] = False, len(state.events) - 1, depth
+                conflict = self._run(state, [(depth, i) for i in self.watch.get(y, ())])
+                if conflict is not None:
+                    return self._chain(state, conflict)
+                break  # new facts: look again from the first candidate
+            else:
+                return None
 
     def _run(self, state: _State, queue: list[tuple[int, int]]) -> int | None:
         """Propagate, shallowest first, to a fixpoint or a contradiction (its event)."""
@@ -85,6 +122,7 @@ class Trials:
             if found is None:
                 continue
             made, counted = found
+            counted = counted or not self.plain[i]
             derived = {abs(x) for x in made}
             before = tuple(v for v in _vars(self.constraints[i])
                            if v in value and v not in derived)
@@ -102,9 +140,10 @@ class Trials:
                         heapq.heappush(queue, (level, j))
         return None
 
-    def _chain(self, state: _State, conflict: int) -> Chain | None:
+    def _chain(self, state: _State, conflict: int, stop: int = 0) -> Chain | None:
         needed: set[int] = set()
         used: set[int] = set()
+        outer: set[int] = set()
         todo = [conflict]
         while todo:
             k = todo.pop()
@@ -112,9 +151,14 @@ class Trials:
                 continue
             needed.add(k)
             for v in state.events[k].before:
-                if v in state.cause:
+                if state.cause.get(v, -1) >= stop:
                     todo.append(state.cause[v])
-                elif v != state.assumed and v in state.given:
+                    continue
+                if v == state.assumed:
+                    continue
+                if stop:  # an enclosing trial's fact (its assumption, or one it derived)
+                    outer.add(v)
+                if v in state.given and v not in state.cause:
                     used.add(v if state.given[v] else -v)
         # a step: what one named constraint (its clauses alike: a region's "equals") derives
         # at one depth
@@ -122,12 +166,18 @@ class Trials:
         for k in sorted(needed, key=lambda k: (state.events[k].depth, k)):
             e = state.events[k]
             if e.counted or not e.made:
-                steps.setdefault((self.labels[e.constraint], e.depth), []).append(e)
-        if not steps or len(steps) > MAX_STEPS:  # none: taken by a placement, not a proof
-            return None
-        return Chain([self._text(label, es) for (label, _), es in steps.items()], used)
+                name = self.labels[e.constraint] if e.inner is None else f"#{k}"
+                steps.setdefault((name, e.depth), []).append(e)
+        if not steps:  # what placements take and values are named: the last of it, shown
+            last = state.events[conflict]
+            steps[(self.labels[last.constraint], last.depth)] = [last]
+        chain = Chain([self._text(label, es) for (label, _), es in steps.items()], used, outer)
+        return None if chain.size > MAX_STEPS else chain
 
     def _text(self, label: str, events: list[_Event]) -> str:
+        if events[0].inner is not None:
+            return (f"placing {self.fact(-events[0].made[0])} would lead to a contradiction: "
+                    + "; ".join(events[0].inner.steps))
         made = [x for e in events for x in e.made]
         if any(not e.made for e in events):
             c = self.constraints[events[-1].constraint]
@@ -157,6 +207,14 @@ class _State:
     def copy(self) -> _State:
         return _State(dict(self.value), self.given, dict(self.cause), dict(self.depth),
                       list(self.events))
+
+
+def structure(c: object, placements: set[int]) -> bool:
+    """Is ``c`` the board's structure (a cell or piece covered once, a value's name) rather
+    than a rule? What a placement takes by it is no step; what a rule over values does is
+    ("region B (unequal) then rules out 3 on (1,1)")."""
+    return isinstance(c, Define) or isinstance(c, (ExactlyOne, AtMostOne)) and \
+        placements.issuperset(c.lits)
 
 
 def _some(facts: list[str]) -> str:
