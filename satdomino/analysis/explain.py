@@ -412,6 +412,9 @@ class _Breaks:
         return self.groups.unit.propagate(assumptions)[0]
 
 
+SHORT_ENOUGH = 5  # steps of a nested chain: the search for a shorter one stops at it
+
+
 class _Contradictions:
     """The named rule "placing it leads to a contradiction" (``analysis/trial.py``), tried on
     the candidates whose placing unit propagation over all constraints refutes (a quick
@@ -434,8 +437,12 @@ class _Contradictions:
         if not chains and settled is not None:  # none fails alone: try depth two
             live = [x for x in self.m.projection if x not in dead and x not in placed
                     and settled.value.get(x) is None]
-            chains = [(c.size, x, c) for x in live if (
-                c := self.trials.refute_nested(x, settled, live, self._fails)) is not None]
+            for x in live:
+                c = self.trials.refute_nested(x, settled, live, self._fails)
+                if c is not None:
+                    chains.append((c.size, x, c))
+                    if c.size <= SHORT_ENOUGH:  # each try costs a trial per candidate
+                        break
         if not chains:
             return []
         shortest = min(n for n, *_ in chains)
@@ -445,10 +452,9 @@ class _Contradictions:
                          tuple(c.steps))
                 for n, x, c in chains if n == shortest]
 
-    def _fails(self, state, x: int) -> bool:
+    def _fails(self, facts: list[int], x: int) -> bool:
         """Does unit propagation over all constraints refute ``x`` from the facts of a trial
         (a quick screen: the named steps propagate no further)?"""
-        facts = [v if b else -v for v, b in state.value.items() if v <= self.m.num_vars]
         return not self.groups.unit.propagate(self.groups.selectors + facts + [x])[0]
 
 

@@ -53,6 +53,7 @@ class Trials:
         self.labels = labels
         self.fact = fact  # a literal in words
         placements = set(m.projection)
+        self.top = m.num_vars  # the model's own variables (a trial's facts)
         self.plain = [structure(c, placements) for c in self.constraints]
         self.watch: dict[int, list[int]] = {}
         for i, c in enumerate(self.constraints):
@@ -82,17 +83,18 @@ class Trials:
         return None if conflict is None else self._chain(state, conflict, stop)
 
     def refute_nested(self, assumed: int, settled: _State, candidates: list[int],
-                      fails: Callable[[_State, int], bool]) -> Chain | None:
+                      fails: Callable[[list[int], int], bool]) -> Chain | None:
         """Depth two: from ``assumed``, a candidate that a chain of its own refutes is ruled
         out (that chain one step of this one, counted in full), and so on until a
-        contradiction; ``fails`` screens the candidates first."""
+        contradiction; ``fails(facts, candidate)`` screens the candidates first."""
         state = settled.copy()
         state.value[assumed], state.assumed = True, assumed
         if self._run(state, [(0, i) for i in self.watch.get(assumed, ())]) is not None:
             return None  # it fails alone: not this rule's case
         while True:
+            facts = [v if b else -v for v, b in state.value.items() if v <= self.top]
             for y in candidates:
-                if state.value.get(y) is not None or not fails(state, y):
+                if state.value.get(y) is not None or not fails(facts, y):
                     continue
                 inner = self.refute(y, state, stop=len(state.events))
                 if inner is None:
