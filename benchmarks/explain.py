@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 import satdomino
+from satdomino.analysis.explain import step_json
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 
@@ -50,9 +51,24 @@ def janko() -> None:
     wrong = sum(1 for row in rows for s in row["steps"] for pl in s["placements"]
                 if tuple(sorted(map(tuple, pl["cells"]))) not in truth[row["puzzle"]])
     grades = collections.Counter(_band(row["grade"]) for row in rows)
+    worst = [_worst(row["steps"]) for row in rows]
     print(f"janko-dev: {sum(r['complete'] for r in rows)} of {len(rows)} explained to the end "
           f"in {seconds:.1f} s (one process); stated placements not in the published solution: "
-          f"{wrong}; grades: {dict(sorted(grades.items()))}")
+          f"{wrong}; grades: {dict(sorted(grades.items()))}; longest proof by contradiction "
+          f"{max(w[0] for w in worst)} steps; steps beyond the named rules "
+          f"{sum(w[1] for w in worst)}; most constraints one reason cites "
+          f"{max(w[2] for w in worst)}")
+
+
+def _worst(steps: list[dict]) -> tuple[int, int, int]:
+    """Over ``explain --json`` steps: the longest proof by contradiction (its steps, nested
+    ones in full), the steps beyond the named rules (levels 6-7), and the most constraints
+    one step's reason cites (a named rule cites one)."""
+    chains = [sum(1 + line.count("; ") for line in r["chain"])
+              for s in steps for r in s["ruled_out"] if "chain" in r]
+    beyond = [s for s in steps if s["level"] >= 6]
+    cited = [sum(not u.startswith("step ") for u in s["uses"]) for s in steps]
+    return max(chains, default=0), len(beyond), max(cited, default=0)
 
 
 def _band(grade: str) -> str:
@@ -143,7 +159,7 @@ def pips(limit: float = 20.0) -> None:
     import warnings
 
     warnings.simplefilter("ignore")  # withdrawn puzzles are skipped with a warning
-    times, complete, total, stopped = [], 0, 0, []
+    times, complete, total, stopped, worst = [], 0, 0, [], []
     grades: dict[str, int] = collections.Counter()
     for f in sorted((CORPUS / "pips" / "nyt").glob("*.json")):
         for puzzle in satdomino.read(str(f)):
@@ -155,12 +171,16 @@ def pips(limit: float = 20.0) -> None:
             times.append(time.perf_counter() - t0)
             complete += out.complete
             grades[_band(out.grade)] += 1
+            worst.append(_worst([step_json(puzzle.data, puzzle.family, s) for s in out.steps]))
             if not out.complete:
                 stopped.append(f"{f.stem} {puzzle.name} ({len(out.steps)} steps, {out.reason})")
     print(f"\nNYT Pips, unique by placement: {complete} of {total} explained to the end "
           f"(limit {limit:g} s each); median {statistics.median(times):.3f} s, "
           f"worst {max(times):.2f} s, total {sum(times):.1f} s; stopped: "
-          f"{', '.join(stopped) or 'none'}; grades: {dict(sorted(grades.items()))}")
+          f"{', '.join(stopped) or 'none'}; grades: {dict(sorted(grades.items()))}; longest "
+          f"proof by contradiction {max(w[0] for w in worst)} steps; steps beyond the named "
+          f"rules {sum(w[1] for w in worst)}; most constraints one reason cites "
+          f"{max(w[2] for w in worst)}")
 
 
 def main() -> None:

@@ -84,8 +84,9 @@ class Explanation:
 
     @property
     def grade(self) -> str:
-        """The hardest step: "rule", "elimination", "set", "chain", "propagation", "solver-K"
-        (K constraints in its reason), with "+search" when the explanation stopped short."""
+        """The hardest step: "rule", "elimination", "set", "chain", "contradiction",
+        "propagation", "solver-K" (K constraints in its reason), with "+search" when the
+        explanation stopped short."""
         if not self.steps:
             return "search" if not self.complete else "none"
         hardest = max(self.steps, key=lambda s: (s.level, len(s.uses)))
