@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -136,7 +136,8 @@ def _quiet_lost_alarms() -> None:
                 # another thread a moment later (rung here, it would land in this hook)
                 again = threading.Timer(RING_AGAIN, stack[-1][1].ring)
                 again.daemon = True
-                start(again)
+                with suppress(TimeUp):  # the shield's own say-so: this alarm, rung already
+                    start(again)
 
         hook.quiets_timeup = True  # type: ignore[attr-defined]
         sys.unraisablehook = hook

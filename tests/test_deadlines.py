@@ -280,3 +280,23 @@ def test_export_stops_building_at_its_limit_and_writes_nothing(capsys, tmp_path,
     assert code == 3 and "nothing written" in err and err.count("\n") == 1, err
     assert time.monotonic() - t0 < 10  # not stopped: never returns
     assert list(tmp_path.iterdir()) == []
+
+
+def test_reading_the_instance_back_for_its_proof_is_within_the_budget(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """export --proof reads the written instance again; on a 200-domino Pips board that took
+    2 s past a 2 s limit. A reading that never ends is stopped at the deadline."""
+    import satdomino.cli.export as export
+
+    def endless(path):  # Python work that looks at no clock, as parsing does
+        while True:
+            pass
+
+    monkeypatch.setattr(export, "read_dimacs", endless)
+    cnf = tmp_path / "i.cnf"
+    cnf.write_text("p cnf 1 1\n1 0\n")
+    t0 = time.monotonic()
+    code, record = export.write_proof(str(cnf), str(tmp_path / "p.drat"), "auto",
+                                      Deadline.after(0.3))
+    assert (code, record) == (3, None) and not (tmp_path / "p.drat").exists()
+    assert time.monotonic() - t0 < 30  # stopped, not run on (a wide margin for load)
