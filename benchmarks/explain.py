@@ -114,7 +114,7 @@ def tatham(source: Path) -> None:
 
 def janko_beside_tatham(solver: Path) -> None:
     """Which janko.at boards his solver finishes, beside which ones ours explains with named
-    rules alone."""
+    rules alone (Tatham's four levels), with proof by contradiction, or with the solver."""
     table: dict[tuple[str, str], int] = collections.Counter()
     for puzzle in satdomino.read(str(CORPUS / "dominosa" / "janko-dev.jsonl")):
         board = puzzle.data
@@ -123,8 +123,9 @@ def janko_beside_tatham(solver: Path) -> None:
         his = subprocess.run([str(solver), game_id], capture_output=True, text=True,
                              check=True).stdout
         finished = "finishes" if "Could not deduce" not in his else "stops short"
-        named = "named rules" if puzzle.explain().grade.split("-")[0] in (
-            "rule", "elimination", "set", "chain") else "the solver"
+        grade = puzzle.explain().grade.split("-")[0]
+        named = ("named rules" if grade in ("rule", "elimination", "set", "chain") else
+                 "proof by contradiction" if grade == "contradiction" else "the solver")
         table[(finished, named)] += 1
     print("\njanko.at boards: Tatham's solver beside ours\n\n| his solver | ours needs | "
           "boards |\n|---|---|---|")
