@@ -235,3 +235,18 @@ def test_14_inputs_have_a_size_cap(tmp_path, capsys) -> None:
     code, _, err = run(capsys, "solve", str(bomb))
     assert code == 2
     one_line_error(err, "once decompressed")
+
+
+def test_z3_refuses_a_formula_too_large_to_build_in_memory(monkeypatch) -> None:
+    """Z3's Python objects take some 650 bytes a literal: a 200-domino Pips board's 2.3
+    million literals passed 1 GB while building. Beyond the cap: one clear refusal."""
+    import satdomino
+    from satdomino.backends import z3_backend
+    from satdomino.errors import BackendError
+
+    p = satdomino.read(str(EXAMPLES / "dominosa" / "double6.txt"))[0]
+    assert p.solve(backend="z3").status == "sat"  # under the cap
+    monkeypatch.setattr(z3_backend, "MAX_LITERALS", 100)
+    for backend in ("z3", "z3-smt"):
+        with pytest.raises(BackendError, match="more than 100; use a python-sat solver"):
+            p.solve(backend=backend)

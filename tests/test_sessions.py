@@ -319,3 +319,23 @@ def _wait_without_closing(p) -> tuple[str, str]:
     """The process's output, its standard input held open (a writer that never writes)."""
     p.wait(timeout=60)
     return p.stdout.read(), p.stderr.read()
+
+
+def test_a_solver_is_deleted_whole_when_the_deadline_comes_during_it() -> None:
+    """python-sat's delete frees the native solver, then notes it; a TimeUp between the two
+    freed it again when the object went (a double free: export --uniqueness crashed at exit)."""
+    from satdomino.backends.pysat_backend import delete
+
+    class Native:
+        handle: object = "native"
+
+        def delete(self) -> None:
+            end = time.monotonic() + 0.3
+            while time.monotonic() < end:  # Python work between the free and the note of it
+                pass
+            self.handle = None
+
+    solver = Native()
+    with pytest.raises(TimeUp), Deadline.after(0.05).interrupting():
+        delete(solver)  # type: ignore[arg-type]
+    assert solver.handle is None

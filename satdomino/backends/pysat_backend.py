@@ -9,15 +9,15 @@ import inspect
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
-from contextlib import suppress
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from itertools import repeat
 from typing import Any
 
 import pysolvers
 from pysat.solvers import Solver, SolverNames
 
-from ..clock import NEVER, Deadline, start
+from ..clock import NEVER, Deadline, shielded, start
 from ..encode import CNF
 from ..errors import BackendError
 from ..process.run import ForkedRun, Run, finish_within, run_in_child
@@ -40,9 +40,26 @@ def solver_names() -> list[str]:
     for name in vars(SolverNames):
         if not name.startswith("_") and name not in _SKIP:
             with suppress(Exception):  # not built into this wheel
-                Solver(name=name).delete()
+                delete(Solver(name=name))
                 names.append(name)
     return names
+
+
+def delete(s: Solver) -> None:
+    """``s.delete()``, shielded from TimeUp: one that lands between the native free and
+    python-sat's note of it frees the solver again when the object goes (a double free: the
+    process crashed at exit after ``export --uniqueness --timeout``)."""
+    with shielded():
+        s.delete()
+
+
+@contextmanager
+def owned(s: Solver) -> Iterator[Solver]:
+    """``s`` for the block, deleted (shielded) after it."""
+    try:
+        yield s
+    finally:
+        delete(s)
 
 
 def open_solver(name: str, cnf: CNF, stopped: Callable[[], bool] | None = None) -> Solver:
@@ -123,7 +140,7 @@ def _run(name: str, cnf: CNF, assumptions: Sequence[int],
 def _interruptible(name: str, cnf: CNF, assumptions: Sequence[int], phases: Sequence[int],
                    run: Run) -> Result:
     t0 = time.perf_counter()
-    with open_solver(name, cnf, stopped=lambda: run.stopped) as s:
+    with owned(open_solver(name, cnf, stopped=lambda: run.stopped)) as s:
         if run.stopped:
             return run.stopped_result(time.perf_counter() - t0)
         if phases:
@@ -144,7 +161,7 @@ def _interruptible(name: str, cnf: CNF, assumptions: Sequence[int], phases: Sequ
 class PysatBackend(Backend):
     def __init__(self, name: str) -> None:
         try:
-            with Solver(name=name) as s:
+            with owned(Solver(name=name)) as s:
                 native = bool(s.supports_atmost())
         except Exception as e:
             raise BackendError(f"python-sat solver {name!r} is not available here ({e})") from None
@@ -220,7 +237,7 @@ class PysatSession(Session):
               conflicts: int | None = None, phases: Sequence[int] = ()) -> Result:
         t0 = time.perf_counter()
         if not self.incremental:  # a fresh solver for each solve, the assumptions as units
-            self._solver.delete()
+            delete(self._solver)
             self._solver = open_solver(self.name, self._cnf)
             clause_adder(self._solver)([*self._added, *([a] for a in assumptions)])
             assumptions = ()
@@ -319,7 +336,7 @@ class PysatSession(Session):
 
     def close(self) -> None:
         self._arm(NEVER)
-        self._solver.delete()
+        delete(self._solver)
 
 
 def _solve_on(s: Solver, assumptions: list[int], conflicts: int | None,
@@ -350,7 +367,7 @@ PROOF_SOLVERS = ("cadical195", "cadical153", "cadical103", "glucose4", "glucose4
 
 
 def _prove(name: str, clauses: list[list[int]]) -> tuple[str, list[str]]:
-    with Solver(name=name, with_proof=True, bootstrap_with=clauses) as s:
+    with owned(Solver(name=name, with_proof=True, bootstrap_with=clauses)) as s:
         return ("sat", []) if s.solve() else ("unsat", list(s.get_proof() or []))
 
 

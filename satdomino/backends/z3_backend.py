@@ -39,6 +39,12 @@ def _bools(z3: Any, num_vars: int) -> list:
     return [None] + [z3.Bool(f"x{i}") for i in range(1, num_vars + 1)]
 
 
+def _literals(c: object) -> int:
+    """A model constraint's literals (a PB's terms, a definition's own variable too)."""
+    return len(getattr(c, "lits", None) or getattr(c, "terms", None) or ()) + isinstance(
+        c, Define)
+
+
 def _lit(z3: Any, xs: list, v: int) -> Any:
     return xs[v] if v > 0 else z3.Not(xs[-v])
 
@@ -83,6 +89,11 @@ def _linear(z3: Any, terms: list, op: Op, bound: int) -> Any:
     return {"<=": z3.PbLe, ">=": z3.PbGe, "==": z3.PbEq}[op](terms, bound)
 
 
+# literals a formula may have: beyond it, building the Z3 formulas alone passed 1 GB (a
+# 200-domino Pips board: some 3 million literals)
+MAX_LITERALS = 1_000_000
+
+
 class Z3Backend(Backend):
     """``z3`` reads the CNF (clauses, plus native at-most-k if given); ``z3-smt`` the Model."""
 
@@ -108,6 +119,13 @@ class Z3Backend(Backend):
     def _form(self, formula: Formula) -> CNF | Model:
         if not isinstance(formula, CNF | Model):
             raise BackendError(f"backend {self.name} reads one form of the formula")
+        size = (sum(map(len, formula.clauses)) + sum(len(ls) for ls, _ in formula.atmosts)
+                if isinstance(formula, CNF) else sum(map(_literals, formula.constraints)))
+        if size > MAX_LITERALS:
+            raise BackendError(
+                f"{self.name} builds a Python object for every literal (some 650 bytes each): "
+                f"this formula has {size:,} literals, more than {MAX_LITERALS:,}; use a "
+                "python-sat solver (--backend cadical195), or z3 on the exported DIMACS file")
         return formula
 
     def session(self, formula: Formula) -> Session:
