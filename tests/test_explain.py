@@ -371,6 +371,29 @@ def test_each_fact_a_contradiction_chain_derives_is_implied(kind: str) -> None:
     assert derived > 50 and refuted > 0, (derived, refuted)
 
 
+def test_every_proof_by_contradiction_refutes_a_placement_of_no_solution() -> None:
+    """Checked without the encoding or a solver: on unique generated Dominosa boards, each
+    placement a chain rules out is not a domino of the one layout plain backtracking finds
+    (and the rule checker passes); each chain ends in its contradiction within 10 steps."""
+    from satdomino.analysis.trial import MAX_STEPS
+    from satdomino.puzzles.dominosa import DominosaSolution
+
+    fam, chains = family("dominosa"), 0
+    for board in _unique_dominosa():
+        (layout,) = solutions(board.grid, 2)
+        if not any(r.chain for s in explain(board, fam).steps for r in s.ruled_out):
+            continue
+        assert fam.verify(board, DominosaSolution(tuple(sorted(layout)))) == []
+        for step in explain(board, fam).steps:
+            for r in step.ruled_out:
+                if r.chain:
+                    cells = tuple(sorted(fam.squares(board, r.key)))  # type: ignore[misc]
+                    assert cells not in layout, (r.rule, r.chain)
+                    assert len(r.chain) <= MAX_STEPS and r.chain[-1].endswith("no place left")
+                    chains += 1
+    assert chains > 10, chains
+
+
 def test_bridges_match_brute_force_on_random_graphs() -> None:
     """Tarjan's bridges with parallel edges, against "removing it splits its component"."""
     import random
