@@ -107,12 +107,11 @@ class _Groups:
     session that only propagates: the searching one's learned clauses would make its
     propagation stronger than the constraints' own."""
 
-    def __init__(self, m: Model, deadline: Deadline, minimal: bool = True) -> None:
+    def __init__(self, m: Model, deadline: Deadline) -> None:
         if m.ints:
             raise SatDominoError("explain needs a model without integer variables "
                                  "(the family's placement model)")
         self.m = m
-        self.minimal = minimal  # shrink reasons to minimal ones (else the solver's cores)
         self.deadline = deadline
         self.constraints = list(m.constraints)
         self.labels = {id(c): m.label(i) for i, c in enumerate(self.constraints)}
@@ -156,8 +155,6 @@ class _Groups:
         """Deletion: drop each part of the reason the contradiction does without. A test the
         solver cannot settle in SHRINK_CONFLICTS conflicts keeps its part: the reason stays
         unsatisfiable, though then perhaps not minimal."""
-        if not self.minimal:
-            return needed
         i = 0
         while i < len(needed):
             trial = needed[:i] + needed[i + 1:]
@@ -209,13 +206,11 @@ def _lower_one(m: Model, c: Constraint) -> CNF:
 
 def explain(puzzle: Any, family: Family[Any, Any], *, timeout: float | None = None,
             deadline: Deadline = NEVER, max_steps: int | None = None,
-            given: list[dict] | None = None, minimal: bool = True) -> Explanation:
+            given: list[dict] | None = None) -> Explanation:
     """Steps until the puzzle is solved or nothing more is forced (module docstring), on the
     family's first model; ``timeout`` seconds in all (or the ``deadline``; the steps so far
     are kept). ``given``: placements already made (as ``step_json`` shows them), checked to lie
-    in a solution; a given placement in none raises SatDominoError naming it.
-    ``minimal=False`` keeps the solver's cores as reasons, unshrunk: the same levels, faster,
-    and a grade's K only an upper bound (the generators grade this way)."""
+    in a solution; a given placement in none raises SatDominoError naming it."""
     limit = time_limit(timeout, deadline)
     out = Explanation()
     groups = None
@@ -223,7 +218,7 @@ def explain(puzzle: Any, family: Family[Any, Any], *, timeout: float | None = No
         with limit.interrupting():
             m = family.model(None)(puzzle)
             start = _given_vars(puzzle, family, m, given or [])
-            groups = _Groups(m, limit, minimal)
+            groups = _Groups(m, limit)
             for x in start:
                 if not groups._solve(groups.selectors + [x]):
                     raise SatDominoError(f"the given placement {_shown(puzzle, family, m, x)} "
@@ -241,8 +236,8 @@ def explain(puzzle: Any, family: Family[Any, Any], *, timeout: float | None = No
 
 def difficulty(out: Explanation) -> tuple[str, int]:
     """What the generators report of an explanation: the level name of its grade (a
-    solver reason's size dropped: with ``minimal=False`` it is only a bound; "+search" kept)
-    and how many steps are hard: by contradiction or beyond (level 5 and up)."""
+    solver reason's size dropped; "+search" kept) and how many steps are hard: by
+    contradiction or beyond (level 5 and up)."""
     word = out.grade.split("+")[0].split("-")[0]
     return word + ("+search" if "+search" in out.grade else ""), sum(
         s.level >= CONTRADICTION for s in out.steps)

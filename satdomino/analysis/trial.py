@@ -28,11 +28,7 @@ class Chain:
     steps: list[str]
     given: set[int]
     outer: set[int] = field(default_factory=set)  # facts of an enclosing trial it rests on
-
-    @property
-    def size(self) -> int:
-        """Its named steps, those of the chains nested in it counted in full."""
-        return sum(1 + line.count("; ") for line in self.steps)
+    size: int = 0  # its named steps, those of the chains nested in it counted in full
 
 
 @dataclass
@@ -173,10 +169,13 @@ class Trials:
         if not steps:  # what placements take and values are named: the last of it, shown
             last = state.events[conflict]
             steps[(self.labels[last.constraint], last.depth)] = [last]
-        chain = Chain([self._text(label, es) for (label, _), es in steps.items()], used, outer)
-        return None if chain.size > MAX_STEPS else chain
+        size = sum(1 if es[0].inner is None else es[0].inner.size for es in steps.values())
+        if size > MAX_STEPS:
+            return None
+        return Chain([self._text(label, es, state.value) for (label, _), es in steps.items()],
+                     used, outer, size)
 
-    def _text(self, label: str, events: list[_Event]) -> str:
+    def _text(self, label: str, events: list[_Event], value: dict[int, bool]) -> str:
         if events[0].inner is not None:
             return (f"placing {self.fact(-events[0].made[0])} would lead to a contradiction: "
                     + "; ".join(events[0].inner.steps))
