@@ -16,8 +16,8 @@ easiest deduction left, by level:
 4. **chain**: the same, with forcing chains or set analysis around a double among the rules
    (Tatham's Extreme);
 5. **contradiction**: the same, with proof by contradiction among the rules: placing a
-   candidate leads, one named constraint at a time, to a constraint with no place left, in at
-   most 10 steps (``analysis/trial.py``; the shortest chains first);
+   candidate leads, one named constraint at a time, to a constraint with no place left (or
+   filled twice), in at most 10 steps (``analysis/trial.py``; the shortest chains first);
 6. **propagation**: unit propagation over all constraints forces it (a chain of rules);
 7. **solver**: the puzzle with the placement negated is unsatisfiable; the reason is a minimal
    unsatisfiable set of constraints (shrunk from the solver's core by deletion), given with its

@@ -182,8 +182,10 @@ class Trials:
         made = [x for e in events for x in e.made]
         if any(not e.made for e in events):
             c = self.constraints[events[-1].constraint]
-            return (f"{label} has no place left" if isinstance(c, ExactlyOne)
-                    else f"{label} cannot hold")
+            if isinstance(c, ExactlyOne):
+                taken = any(_truth(value, x) for x in c.lits)
+                return f"{label} {'is covered twice' if taken else 'has no place left'}"
+            return f"{label} cannot hold"
         c = self.constraints[events[0].constraint]
         if isinstance(c, (ExactlyOne, Define)) and len(made) == 1 and made[0] > 0:
             return f"{label}: only {self.fact(made[0])} left"

@@ -38,8 +38,9 @@ def add_parser(sub) -> None:
                        "before it: one candidate left by one rule (level 1), after named "
                        "eliminations (2), after set analysis (3), after forcing chains (4), "
                        "after proofs by contradiction (5: placing a candidate leads, one named "
-                       "rule at a time, to a cell or piece with no place left, in at most 10 "
-                       "steps, each shown), by unit propagation over all constraints (6), or by "
+                       "rule at a time, to a cell or piece with no place left or a square "
+                       "covered twice, in at most 10 steps, each shown), by unit propagation "
+                       "over all constraints (6), or by "
                        "the solver, with a minimal set of the puzzle's constraints that rules "
                        "out anything else (7). A complete explanation's layout has passed the "
                        "rule checker.")
