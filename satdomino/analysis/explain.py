@@ -422,15 +422,14 @@ class _Contradictions:
 
     def __call__(self, placed: set[int], dead: set[int]) -> list[RuledOut]:
         known = sorted(placed) + [-y for y in sorted(dead)]
-        base = self.groups.selectors + known
         failing = [x for x in self.m.projection if x not in dead and x not in placed
-                   and not self.groups.unit.propagate(base + [x])[0]]
+                   and self._fails(known, x)]
         settled = self.trials.settle({abs(x): x > 0 for x in known})
         if settled is None:
             return []
         chains = [(c.size, x, c) for x in failing
                   if (c := self.trials.refute(x, settled)) is not None]
-        if not chains and settled is not None:  # none fails alone: try depth two
+        if not chains:  # none fails alone: try depth two
             live = [x for x in self.m.projection if x not in dead and x not in placed
                     and settled.value.get(x) is None]
             for x in live:
