@@ -136,8 +136,8 @@ def _quiet_lost_alarms() -> None:
                 # another thread a moment later (rung here, it would land in this hook)
                 again = threading.Timer(RING_AGAIN, stack[-1][1].ring)
                 again.daemon = True
-                with suppress(TimeUp):  # the shield's own say-so: this alarm, rung already
-                    start(again)
+                with suppress(TimeUp):  # the shield ends by raising this same rung alarm,
+                    start(again)  # which ``again`` rings in a moment, outside this hook
 
         hook.quiets_timeup = True  # type: ignore[attr-defined]
         sys.unraisablehook = hook
