@@ -163,7 +163,7 @@ class _Alarm:
         with self.lock:
             self.armed = False
             if self.rang:  # delivered already (we are unwinding it), or still pending: cleared
-                _async_raise(self.thread_id, None)
+                _take_back()
 
 
 _shield_lock = threading.Lock()
@@ -178,7 +178,8 @@ def shielded() -> Iterator[None]:
     me = threading.get_ident()
     with _shield_lock:
         _shielded[me] = _shielded.get(me, 0) + 1
-        _async_raise(me, None)  # one rung a moment ago, not yet raised: raised at the end
+        if any(a.rang for _, a in getattr(_armed, "stack", [])):
+            _take_back()  # one rung a moment ago, not yet raised: raised at the end
     try:
         yield
     finally:
@@ -196,6 +197,23 @@ def start(thread: threading.Thread) -> None:
         thread.start()
 
 
-def _async_raise(thread_id: int, exc: type[BaseException] | None) -> None:
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id),
-                                               ctypes.py_object(exc) if exc else None)
+def _async_raise(thread_id: int, exc: type[BaseException]) -> None:
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id), ctypes.py_object(exc))
+
+
+class _TakenBack(BaseException):
+    """Stands in for a TimeUp taken back before it was raised."""
+
+
+def _take_back() -> None:
+    """Take back a TimeUp rung at this thread and not yet raised. Clearing it with NULL
+    leaves CPython's eval breaker set for good, and a process under a tracer or profiler
+    (coverage, pdb, cProfile) then loops forever where a generator resumes; so a stand-in
+    replaces it and is raised and caught here, which clears the breaker."""
+    try:
+        _async_raise(threading.get_ident(), _TakenBack)
+        for _ in range(1_000_000):  # raised at the first check, a backward jump at the latest
+            pass
+    except _TakenBack:
+        return
+    raise AssertionError("a pending exception was not raised")

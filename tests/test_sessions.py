@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import subprocess
 import sys
 import threading
 import time
@@ -247,6 +248,36 @@ def test_no_time_up_lands_in_a_shielded_block_it_comes_as_the_block_ends() -> No
             start(t)
             t.join()
     assert all(not t.is_alive() for t in threads)
+
+
+def test_deadlines_and_shields_work_under_a_tracer() -> None:
+    """Under coverage, pdb or cProfile (a trace or profile function), a TimeUp taken back
+    must not leave the interpreter looping: clearing it with NULL did, where a generator
+    resumed (the first python-sat backend made hung ``cProfile`` runs of ``solve``)."""
+    script = """if True:
+        import sys, time
+        sys.settrace(lambda *a: None)
+        from satdomino.backends import get_backend
+        from satdomino.clock import Deadline, TimeUp, shielded
+        get_backend("cadical195")  # a shielded delete
+        try:
+            with Deadline.after(0.05).interrupting():
+                while True:
+                    pass
+        except TimeUp:
+            pass
+        try:
+            with Deadline.after(0.05).interrupting():
+                with shielded():
+                    time.sleep(0.2)  # rings inside the shield: raised as it ends
+        except TimeUp:
+            pass
+        get_backend("minisat22")
+        print("done")
+    """
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0 and out.stdout.strip() == "done", out.stderr
 
 
 def test_nested_deadlines_the_sooner_rings() -> None:
