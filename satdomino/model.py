@@ -53,11 +53,14 @@ class PB:
 
 @dataclass(frozen=True)
 class Define:
-    """var <-> OR(lits) (kind "or") or var <-> AND(lits) (kind "and")."""
+    """var <-> OR(lits) (kind "or") or var <-> AND(lits) (kind "and"). ``exclusive``: the
+    model's other constraints allow at most one of ``lits``, so var is also their sum (the 0-1
+    program of our local search substitutes it)."""
 
     var: int
     kind: Literal["or", "and"]
     lits: tuple[int, ...]
+    exclusive: bool = False
 
 
 @dataclass(frozen=True)
@@ -267,9 +270,11 @@ class Model:
         self._lits(x for _, x in pairs)
         self._add(PB(pairs, op, bound), label)
 
-    def define_or(self, var: int, lits: Iterable[int], label: str | None = None) -> None:
-        """``var`` is true exactly when one of ``lits`` is."""
-        self._add(Define(self._lits([var])[0], "or", self._lits(lits)), label)
+    def define_or(self, var: int, lits: Iterable[int], label: str | None = None,
+                  exclusive: bool = False) -> None:
+        """``var`` is true exactly when one of ``lits`` is; ``exclusive``: the other
+        constraints allow at most one of them (``Define``)."""
+        self._add(Define(self._lits([var])[0], "or", self._lits(lits), exclusive), label)
 
     def define_and(self, var: int, lits: Iterable[int], label: str | None = None) -> None:
         """``var`` is true exactly when all of ``lits`` are."""

@@ -11,7 +11,7 @@ from typing import Any
 
 from .auto import AUTO, Setup, setup
 from .backends import Backend, Result, Session, Status, get_backend
-from .backends.base import Formula, size
+from .backends.base import Formula, size, sized
 from .backends.session import blocking_clause, record_new
 from .clock import NEVER, Deadline, TimeUp
 from .encode import Encodings
@@ -124,13 +124,13 @@ def _solve(puzzle: Any, family: Family, chosen: Setup, deadline: Deadline,
                        stats={"variables": None, "clauses": None,
                               "encode_seconds": round(time.perf_counter() - t0, 6),
                               "solve_seconds": 0.0, "backend": chosen.label})
-    n_vars, n_clauses = size(formula)
-    out = Outcome("unknown", stats={"variables": n_vars, "clauses": n_clauses,
+    out = Outcome("unknown", stats={"variables": None, "clauses": None,
                                     "encode_seconds": round(time.perf_counter() - t0, 6)})
     with session:
         _answer(out, puzzle, family, m, session, formula, deadline, unique)
+    n_vars, n_clauses = size(formula)  # after: a portfolio lowers its CNF when a member asks
     out.stats.update(
-        backend=chosen.label,
+        variables=n_vars, clauses=n_clauses, backend=chosen.label,
         encodings=chosen.encodings.as_dict() if engine.takes != "model" else {"model": "native"},
         model=m.name)
     return out
@@ -177,7 +177,7 @@ def _why_unknown(result: Result) -> str:
 def near(true_vars: frozenset[int], formula: Formula) -> list[int]:
     """Every variable of ``formula`` as the literal it has in an answer: phases to search near
     that answer."""
-    return [v if v in true_vars else -v for v in range(1, formula.num_vars + 1)]
+    return [v if v in true_vars else -v for v in range(1, sized(formula).num_vars + 1)]
 
 
 def checked(puzzle: Any, family: Family, m: Model, true_vars: frozenset[int]) -> Any:

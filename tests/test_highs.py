@@ -125,7 +125,7 @@ def test_rows_built_in_bulk_are_the_rows_built_one_by_one() -> None:
     for m in models:
         bulk = _plain_rows(m.constraints)
         assert bulk is not None, m
-        for fast, slow in zip(bulk, _rows_one_by_one(m, {}, [])[:5], strict=True):
+        for fast, slow in zip(bulk, _rows_one_by_one(m, {}, [], {})[:5], strict=True):
             assert list(fast) == list(slow), m
     negative, weighted = Model("negative"), Model("weighted")
     x, y = negative.var("x"), negative.var("y")

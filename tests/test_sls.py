@@ -19,7 +19,7 @@ from satdomino.backends import get_backend
 from satdomino.backends.sls import _arrays, sls_built
 from satdomino.clock import Deadline
 from satdomino.errors import UsageError
-from satdomino.model import Model
+from satdomino.model import Model, holds
 from satdomino.process.run import finish_within
 from satdomino.puzzles import dominosa as D
 
@@ -185,9 +185,81 @@ def test_wrong_buffer_types_are_type_errors() -> None:
     from satdomino.backends import _sls
 
     m, _ = planted_model(random.Random(1))
-    args = list(_arrays(m, (), ()))
+    args = list(_arrays(m, (), (), {}))
     args[1] = array("q", args[1])  # 64-bit where C ints are expected
     with pytest.raises(TypeError):
         _sls.solve(*args, 1, 1.0, array("i", [0, 0]))
     with pytest.raises(UsageError):
         get_backend("sls:seed=x")
+
+
+def exclusive_model(rng: random.Random) -> Model:
+    """Variables split into exactly-one groups, some OR'd into variables marked exclusive
+    (the Pips cell values' shape), and random rows over all of them, negations included."""
+    m = Model("exclusive")
+    xs = [m.var(("x", i)) for i in range(rng.randint(3, 8))]
+    cut = rng.randint(1, len(xs) - 1)
+    for group in (xs[:cut], xs[cut:]):
+        m.exactly_one(group)
+    defined = []
+    for _ in range(rng.randint(1, 3)):
+        group = rng.choice((xs[:cut], xs[cut:]))
+        y = m.var(("y", len(defined)))
+        m.define_or(y, rng.sample(group, rng.randint(1, len(group))), exclusive=True)
+        defined.append(y)
+    every = xs + defined
+    for _ in range(rng.randint(1, 4)):
+        lits = [v if rng.random() < 0.7 else -v for v in rng.sample(every, rng.randint(1, 3))]
+        if rng.random() < 0.5:
+            m.add_clause(lits)
+        else:
+            m.pb([(rng.randint(1, 3), v) for v in lits], rng.choice(("<=", ">=", "==")),
+                 rng.randint(0, 4))
+    return m
+
+
+def test_sums_put_in_place_of_exclusive_definitions_keep_the_solutions() -> None:
+    """The 0-1 program with exclusive OR definitions replaced by sums holds on exactly the
+    assignments of the other variables that, completed, satisfy the model (brute force)."""
+    from itertools import product
+
+    import numpy as np
+
+    from satdomino.backends.program import exclusive_sums, program_rows, with_sums
+
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(150):
+        m = exclusive_model(rng)
+        sums = exclusive_sums(m)
+        assert sums and all(m.key(y)[0] == "y" for y in sums)
+        rows = program_rows(m, sums)
+        assert not set(rows.index.tolist()) & set(sums)  # no substituted variable is left
+        free = [v for v in range(1, m.num_vars + 1) if v not in sums]
+        for bits in product((0, 1), repeat=len(free)):
+            x = np.zeros(m.num_vars + 1)
+            x[free] = bits
+            program = all(
+                lo <= sum(rows.value[a:b] * x[rows.index[a:b]]) <= hi
+                for a, b, lo, hi in zip(rows.starts[:-1], rows.starts[1:], rows.lower,
+                                        rows.upper, strict=True))
+            true = with_sums(frozenset(v for v, b in zip(free, bits, strict=True) if b), sums)
+            value = [False] + [v in true for v in range(1, m.num_vars + 1)]
+            assert program == all(holds(c, value) for c in m.constraints), m
+            checked += program
+    assert checked > 50  # solutions were there to agree on
+
+
+@needs_sls
+def test_sls_answers_pips_through_the_value_sums() -> None:
+    """A planted Pips board solved by ``sls`` (its cells' values substituted): the answer
+    passes the rule checker and sets every value variable as its placements say."""
+    from satdomino.puzzles.pips import board as P
+
+    p, _ = P.planted(30, 3)
+    m = P.build_placement(p)
+    result = get_backend("sls").solve(m, deadline=Deadline.after(60))
+    assert result.status == "sat"
+    assert not P.verify(p, P.decode(p, m, result.true_vars))
+    value = [False] + [v in result.true_vars for v in range(1, m.num_vars + 1)]
+    assert all(holds(c, value) for c in m.constraints)

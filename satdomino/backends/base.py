@@ -19,17 +19,27 @@ from .session import Session
 __all__ = ["Backend", "Formula", "Forms", "Group", "Result", "Session", "Status"]
 
 
-@dataclass
 class Forms:
     """One formula twice, as the Model and as its CNF: for a portfolio whose members read
-    different forms. Both keep the model's variable numbers."""
+    different forms. Both keep the model's variable numbers. The CNF is lowered when a
+    member first asks for it: a member that starts late, or never, costs nothing before."""
 
-    model: Model
-    cnf: CNF
+    def __init__(self, model: Model, encodings: Encodings) -> None:
+        self.model, self.encodings = model, encodings
+        self._cnf: CNF | None = None
+        self._lock = threading.Lock()
 
     @property
-    def num_vars(self) -> int:
-        return self.cnf.num_vars
+    def cnf(self) -> CNF:
+        with self._lock:
+            if self._cnf is None:
+                self._cnf = lower(self.model, self.encodings)
+            return self._cnf
+
+    @property
+    def lowered(self) -> CNF | None:
+        """The CNF if a member asked for it, else None."""
+        return self._cnf
 
 
 Formula = CNF | Model | Forms
@@ -44,9 +54,11 @@ def form_for(formula: Formula, backend: Backend) -> Formula:
 
 
 def sized(formula: Formula) -> CNF | Model:
-    """The form a run's sizes are counted on: the CNF when there is one (a portfolio's Forms
-    included), else the Model."""
-    return formula.cnf if isinstance(formula, Forms) else formula
+    """The form a run's sizes are counted on: the CNF when there is one (a portfolio's, once
+    lowered), else the Model."""
+    if isinstance(formula, Forms):
+        return formula.lowered or formula.model
+    return formula
 
 
 def size(formula: Formula) -> tuple[int, int]:
@@ -112,8 +124,7 @@ class Backend:
         self.check(encodings)
         if self.takes == "model":
             return model
-        cnf = lower(model, encodings)
-        return Forms(model, cnf) if self.takes == "both" else cnf
+        return Forms(model, encodings) if self.takes == "both" else lower(model, encodings)
 
 
 class Group(Backend):
@@ -194,8 +205,10 @@ class RestartSession(Session):
 def add_clause(formula: Formula, clause: list[int]) -> None:
     """Add a clause over model variables to any kind of formula (a blocking clause)."""
     if isinstance(formula, Forms):
-        formula.model.add_clause(clause)
-        formula.cnf.clauses.append(list(clause))
+        with formula._lock:  # a CNF lowered later has the clause from the model
+            formula.model.add_clause(clause)
+            if formula.lowered:
+                formula.lowered.clauses.append(list(clause))
     elif isinstance(formula, Model):
         formula.add_clause(clause)
     else:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from ..clock import NEVER, Deadline
 from ..errors import UsageError
 from ..process.run import Run
-from .base import Backend, Formula, Group, Result, Session, form_for, size
+from .base import Backend, Forms, Formula, Group, Result, Session, form_for, size
 
 PREFIX = "by-size:"
 
@@ -39,7 +39,8 @@ class BySizeBackend(Group):
                          summary=f"{small.name} below {limit} variables, else {large.name}")
 
     def pick(self, formula: Formula) -> Backend:
-        return self.small if size(formula)[0] < self.limit else self.large
+        counted = formula.cnf if isinstance(formula, Forms) else formula  # lowered to count it
+        return self.small if size(counted)[0] < self.limit else self.large
 
     def solve(self, formula: Formula, assumptions: Sequence[int] = (),
               deadline: Deadline = NEVER, phases: Sequence[int] = ()) -> Result:

@@ -10,11 +10,12 @@ j + 1.
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from itertools import chain
 from typing import Any, NamedTuple
 
 from ..export.linear import columns, constraint_rows
-from ..model import AtMostOne, Clause, ExactlyOne, Model
+from ..model import AtMostOne, Clause, Define, ExactlyOne, Model
 
 # the clause-like kinds: their row is sum(lits) op bound, with every coefficient 1 when
 # every literal is positive (then no constant moves to the right side)
@@ -35,15 +36,35 @@ class Rows(NamedTuple):
     first_row: Any  # each constraint's first row, in model.constraints order
 
 
-def program_rows(model: Model) -> Rows:
+Sums = dict[int, tuple[int, ...]]  # variable -> the literals whose sum it is
+
+
+def exclusive_sums(model: Model, keep: Collection[int] = ()) -> Sums:
+    """The variables defined as the OR of literals of which at most one holds (``Define``'s
+    ``exclusive``), but those in ``keep``: each is the sum of its literals, which
+    ``program_rows`` can put in its place (a local search then moves no definitions)."""
+    return {c.var: c.lits for c in model.constraints
+            if isinstance(c, Define) and c.exclusive and c.kind == "or" and c.var > 0
+            and c.var not in keep and min(c.lits, default=0) > 0}
+
+
+def with_sums(true: frozenset[int], sums: Sums) -> frozenset[int]:
+    """A solution of the program with ``sums`` substituted, completed with the substituted
+    variables that hold."""
+    return true | {y for y, lits in sums.items() if not true.isdisjoint(lits)}
+
+
+def program_rows(model: Model, sums: Sums | None = None) -> Rows:
+    """The rows of ``model``; with ``sums`` (``exclusive_sums``), each of those variables
+    replaced by the sum of its literals and its definition left out."""
     import numpy as np
 
     cols, values, extra = columns(model)
-    plain = None if extra else _plain_rows(model.constraints)
+    plain = None if extra or sums else _plain_rows(model.constraints)
     if plain is not None:
         first = np.arange(len(model.constraints), dtype=np.int64)
         return Rows(*plain, num_cols=len(cols), first_row=first)
-    starts, index, value, lower, upper, first = _rows_one_by_one(model, values, extra)
+    starts, index, value, lower, upper, first = _rows_one_by_one(model, values, extra, sums or {})
     return Rows(np.asarray(starts, dtype=np.int64), np.asarray(index, dtype=np.int32),
                 np.asarray(value, dtype=float), np.asarray(lower, dtype=float),
                 np.asarray(upper, dtype=float), len(cols), np.asarray(first, dtype=np.int64))
@@ -68,10 +89,10 @@ def _plain_rows(constraints: list) -> tuple[Any, Any, Any, Any, Any] | None:
     return starts, index, np.ones(len(index)), lower, upper
 
 
-def _rows_one_by_one(model: Model, values: dict, extra: list) -> tuple:
+def _rows_one_by_one(model: Model, values: dict, extra: list, sums: Sums) -> tuple:
     """(starts, index, value, lower, upper, first row of each constraint) as lists, a row at
     a time (integer variables, negative literals, cardinality and pseudo-Boolean
-    constraints)."""
+    constraints, ``sums`` substituted)."""
     starts: list[int] = [0]
     index: list[int] = []
     value: list[int] = []
@@ -80,6 +101,12 @@ def _rows_one_by_one(model: Model, values: dict, extra: list) -> tuple:
     first: list[int] = []
 
     def add(terms: list[tuple[int, int]], op: str, bound: int) -> None:
+        if sums and any(j + 1 in sums for _, j in terms):
+            merged: dict[int, int] = {}
+            for w, j in terms:
+                for x in sums.get(j + 1, (j + 1,)):
+                    merged[x - 1] = merged.get(x - 1, 0) + w
+            terms = [(w, j) for j, w in merged.items() if w]
         index.extend(j + 1 for _, j in terms)  # 1-based, as a literal's variable
         value.extend(w for w, _ in terms)
         starts.append(len(index))
@@ -92,7 +119,9 @@ def _rows_one_by_one(model: Model, values: dict, extra: list) -> tuple:
         first.append(len(starts) - 1)
         plain = _PLAIN.get(type(c))
         lits = getattr(c, "lits", ())
-        if plain is not None and min(lits, default=0) > 0:
+        if isinstance(c, Define) and c.var in sums:
+            continue  # the variable's sum stands in its place
+        if plain is not None and min(lits, default=0) > 0 and not any(x in sums for x in lits):
             index.extend(lits)
             value.extend([1] * len(lits))
             starts.append(len(index))

@@ -5,6 +5,8 @@ It keeps "choice" rows satisfied: exactly-one rows such as "each domino lies in 
 exactly-one rows join them, the integer variables' one-value rows first). A step moves a
 choice's one to another variable of the row (a domino to another place) or flips a variable in
 no choice, to repair a random violated row, with breakout weights on the rows and a short tabu.
+A variable defined as the OR of literals of which at most one can hold (a Pips cell's value, from
+the placements covering the cell) is replaced by their sum: a step then moves no definitions.
 It answers sat, or runs until stopped: it cannot prove a formula unsatisfiable, so it belongs in
 a portfolio with a complete solver (``auto`` pairs it with MiniSat).
 
@@ -23,7 +25,7 @@ from ..errors import BackendError
 from ..model import Model
 from ..process.run import Run
 from .base import Backend, Formula, Result
-from .program import program_rows
+from .program import Sums, exclusive_sums, program_rows, with_sums
 
 try:
     from . import _sls
@@ -59,7 +61,8 @@ class SlsBackend(Backend):
 def _search(model: Model, assumptions: Sequence[int], phases: Sequence[int], seed: int,
             run: Run) -> Result:
     t0 = time.perf_counter()
-    args = _arrays(model, assumptions, phases)
+    sums = exclusive_sums(model, keep={abs(lit) for lit in assumptions})
+    args = _arrays(model, assumptions, phases, sums)
     control = array("i", [0, 0])  # [stop, pause], read by the search
 
     def flag(i: int, value: int) -> Callable[[], None]:
@@ -73,15 +76,17 @@ def _search(model: Model, assumptions: Sequence[int], phases: Sequence[int], see
     if values is None:
         return run.stopped_result(time.perf_counter() - t0)
     true = frozenset(j + 1 for j in range(model.num_vars) if values[j])
-    return Result("sat", true, time.perf_counter() - t0)
+    return Result("sat", with_sums(true, sums), time.perf_counter() - t0)
 
 
-def _arrays(model: Model, assumptions: Sequence[int], phases: Sequence[int]) -> tuple:
+def _arrays(model: Model, assumptions: Sequence[int], phases: Sequence[int],
+            sums: Sums) -> tuple:
     """The arguments of ``_sls.solve`` but the seed, the time limit and the flags: the rows
-    (an assumption is one more row), the choice candidates in order, and the start."""
+    (an assumption is one more row; ``sums`` substituted), the choice candidates in order, and
+    the start."""
     import numpy as np
 
-    rows = program_rows(model)
+    rows = program_rows(model, sums)
     starts, index = rows.starts, rows.index  # int64 and int32 already
     value = np.asarray(rows.value, dtype=np.int64)
     lower, upper = (np.clip(np.nan_to_num(b, posinf=_BIG, neginf=-_BIG), -_BIG, _BIG)

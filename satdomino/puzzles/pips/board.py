@@ -327,7 +327,8 @@ def build_placement(p: Pips) -> Model:
         key = ("value", u, k)
         if not m.has(key):
             y = m.var(key)
-            m.define_or(y, [x for x, pip in touching[u] if pip == k], f"cell {u}")
+            # one placement per cell: the value is the sum of its placements
+            m.define_or(y, [x for x, pip in touching[u] if pip == k], f"cell {u}", exclusive=True)
         return m.var(key)
 
     values = sorted({k for d in p.dominoes for k in d})
