@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from satdomino.cli import main
+from satdomino.process.sigterm import _sigterm
 from satdomino.puzzles import dominosa as D
 from satdomino.puzzles import family
 from satdomino.solve import solve
@@ -209,6 +210,28 @@ def test_sigterm_stops_like_ctrl_c_and_leaves_no_temporary_file(tmp_path, comman
     _, err = p.communicate(timeout=30)
     assert p.returncode == 128 + signal.SIGTERM and err.strip().endswith("satdomino: terminated")
     assert list(temp.iterdir()) == []
+
+
+@pytest.mark.parametrize("sig, code, said", [(signal.SIGTERM, 128 + signal.SIGTERM, "terminated"),
+                                              (signal.SIGINT, 130, "interrupted")])
+def test_a_python_sat_search_in_the_main_thread_stops_at_once(tmp_path, sig, code,
+                                                               said) -> None:
+    """CaDiCaL in python-sat searches in the main thread holding it (no time limit: no forked
+    child), where Python's own handlers wait: SIGTERM waited minutes, Ctrl-C printed
+    python-sat's traceback. Both end the program with one line."""
+    if _sigterm is None:
+        pytest.skip("the SIGTERM bridge is not built (no C compiler)")
+    board = tmp_path / "b.txt"
+    board.write_text(D.planted(100, 4)[0].game_id())  # minutes for CaDiCaL
+    p = subprocess.Popen([sys.executable, "-m", "satdomino.cli", "solve", str(board),
+                          "--backend", "cadical195", "--amo", "pairwise"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(4)  # built and searching (a loaded machine may still be building: also fine)
+    assert p.poll() is None, p.communicate()
+    p.send_signal(sig)
+    _, err = p.communicate(timeout=30)
+    assert p.returncode == code and err.strip() == f"satdomino: {said}", err
 
 
 def giving_up_solver(tmp_path: Path) -> str:

@@ -21,6 +21,7 @@ from ..clock import NEVER, Deadline, shielded, start
 from ..encode import CNF
 from ..errors import BackendError
 from ..process.run import ForkedRun, Run, finish_within, run_in_child
+from ..process.sigterm import unblock
 from .base import Backend, Formula, Result, Status
 from .session import Ended, Session, blocking_clause
 
@@ -343,10 +344,16 @@ def _solve_on(s: Solver, assumptions: list[int], conflicts: int | None,
               interruptible: bool = False) -> bool | None:
     """One solve of ``s``: within ``conflicts`` conflicts (None: no budget), and stopping on
     an interrupt if it is ``interruptible``."""
-    if conflicts is None and not interruptible:
-        return s.solve(assumptions=assumptions)
-    s.conf_budget(-1 if conflicts is None else conflicts)
-    return s.solve_limited(assumptions=assumptions, expect_interrupt=interruptible)
+    try:
+        if conflicts is None and not interruptible:
+            return s.solve(assumptions=assumptions)
+        s.conf_budget(-1 if conflicts is None else conflicts)
+        return s.solve_limited(assumptions=assumptions, expect_interrupt=interruptible)
+    except pysolvers.error as e:  # its SIGINT handler stopped it: Ctrl-C, or a bridged SIGTERM
+        if "keyboard interrupt" not in str(e):
+            raise
+        unblock()
+        raise KeyboardInterrupt from None
 
 
 def _solve_copy(s: Solver, assumptions: list[int],

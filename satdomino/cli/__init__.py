@@ -12,6 +12,7 @@ import sys
 import threading
 
 from ..errors import OutOfTimeError, SatDominoError, VerificationError
+from ..process.sigterm import bridge
 from ..puzzles import load_plugins
 from ..version import __version__
 from . import (
@@ -74,6 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     """Run one command; its exit status (see the module docstring)."""
     in_main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminate) if in_main_thread else None
+    if in_main_thread:
+        bridge()  # a SIGTERM also stops a python-sat search holding this thread
     try:
         load_plugins()  # SATDOMINO_FAMILIES: before the parser, which lists the families
         args = build_parser().parse_args(argv)
