@@ -114,6 +114,7 @@ def small(repeats: int, limit: float) -> None:
 
 
 FAMILIES = [("pips", {"dominoes": 12}, 3), ("pips", {"dominoes": 30}, 3),
+            ("pips", {"dominoes": 60}, 3),
             ("dominofit", {"width": 10, "height": 10}, 3),
             ("dominofit", {"width": 20, "height": 20}, 3),
             ("dominofit", {"width": 30, "height": 30}, 6),

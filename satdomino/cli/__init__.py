@@ -75,8 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run one command; its exit status (see the module docstring)."""
     in_main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminate) if in_main_thread else None
-    if in_main_thread:
-        bridge()  # a SIGTERM also stops a python-sat search holding this thread
+    unbridge = bridge() if in_main_thread else None  # signals stop a search holding it
     try:
         load_plugins()  # SATDOMINO_FAMILIES: before the parser, which lists the families
         args = build_parser().parse_args(argv)
@@ -88,5 +87,6 @@ def main(argv: list[str] | None = None) -> int:
         say("satdomino: " + message.format(e))
         return code
     finally:
-        if in_main_thread:
+        if unbridge is not None:
+            unbridge()
             signal.signal(signal.SIGTERM, previous)
