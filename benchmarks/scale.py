@@ -76,24 +76,37 @@ def _s(x: float) -> str:
     return "-" if x == float("inf") else f"{x:.2f}"
 
 
-def plot(results: dict[str, list[dict]], path: str) -> None:
+def plot(results: dict[str, list[dict]], limit: float, path: str) -> None:
+    """One panel per family: median and worst seconds (log scale; a seed with no answer
+    within the limit drawn at the limit, as x) and peak memory on the right axis."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
-    for kind, rows in results.items():
+    fig, axes = plt.subplots(1, len(results), figsize=(4 * len(results), 3.6), squeeze=False)
+    for ax, (kind, rows) in zip(axes[0], results.items(), strict=True):
         xs = [r["size"] for r in rows]
-        left.plot(xs, [r["median"] for r in rows], marker="o", label=kind)
-        right.plot(xs, [r["peak_mb"] for r in rows], marker="o", label=kind)
-    left.set(xlabel="size (dominoes, side, N or cells)", ylabel="median seconds (whole process)",
-             yscale="log", title="time to a verified answer")
-    right.set(xlabel="size (dominoes, side, N or cells)", ylabel="peak MB",
-              title="peak memory (worst seed)")
-    for ax in (left, right):
+        for key, style in (("median", "o-"), ("worst", "s--")):
+            ys = [min(r[key], limit) for r in rows]
+            ax.plot(xs, ys, style, color="tab:blue", label=f"{key} s")
+            gave_up = [(x, limit) for x, r in zip(xs, rows, strict=True) if r[key] > limit]
+            if gave_up:
+                ax.plot([x for x, _ in gave_up], [y for _, y in gave_up], "x", color="tab:red",
+                        markersize=10)
+        ax.axhline(limit, color="tab:red", linestyle=":", linewidth=1)
+        ax.set(xlabel=SIZES[kind][0], yscale="log", title=kind)
         ax.grid(True, alpha=0.3)
-        ax.legend()
+        mem = ax.twinx()
+        mem.plot(xs, [r["peak_mb"] for r in rows], "^-", color="tab:gray", label="peak MB")
+        mem.set_ylim(0, max(700, max(r["peak_mb"] for r in rows) * 1.1))
+        if ax is axes[0][0]:
+            ax.set_ylabel(f"seconds, whole process (x: none in {limit:g} s)")
+            lines = ax.get_legend_handles_labels()[0] + mem.get_legend_handles_labels()[0]
+            ax.legend(lines, ["median s", "worst s", "peak MB"], loc="upper left",
+                      fontsize="small")
+        if ax is axes[0][-1]:
+            mem.set_ylabel("peak MB (worst seed)")
     fig.tight_layout()
     fig.savefig(path)
 
@@ -106,8 +119,14 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--limit", type=float, default=60.0, help="seconds per solve")
     ap.add_argument("--plot", help="an SVG or PNG of time and memory against size")
+    ap.add_argument("--save", help="the figures as JSON, to plot again with --load")
+    ap.add_argument("--load", help="plot the figures saved by --save instead of measuring")
     args = ap.parse_args()
     kinds = args.family or sorted(SIZES)
+    if args.load:
+        saved = json.loads(Path(args.load).read_text())
+        plot(saved["results"], saved["limit"], args.plot or "scale.svg")
+        return
     results = {}
     for kind in kinds:
         sizes = args.sizes if args.sizes and len(kinds) == 1 else DEFAULT_SIZES[kind]
@@ -117,8 +136,10 @@ def main() -> None:
         print("|---|---|---|---|---|")
         results[kind] = measure(kind, [int(x) for x in sizes.split(",")], args.seeds,
                                 args.limit)
+    if args.save:
+        Path(args.save).write_text(json.dumps({"limit": args.limit, "results": results}))
     if args.plot:
-        plot(results, args.plot)
+        plot(results, args.limit, args.plot)
 
 
 if __name__ == "__main__":

@@ -229,10 +229,14 @@ def test_a_python_sat_search_in_the_main_thread_stops_at_once(tmp_path, sig, cod
                           "--backend", backend, "--amo", "pairwise"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(3)  # built and searching (a loaded machine may still be building: also fine)
-    assert p.poll() is None, p.communicate()
-    p.send_signal(sig)
-    _, err = p.communicate(timeout=30)
+    try:
+        time.sleep(3)  # built and searching (a loaded machine may still be building: fine)
+        assert p.poll() is None, p.communicate()
+        p.send_signal(sig)
+        _, err = p.communicate(timeout=30)
+    finally:
+        p.kill()  # not left running when the signal failed to stop it
+        p.wait()
     assert p.returncode == code and err.strip() == f"satdomino: {said}", err
 
 
