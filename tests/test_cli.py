@@ -259,7 +259,9 @@ def test_count_keys_and_limit(capsys) -> None:
         1, "enumeration", True)
     many = str(EXAMPLES / "dominosa" / "double12.txt")
     code, [rec], _ = run(capsys, "solve", many, "--json", "--count", "--limit", "5")
-    assert code == 0 and rec["count"] == 5 and rec["count_complete"] is False
+    # the limit stops enumeration; on a loaded machine its 20 ms head start may not reach 5,
+    # and then the family's exact counter, which ignores the limit, can finish first
+    assert code == 0 and (rec["count"], rec["count_complete"]) in {(5, False), (240, True)}
     code, _, err = run(capsys, "solve", DOUBLE6, "--limit", "5")
     assert code == 2 and "--limit needs --count" in err
     pips = str(EXAMPLES / "pips" / "planted-10.json")

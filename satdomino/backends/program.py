@@ -49,9 +49,9 @@ def exclusive_sums(model: Model, keep: Collection[int] = ()) -> Sums:
 
 
 def with_sums(true: frozenset[int], sums: Sums) -> frozenset[int]:
-    """A solution of the program with ``sums`` substituted, completed with the substituted
-    variables that hold."""
-    return true | {y for y, lits in sums.items() if not true.isdisjoint(lits)}
+    """A solution of the program with ``sums`` substituted, each substituted variable set by
+    its literals (the program has no row on it: a start may have left it either way)."""
+    return (true - sums.keys()) | {y for y, lits in sums.items() if not true.isdisjoint(lits)}
 
 
 def program_rows(model: Model, sums: Sums | None = None) -> Rows:
