@@ -41,6 +41,13 @@ class Forms:
         """The CNF if a member asked for it, else None."""
         return self._cnf
 
+    def add_clause(self, clause: list[int]) -> None:
+        """To the model, and to the CNF if lowered (one lowered later has it from the model)."""
+        with self._lock:
+            self.model.add_clause(clause)
+            if self._cnf is not None:
+                self._cnf.clauses.append(list(clause))
+
 
 Formula = CNF | Model | Forms
 
@@ -204,12 +211,7 @@ class RestartSession(Session):
 
 def add_clause(formula: Formula, clause: list[int]) -> None:
     """Add a clause over model variables to any kind of formula (a blocking clause)."""
-    if isinstance(formula, Forms):
-        with formula._lock:  # a CNF lowered later has the clause from the model
-            formula.model.add_clause(clause)
-            if formula.lowered:
-                formula.lowered.clauses.append(list(clause))
-    elif isinstance(formula, Model):
+    if isinstance(formula, Forms | Model):
         formula.add_clause(clause)
     else:
         formula.clauses.append(clause)

@@ -10,7 +10,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager, nullcontext, suppress
 from itertools import repeat
 from typing import Any
 
@@ -21,7 +21,7 @@ from ..clock import NEVER, Deadline, shielded, start
 from ..encode import CNF
 from ..errors import BackendError
 from ..process.run import ForkedRun, Run, finish_within, run_in_child
-from ..process.sigterm import interrupted_by_signals, unblock
+from ..process.sigterm import interrupted_by_signals, stopped_natively
 from .base import Backend, Formula, Result, Status
 from .session import Ended, Session, blocking_clause
 
@@ -348,15 +348,14 @@ def _solve_on(s: Solver, assumptions: list[int], conflicts: int | None,
         if conflicts is None and not interruptible:
             return s.solve(assumptions=assumptions)
         s.conf_budget(-1 if conflicts is None else conflicts)
-        if interruptible and threading.current_thread() is threading.main_thread():
-            with interrupted_by_signals(s.interrupt):  # it searches without the GIL
-                return s.solve_limited(assumptions=assumptions, expect_interrupt=True)
-        return s.solve_limited(assumptions=assumptions, expect_interrupt=interruptible)
+        # searching without the GIL, in the main thread: a signal interrupts it
+        here = interruptible and threading.current_thread() is threading.main_thread()
+        with interrupted_by_signals(s.interrupt) if here else nullcontext():
+            return s.solve_limited(assumptions=assumptions, expect_interrupt=interruptible)
     except pysolvers.error as e:  # its SIGINT handler stopped it: Ctrl-C, or a bridged SIGTERM
         if "keyboard interrupt" not in str(e):
             raise
-        unblock()
-        raise KeyboardInterrupt from None
+        stopped_natively()
 
 
 def _solve_copy(s: Solver, assumptions: list[int],

@@ -4,9 +4,10 @@ Python runs a signal's handler between bytecodes, and a python-sat solver search
 main thread holds it in C. ``bridge`` (the CLI calls it after setting its SIGTERM handler) makes
 both signals end such a search at once:
 
-- a solver that keeps the GIL (CaDiCaL) stops only by its own SIGINT handler: a C handler
-  (``_sigterm.c``) passes SIGTERM on to it too (without a C compiler the install goes on
-  without it, and SIGTERM waits for the search to end);
+- a solver that keeps the GIL (CaDiCaL) sets a SIGINT handler of its own while it searches,
+  which stops it on Ctrl-C (``stopped_natively``); a C handler (``_sigterm.c``) ends the process
+  on SIGTERM while one is in place (without a C compiler the install goes on without it, and
+  SIGTERM waits for the search to end);
 - a solver that searches without the GIL and honours ``interrupt`` (MiniSat, Glucose) sets no
   handler: Python's handlers write the signal to a wake-up socket, and a thread reading it
   interrupts the searches that ``interrupted_by_signals`` registers.
@@ -16,11 +17,15 @@ Python's handler then runs as the search returns.
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import NoReturn
+
+from ..clock import start
 
 try:
     from . import _sigterm
@@ -42,11 +47,13 @@ def bridge() -> Callable[[], None]:
         read, write = socket.socketpair()
         write.setblocking(False)
         _watching.append(write)
-        threading.Thread(target=_watch, args=(read,), daemon=True).start()
+        start(threading.Thread(target=_watch, args=(read,), daemon=True))
     before = signal.set_wakeup_fd(_watching[0].fileno(), warn_on_full_buffer=False)
+    _bridged.append(True)
 
     def unbridge() -> None:
         signal.set_wakeup_fd(before)
+        _bridged.pop()
 
     return unbridge
 
@@ -67,7 +74,16 @@ def interrupted_by_signals(interrupt: Callable[[], None]) -> Iterator[None]:
         _searches.remove(interrupt)
 
 
-def unblock() -> None:
-    """After a search stopped by its SIGINT handler: that handler leaves by a jump, which
-    leaves SIGINT (and a SIGTERM that raised it) blocked; a later one must get through."""
+_bridged: list[bool] = []  # the CLI has bridged: a native stop ends the process
+
+
+def stopped_natively() -> NoReturn:
+    """After a search stopped by its SIGINT handler (Ctrl-C), which leaves by a jump out of
+    the solver: a lock it held (malloc's, say) may stay held and its heap half-changed. In the
+    CLI the process ends at once with its one line (no output is half-written while a solver
+    searches); elsewhere KeyboardInterrupt, with the signals the jump left blocked unblocked."""
+    if _bridged:
+        os.write(2, b"satdomino: interrupted\n")
+        os._exit(130)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+    raise KeyboardInterrupt from None
