@@ -96,6 +96,28 @@ def test_models_against_brute_force(model: str, pb: str) -> None:
         assert (c.value, c.complete) == (len(truth), True)
 
 
+@pytest.mark.parametrize("card", ["totalizer", "seqcounter", "cardnetwrk", "sortnetwrk"])
+def test_counts_model_under_every_card_encoding(card: str) -> None:
+    enumerate_only = dataclasses.replace(FAM, exact_count=None)
+    for p, truth in zip(BOARDS, TRUTH, strict=True):
+        c = count(p, enumerate_only, model="counts", encodings=Encodings(card=card))
+        assert (c.value, c.complete) == (len(truth), True)
+
+
+def test_fixed_counts_are_those_of_every_planted_solution() -> None:
+    for seed in range(40):
+        p, sol = F.planted(2 + seed % 9, 2 + seed % 7, seed)
+        v_row, h_row = [0] * p.height, [0] * p.height
+        v_col, h_col = [0] * p.width, [0] * p.width
+        for kind, (r, c) in sol.pieces:
+            (v_row if kind == "V" else h_row)[r] += 1
+            (v_col if kind == "V" else h_col)[c] += 1
+        assert F.fixed_counts(p) == F.FixedCounts(v_row, h_row, v_col, h_col)
+        # a clue one off leaves no cover: either the counts say so or a count changes
+        nudged = dataclasses.replace(p, top=(p.top[0] + 1, *p.top[1:]))
+        assert F.fixed_counts(nudged) != F.fixed_counts(p)
+
+
 def test_published_example() -> None:
     [(_, p)] = F.parse((EXAMPLES / "dominofit" / "published-7x7.json").read_text())
     for model in F.FAMILY.models:

@@ -110,7 +110,9 @@ def test_levels_and_grades_on_examples(monkeypatch) -> None:
     assert len(easy.steps) == 28  # every domino of the double-6 set
     fit = satdomino.read(str(EXAMPLES / "dominofit" / "published-7x7.json"))[0].explain()
     assert fit.complete and fit.grade == "elimination" and {s.level for s in fit.steps} == {1, 2}
-    assert any("break column 0 sum 3" in r.rule for s in fit.steps for r in s.ruled_out)
+    # the counts model's rows: the published solution starts one vertical piece in row 0
+    assert any("break row 0 sum 5: 1 vertical piece starts here" in r.rule
+               for s in fit.steps for r in s.ruled_out)
     hard = {p.name: p for p in satdomino.read(str(EXAMPLES / "dominosa" / "collection.jsonl"))}
     chained = hard["double6-seed177"].explain()
     assert chained.complete and chained.grade == "contradiction"

@@ -19,7 +19,8 @@ SHAPES = {"dominosa": r"cell \(\d+, \d+\)|domino \d+-\d+|the number of dominoes|
           "pips": r"cell \(\d+, \d+\)|domino \d+-\d+|region [A-Za-z] \((sum|less|greater|equals|"
                   r"unequal)( -?\d+)?\)|link \(\d+, \d+\)-\(\d+, \d+\)|the halves showing \d+|"
                   r"cell \(\d+, \d+\) == \d+",
-          "dominofit": r"square \(\d+, \d+\)|(row|column) \d+ sum \d+",
+          "dominofit": r"square \(\d+, \d+\)|(row|column) \d+ sum \d+(: \d+ (vertical|horizontal) "
+                       r"pieces?( starts? here)?)?|the sums with every square covered",
           "doodlefit": r"cell \(\d+, \d+\)|block \w|blocks \w(, \w)+ \(alike\)"}
 
 
@@ -39,7 +40,7 @@ def test_labels_of_the_placement_models() -> None:
         "cell (0, 0)", "cell (0, 1)", "cell (0, 2)", "cell (1, 0)", "cell (1, 1)",
         "cell (1, 2)", "domino 0-0", "domino 0-1", "domino 1-1"}
     fit = dominofit.planted(4, 4, 2)[0]
-    m = family("dominofit").model(None)(fit)
+    m = family("dominofit").model("placement")(fit)
     sums = {m.label(i) for i in range(len(m.constraints)) if "sum" in m.label(i)}
     assert sums == {f"row {r} sum {fit.side[r]}" for r in range(4)} | {
         f"column {c} sum {fit.top[c]}" for c in range(4)}

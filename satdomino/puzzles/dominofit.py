@@ -141,24 +141,29 @@ def sniff(text: str) -> bool:
 # models ------------------------------------------------------------------------------------------
 
 def _model(p: DominoFit, name: str, pieces: list[tuple[str, Cell]],
-           key: Callable[[str, Cell], tuple]) -> Model:
+           key: Callable[[str, Cell], tuple], counted: bool = False) -> Model:
     """A variable ``key(kind, at)`` per piece, in the order given; each free square covered
-    once (or at most once), the dot sums."""
+    once (or at most once), the dot sums; ``counted`` (with every square covered): the sums as
+    the counts of pieces they fix (``fixed_counts``)."""
     m = Model(name)
     covering: dict[Cell, list[int]] = {(r, c): [] for r in range(p.height)
                                        for c in range(p.width) if p.free((r, c))}
-    dots = []
+    dots, placed = [], []
     for kind, at in pieces:
         x = m.var(key(kind, at))
         for cell in cells_of(kind, at):
             covering[cell].append(x)
         dots.append((*dots_of(kind, at), x))
+        placed.append((kind, at, x))
     m.projection = list(range(1, m.num_vars + 1))
     for cell, xs in covering.items():
         if p.cover:
             m.exactly_one(xs, f"square {cell}")
         elif len(xs) > 1:
             m.at_most_one(xs, f"square {cell}")
+    if counted and p.cover:
+        _counts(m, p, placed)
+        return m
     for r in range(p.height):
         m.pb([(n, x) for (rr, _), n, x in dots if rr == r], "==", p.side[r],
              f"row {r} sum {p.side[r]}")
@@ -168,9 +173,36 @@ def _model(p: DominoFit, name: str, pieces: list[tuple[str, Cell]],
     return m
 
 
+def _counts(m: Model, p: DominoFit, placed: list[tuple[str, Cell, int]]) -> None:
+    """The sums as cardinality rows: each row's and column's counts of vertical and of
+    horizontal pieces (``fixed_counts``)."""
+    fixed = fixed_counts(p)
+    if fixed is None:
+        m.add_clause([], "the sums with every square covered")  # no solution
+        return
+    for line, index, sums, counts in (
+            ("row", 0, p.side, {"V": (fixed.v_row, True), "H": (fixed.h_row, False)}),
+            ("column", 1, p.top, {"V": (fixed.v_col, False), "H": (fixed.h_col, True)})):
+        for k, total in enumerate(sums):
+            for kind, (per_line, by_start) in counts.items():
+                n = per_line[k]
+                what = f"{n} {'vertical' if kind == 'V' else 'horizontal'} piece" + (
+                    "" if n == 1 else "s") + ((" starts" if n == 1 else " start") + " here"
+                                              if by_start else "")
+                m.card([x for kind2, at, x in placed if kind2 == kind and at[index] == k], "==",
+                       n, f"{line} {k} sum {total}: {what}")
+
+
 def build_placement(p: DominoFit) -> Model:
     """One variable per position a piece fits."""
     return _model(p, "placement", p.pieces(), lambda kind, at: ("piece", kind, at))
+
+
+def build_counts(p: DominoFit) -> Model:
+    """The placement model with each sum stated as the counts of pieces it fixes when every
+    square is covered: cardinality rows, which propagate far better than sums of ones and
+    twos. Without full cover the sums fix no counts, and this is the placement model."""
+    return _model(p, "counts", p.pieces(), lambda kind, at: ("piece", kind, at), counted=True)
 
 
 def build_dot_half(p: DominoFit) -> Model:
@@ -198,16 +230,50 @@ def obstacles(p: DominoFit) -> list[str]:
     return found
 
 
+@dataclass(frozen=True)
+class FixedCounts:
+    v_row: list[int]  # vertical pieces whose top is in each row
+    h_row: list[int]  # horizontal pieces in each row
+    v_col: list[int]  # vertical pieces in each column
+    h_col: list[int]  # horizontal pieces whose left square is in each column
+
+
+def fixed_counts(p: DominoFit) -> FixedCounts | None:
+    """The counts of pieces the sums fix when every square is covered, or None when no such
+    cover meets them. Row r + 1's free squares less its sum are the vertical pieces reaching
+    down into it, so the row sums fix how many verticals start in each row, and then how many
+    horizontals each row has (sum = verticals starting + 2 x horizontals). Swept left to right,
+    a column's sum less twice the horizontals ending in it is its verticals, and its free
+    squares less theirs and the horizontals ending in it are the horizontals starting in it."""
+    in_row = [sum(p.free((r, c)) for c in range(p.width)) for r in range(p.height)]
+    if p.side[0] != in_row[0]:  # nothing reaches down into the first row
+        return None
+    v_row = [in_row[r + 1] - p.side[r + 1] for r in range(p.height - 1)] + [0]
+    h_row = [(s - v) // 2 for s, v in zip(p.side, v_row, strict=True)]
+    if min(v_row) < 0 or any((s - v) % 2 or s < v for s, v in zip(p.side, v_row, strict=True)):
+        return None
+    v_col, h_col, ending = [], [], 0  # ending: horizontals whose right square is in the column
+    for c in range(p.width):
+        squares = sum(p.free((r, c)) for r in range(p.height))
+        verticals = p.top[c] - 2 * ending
+        ending = squares - 2 * verticals - ending
+        if verticals < 0 or ending < 0:
+            return None
+        v_col.append(verticals)
+        h_col.append(ending)
+    if ending:  # horizontals starting in the last column
+        return None
+    return FixedCounts(v_row, h_row, v_col, h_col)
+
+
 MAX_COUNT_STATES = 8_000_000  # states a sweep of the counter may hold (about 60 bytes each)
 
 
 def count_placements(p: DominoFit) -> int:
     """The exact number of solutions with every square covered, without SAT.
 
-    Covering everything turns the clues into counts of vertical pieces: row r + 1's sum is its
-    free squares less the vertical pieces reaching down into it, so the row sums fix how many
-    verticals start in each row; the column sums, swept left to right, fix how many verticals
-    lie in each column. The horizontal pieces then fill what is left of each row, which they
+    Covering everything turns the clues into counts of vertical pieces per row and per column
+    (``fixed_counts``). The horizontal pieces then fill what is left of each row, which they
     can exactly when it falls into runs of even length. The count of such sets of verticals is
     taken by sweeping the rows from both ends (``_fitcount.c``). Boards it does not take raise
     SatDominoError, and the other counting methods go on."""
@@ -217,24 +283,12 @@ def count_placements(p: DominoFit) -> int:
         raise SatDominoError("the exact counter takes boards up to 64 squares wide")
     if _fitcount is None:
         raise SatDominoError("the exact counter is not built (no C compiler)")
+    fixed = fixed_counts(p)
+    if fixed is None:
+        return 0
     free = [sum(1 << c for c in range(p.width) if p.free((r, c))) for r in range(p.height)]
-    in_row = [bin(m).count("1") for m in free]
-    if p.side[0] != in_row[0]:
-        return 0
-    # verticals starting in row r: row r + 1's free squares less its sum
-    tops = [in_row[r + 1] - p.side[r + 1] for r in range(p.height - 1)] + [0]
-    per_column, starts = [], 0  # starts: horizontals whose left square is in the column before
-    for c in range(p.width):
-        squares = sum(p.free((r, c)) for r in range(p.height))
-        verticals = p.top[c] - 2 * starts
-        starts = squares - 2 * verticals - starts
-        if verticals < 0 or starts < 0:
-            return 0
-        per_column.append(verticals)
-    if starts or min(tops) < 0:
-        return 0
-    value = _fitcount.count(p.width, p.height, array("q", free), array("i", tops),
-                            array("i", per_column), MAX_COUNT_STATES, array("i", [0]))
+    value = _fitcount.count(p.width, p.height, array("q", free), array("i", fixed.v_row),
+                            array("i", fixed.v_col), MAX_COUNT_STATES, array("i", [0]))
     if value is None:
         raise SatDominoError(f"the exact counter went past {MAX_COUNT_STATES:,} states")
     return int(value)
@@ -441,16 +495,13 @@ FAMILY: Family[DominoFit, DominoFitSolution] = Family(
     kind="dominofit", title="Domino Fit", suffixes=(".json",), sniff=sniff, parse=parse_parts,
     likeness=lambda text: key_share(text, KEYS),
     formats={"json": lambda p: json.dumps(to_json(p)) + "\n"},
-    models={"placement": build_placement, "dot-half": build_dot_half},
+    models={"counts": build_counts, "placement": build_placement, "dot-half": build_dot_half},
     decode=decode, verify=verify, solution_json=solution_json, render_text=render_text,
     render_svg=render_svg, placement_json=placement_json, placement_text=placement_text,
     squares=squares, size=("squares", lambda p: p.width * p.height),
-    auto=(AutoRule(0, "placement", {}, ("cadical195",),
-                   "CaDiCaL alone: in a portfolio it runs in a forked child, whose 5-8 ms cost "
-                   "more than the race gains below 300 squares"),
-          AutoRule(300, "placement", {}, ("portfolio:cadical195+sls@0.02", "cadical195"),
-                   "CaDiCaL and our local search race: 30x30 boards 0.1-2.5 s against 2-6 s "
-                   "for CaDiCaL alone")),
+    auto=(AutoRule(0, "counts", {}, ("cadical195",),
+                   "the sums as counts, CaDiCaL alone: planted 30x30 boards 0.15 s against 2.4 s "
+                   "for the sums as written; 40x40 0.8-3 s; our local search does not help"),),
     generator=GENERATOR, exact_count=count_placements, obstacles=obstacles,
     samples=(Sample({"width": 9, "height": 9}, 1, "dot-half", {"pb": "totalizer"}),
              Sample({"width": 6, "height": 6}, 2, "placement", uniqueness=True)),
