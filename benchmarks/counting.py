@@ -1,8 +1,9 @@
 """Counting benchmark (not a test): ``python -m benchmarks.counting [--repeats 3]``.
 
-1. The 12 pentominoes in a 6x10 box (``--rotate --reflect``): ``satdomino solve --count``, whole
-   process, against the dancing-links counter of the ``xcover`` package (benchmark-only: ``pip
-   install xcover``), warm (its numba compilation done before timing), taking turns.
+1. The 12 pentominoes in the 3x20, 4x15, 5x12 and 6x10 boxes (``--rotate --reflect``):
+   ``satdomino solve --count``, whole process, against the dancing-links counter of the
+   ``xcover`` package (benchmark-only: ``pip install xcover``), warm (its numba compilation
+   done before timing), taking turns.
 2. Planted Dominosa N = 20, 25, 30, 40 (seeds 1-3): ``count`` (build, race, answer) against
    Ganak (``pyganak``) on a plain pairwise encoding of the same board, in one process, taking
    turns; medians per board, then totals.
@@ -41,6 +42,10 @@ def _wall(cmd: list[str], env: dict | None = None, cwd: Path | None = None) -> f
     return time.perf_counter() - t0
 
 
+# the boxes the 12 pentominoes fill, with their packings (4 x the counts up to symmetry)
+BOXES = ((3, 20, 8), (4, 15, 1472), (5, 12, 4040), (6, 10, 9356))
+
+
 def pentominoes(repeats: int) -> None:
     try:
         import numpy as np
@@ -49,29 +54,37 @@ def pentominoes(repeats: int) -> None:
         print("xcover not installed: the pentomino comparison is skipped")
         return
     [(_, p)] = doodlefit.parse(PENTOMINOES.read_text())
-    p = dataclasses.replace(p, rotate=True, reflect=True)
-    order = sorted(p.shape)
-    index = {u: i for i, u in enumerate(order)}
-    rows = []
-    for b in range(len(p.blocks)):
-        for cells in p.placements(b):
-            row = np.zeros(len(order) + len(p.blocks), dtype=bool)
-            row[[index[u] for u in cells]] = True
-            row[len(order) + b] = True
-            rows.append(row)
-    matrix = np.array(rows)
-    assert sum(1 for _ in xcover.covers_bool(matrix)) == 9356  # compiles
-    cmd = [sys.executable, "-m", "satdomino.cli", "solve", "--count", "--rotate", "--reflect",
-           str(PENTOMINOES)]
-    ours, theirs = [], []
-    for _ in range(repeats):
-        ours.append(_wall(cmd))
-        t0 = time.perf_counter()
-        assert sum(1 for _ in xcover.covers_bool(matrix)) == 9356
-        theirs.append(time.perf_counter() - t0)
-    a, b = statistics.median(ours), statistics.median(theirs)
-    print(f"pentominoes 6x10, 9,356 packings: satdomino solve --count (whole process) {a:.2f} s; "
-          f"xcover warm {b:.2f} s; ratio {a / b:.2f} (medians of {repeats})")
+    print("| box | packings | satdomino solve --count (whole process) | xcover warm | ratio |")
+    print("|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for h, w, packings in BOXES:
+            box = dataclasses.replace(p, shape=frozenset((r, c) for r in range(h)
+                                                         for c in range(w)))
+            path = Path(tmp) / f"box-{h}x{w}.txt"
+            path.write_text(doodlefit.format_text(box))
+            box = dataclasses.replace(box, rotate=True, reflect=True)
+            order = sorted(box.shape)
+            index = {u: i for i, u in enumerate(order)}
+            rows = []
+            for b in range(len(box.blocks)):
+                for cells in box.placements(b):
+                    row = np.zeros(len(order) + len(box.blocks), dtype=bool)
+                    row[[index[u] for u in cells]] = True
+                    row[len(order) + b] = True
+                    rows.append(row)
+            matrix = np.array(rows)
+            assert sum(1 for _ in xcover.covers_bool(matrix)) == packings  # compiles
+            cmd = [sys.executable, "-m", "satdomino.cli", "solve", "--count", "--rotate",
+                   "--reflect", str(path)]
+            ours, theirs = [], []
+            for _ in range(repeats):
+                ours.append(_wall(cmd))
+                t0 = time.perf_counter()
+                assert sum(1 for _ in xcover.covers_bool(matrix)) == packings
+                theirs.append(time.perf_counter() - t0)
+            a, b = statistics.median(ours), statistics.median(theirs)
+            print(f"| {h}x{w} | {packings:,} | {a:.2f} | {b:.2f} | {a / b:.2f} |", flush=True)
+    print(f"(seconds, medians of {repeats})")
 
 
 def _ganak(board: dominosa.Dominosa) -> int:
@@ -149,10 +162,16 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--limit", type=float, default=10.0, help="Domino Fit: seconds a board")
     ap.add_argument("--baseline", metavar="REV", help="compare the Pips corpus run with REV")
+    ap.add_argument("--part", default="pentominoes,dominosa,dominofit",
+                    help="which of the first three parts to run (comma-separated)")
     args = ap.parse_args()
-    pentominoes(args.repeats)
-    dominosa_boards(args.repeats)
-    domino_fit(args.limit)
+    parts = args.part.split(",")
+    if "pentominoes" in parts:
+        pentominoes(args.repeats)
+    if "dominosa" in parts:
+        dominosa_boards(args.repeats)
+    if "dominofit" in parts:
+        domino_fit(args.limit)
     if args.baseline:
         pips_corpus(args.baseline, args.repeats)
 

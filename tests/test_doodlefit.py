@@ -141,3 +141,59 @@ def test_identical_blocks_swapped_are_the_same_solution() -> None:
     [(_, q)] = D.parse("##\n#\n  #\n ##\n---\n**\n*\n---\n *\n**\n")
     assert [len(g) for g in q.classes()] == [1, 1]
     assert [len(g) for g in dataclasses.replace(q, rotate=True).classes()] == [2]
+
+
+def _box(h: int, w: int, blocks: list[str], rotate: bool = True, reflect: bool = True,
+         holes: frozenset = frozenset()) -> D.DoodleFit:
+    """An h x w box (less ``holes``) and blocks drawn as rows of '*' split by '/'."""
+    shapes = tuple(D.normalise([(r, c) for r, row in enumerate(b.split("/"))
+                                for c, ch in enumerate(row) if ch == "*"]) for b in blocks)
+    shape = frozenset((r, c) for r in range(h) for c in range(w)) - holes
+    return D.DoodleFit(shape, shapes, rotate, reflect)
+
+
+SYMMETRIC = [
+    _box(2, 4, ["**"] * 4),  # one group of four alike
+    _box(3, 3, ["***"] * 3),
+    _box(3, 4, ["**/*"] * 4),
+    _box(4, 4, ["****", "**/**", "*/*/**", "*/*/**"]),
+    _box(4, 4, ["*/*/**"] * 4),
+    _box(4, 4, ["**/*"] * 4, holes=frozenset({(1, 1), (1, 2), (2, 1), (2, 2)})),
+    _box(2, 6, ["**/*", "**/*", "***", "*", "**"]),
+    _box(3, 5, ["*/*/*/**", "**/**/*", "***/*/*"]),
+    _box(4, 5, ["*/*/*/**", "**/**/*", "*/**/*/*", ".*/**/*/*"]),  # no packing
+    _box(3, 4, ["**/*", "**/*", "***", "***"], rotate=False, reflect=False),
+    _box(3, 3, ["**/*", "**/*", "*", "*", "*"], reflect=False),
+]
+
+
+def test_counting_by_orbits_on_boards_that_turn_onto_themselves() -> None:
+    """Boxes whose turns map the puzzle onto itself: the counter counts one placement per
+    orbit and weighs it (``symmetries``); brute force counts every packing."""
+    turned = 0
+    for p in SYMMETRIC:
+        moves = D.symmetries(p.shape, [p.placements(g[0]) for g in p.classes()])
+        turned += len(moves) > 1
+        assert D.count_placements(p) == len(brute(p)), p
+    assert turned >= 6
+
+
+@pytest.mark.parametrize("h, w, distinct", [(3, 20, 2), (4, 15, 368), (5, 12, 1010),
+                                            (6, 10, 2339)])
+def test_pentominoes_in_a_box_as_the_literature_counts(h: int, w: int, distinct: int) -> None:
+    """The 12 pentominoes (turned and mirrored) fill these boxes in 2, 368, 1,010 and 2,339
+    ways up to the box's four symmetries (Haselgrove 1960; Knuth, "Dancing Links", 2000): four
+    times as many packings, none of them symmetric."""
+    [(_, p)] = D.parse((EXAMPLES / "doodlefit" / "pentominoes-6x10.txt").read_text())
+    box = _box(h, w, [], holes=frozenset())
+    p = dataclasses.replace(p, shape=box.shape, rotate=True, reflect=True)
+    assert D.count_placements(p) == 4 * distinct
+
+
+def test_pentominoes_in_a_square_with_a_hole() -> None:
+    """8x8 less its central 2x2: 65 packings up to the square's eight symmetries (Scott 1958)."""
+    [(_, p)] = D.parse((EXAMPLES / "doodlefit" / "pentominoes-6x10.txt").read_text())
+    hole = frozenset({(3, 3), (3, 4), (4, 3), (4, 4)})
+    p = dataclasses.replace(p, shape=_box(8, 8, [], holes=hole).shape, rotate=True,
+                            reflect=True)
+    assert D.count_placements(p) == 8 * 65
