@@ -68,7 +68,7 @@ def test_sample_is_varied() -> None:
     assert {min(len(t), 2) for t in TRUTH} >= {1, 2}
 
 
-@pytest.mark.parametrize("backend", ["cadical195", "z3-smt", "minisat22", "highs",
+@pytest.mark.parametrize("backend", ["cadical195", "z3-smt", "minisat22", "highs", "dlx",
                                      pytest.param("portfolio:minisat22+sls", marks=needs_sls),
                                      "auto"])
 def test_against_brute_force(backend: str) -> None:

@@ -28,9 +28,10 @@ from satdomino.puzzles import dominosa, family
 from .test_portfolio import pigeonhole
 
 # every solver that reads a CNF here, one by one (presets, portfolios and choices by size are
-# made of these; highs and sls read the model and are tested apart below)
+# made of these; highs, sls and dlx read the model and are tested apart below)
 CNF_BACKENDS = [b for b in available_backends() if not b.startswith(("portfolio", "by-size"))
-                and b not in ("highs", "sls", "z3-smt", "cms-sls", "highs-fj", "large-sat")]
+                and b not in ("highs", "sls", "dlx", "z3-smt", "cms-sls", "highs-fj",
+                              "large-sat")]
 
 
 def small() -> CNF:
@@ -118,7 +119,7 @@ def test_a_deadline_for_a_solver_that_ignores_interrupt_kills_a_forked_copy() ->
         assert 3 in s.solve([2], deadline=Deadline.after(30)).true_vars
 
 
-@pytest.mark.parametrize("name", ["sls", "highs"])
+@pytest.mark.parametrize("name", ["sls", "highs", "dlx"])
 def test_a_model_backend_session_restarts_from_the_model(name: str) -> None:
     if name not in available_backends():
         pytest.skip(f"{name} is not available here")
@@ -129,7 +130,7 @@ def test_a_model_backend_session_restarts_from_the_model(name: str) -> None:
         assert first.status == "sat"
         s.add([blocking_clause(m.projection, first.true_vars)])
         second = s.solve(deadline=Deadline.after(5))
-        if name == "highs":  # double-4 boards have several solutions: a second one
+        if name in ("highs", "dlx"):  # double-4 boards have several solutions: a second one
             assert second.status == "sat"
         if second.status == "sat":  # sls finds it, or runs to the deadline
             assert second.true_vars & set(m.projection) != first.true_vars & set(m.projection)

@@ -15,6 +15,7 @@ from .base import Backend, Result, Session, Status
 from .by_size import PREFIX as BY_SIZE
 from .by_size import BySizeBackend
 from .by_size import parse as parse_by_size
+from .dlx import DlxBackend, dlx_built
 from .external import ExternalBackend, found_binaries
 from .highs_backend import HighsBackend, highs_installed
 from .portfolio import PortfolioBackend
@@ -86,6 +87,8 @@ def get_backend(name: str) -> Backend:
         return HighsBackend(name[len("highs:"):])
     if name == "sls" or name.startswith("sls:"):
         return SlsBackend(_sls_seed(name[len("sls:"):]))
+    if name == "dlx":
+        return DlxBackend()
     if name in ("z3", "z3-smt"):
         return Z3Backend(smt=name == "z3-smt")
     canonical = next((key for key, aliases in vars(SolverNames).items()
@@ -99,7 +102,7 @@ def get_backend(name: str) -> Backend:
 def _suggest(name: str) -> str:
     """", did you mean ...?" with the names here that start like ``name`` or are spelt
     nearly like it ("cadical": cadical195 ..., external:cadical when on PATH)."""
-    here = [*solver_names(), "z3", "z3-smt", "highs", "sls", *found_binaries(), *PRESETS]
+    here = [*solver_names(), "z3", "z3-smt", "highs", "sls", "dlx", *found_binaries(), *PRESETS]
     close = [x for x in here if x.removeprefix("external:").startswith(name.lower())]
     close += [x for x in difflib.get_close_matches(name.lower(), here, n=3) if x not in close]
     return f": did you mean {', '.join(close[:5])}?" if name and close else ""
@@ -142,10 +145,11 @@ def _timed(member: str) -> tuple[str, float, float | None]:
 
 
 def available_backends() -> list[str]:
-    """Every backend name that can run here: python-sat solvers, z3, z3-smt, highs and sls when
-    installed and built, solver binaries found on PATH, and the presets whose solvers are all here.
-    """
-    optional = [name for name, here in (("highs", highs_installed()), ("sls", sls_built())) if here]
+    """Every backend name that can run here: python-sat solvers, z3, z3-smt, highs, sls and dlx
+    when installed and built, solver binaries found on PATH, and the presets whose solvers are
+    all here."""
+    optional = [name for name, here in (("highs", highs_installed()), ("sls", sls_built()),
+                                        ("dlx", dlx_built())) if here]
     return [*solver_names(), "z3", "z3-smt", *optional, *found_binaries(),
             *(p for p in PRESETS if resolves(p))]
 

@@ -38,7 +38,9 @@ def run(args: argparse.Namespace) -> int:
     print("backends (--backend):")
     said = {**{name: summary for name, (_, summary) in PRESETS.items()},
             AUTO: "the pick above (default)", "sls": "our local search (answers sat, or runs "
-            "until stopped: race it with a complete solver)"}
+            "until stopped: race it with a complete solver)",
+            "dlx": "exact cover by dancing links (exactly-one / at-most-one / exactly-k rows: "
+                   "Dominosa, Doodle Fit)"}
     for name in backends:
         print(f"  {name:<15} {said[name]}" if name in said else f"  {name}")
     print("  external:CMD    any DIMACS solver printing 's SATISFIABLE' / 'v ... 0'")

@@ -1,0 +1,138 @@
+"""``dlx``: the dancing-links kernel against brute force on random exact covers with
+multiplicities, the backend against independent solvers on Dominosa and Doodle Fit (solve,
+uniqueness, counting, assumptions), its refusals, and its stop."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import threading
+import time
+from array import array
+from itertools import accumulate
+
+import pytest
+
+from satdomino import family, solve
+from satdomino.analysis.count import count
+from satdomino.backends import get_backend
+from satdomino.backends.dlx import Cover, dlx_built
+from satdomino.clock import Deadline
+from satdomino.errors import BackendError, SatDominoError
+from satdomino.model import Model
+from satdomino.puzzles import dominosa, doodlefit, pips
+
+from .bruteforce import solutions
+
+pytestmark = pytest.mark.skipif(not dlx_built(), reason="the C kernels are not built")
+
+
+def _dance(caps: list[int], options: list[list[int]], max_count: int = 10**9,
+           keep: int = 10**6):
+    from satdomino.kernels import _xcount
+
+    return _xcount.dance(len(caps), array("i", caps),
+                         array("i", [0, *accumulate(len(o) for o in options)]),
+                         array("i", [i for o in options for i in o]), array("i", [0]), -1.0,
+                         max_count, keep)
+
+
+def _every_cover(caps: list[int], options: list[list[int]]) -> list[list[int]]:
+    """Every set of options that covers item i exactly caps[i] times, by trying them all."""
+    found = []
+    for k in range(len(options) + 1):
+        for combo in itertools.combinations(range(len(options)), k):
+            times = [0] * len(caps)
+            for o in combo:
+                for i in options[o]:
+                    times[i] += 1
+            if times == caps:
+                found.append(list(combo))
+    return found
+
+
+def test_kernel_finds_every_cover_once() -> None:
+    rng = random.Random(7)
+    kinds = set()
+    for _ in range(400):
+        items = rng.randint(0, 6)
+        caps = [rng.choice([0, 1, 1, 1, 2, 3]) for _ in range(items)]
+        options = [sorted(rng.sample(range(items), rng.randint(1, items)))
+                   for _ in range(rng.randint(0, 11))] if items else []
+        truth = _every_cover(caps, options)
+        n, found = _dance(caps, options)
+        assert n == len(truth) and sorted(map(sorted, found)) == sorted(truth)
+        kinds.add((min(len(truth), 2), max(caps, default=0) > 1))
+        if truth:  # stopped at the first: one of them
+            n, [first] = _dance(caps, options, 1, 1)
+            assert n == 1 and sorted(first) in truth
+    assert kinds >= {(0, False), (1, False), (2, False), (0, True), (1, True), (2, True)}
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda c, s, i: (c, s[:-1], i), "inconsistent sizes"),
+    (lambda c, s, i: ([-1] + c[1:], s, i), "negative"),
+    (lambda c, s, i: (c, s, [5] + i[1:]), "in range, rising"),
+])
+def test_kernel_refuses_bad_arrays(change, message) -> None:
+    from satdomino.kernels import _xcount
+
+    caps, starts, items = change([1, 1], [0, 1, 2], [0, 1])
+    with pytest.raises(ValueError, match=message):
+        _xcount.dance(2, array("i", caps), array("i", starts), array("i", items),
+                      array("i", [0]), -1.0, 10, 10)
+
+
+def test_dominosa_against_backtracking() -> None:
+    fam = family("dominosa")
+    for seed in range(12):
+        board = dominosa.planted(2 + seed % 4, seed)[0]
+        truth = solutions(board.grid)
+        out = solve(board, fam, backend="dlx", unique=True)
+        assert out.status == "sat" and out.unique == (len(truth) == 1)
+        assert count(board, fam, backend="dlx", methods=("enumeration",)).value == len(truth)
+
+
+def test_doodlefit_with_alike_blocks_and_assumptions() -> None:
+    fam = family("doodlefit")
+    for seed in range(10):
+        p = doodlefit.planted(12 + seed, 3 + seed % 3, seed)[0]
+        if seed % 2:  # two blocks alike: a row needed twice
+            p = doodlefit.DoodleFit(p.shape, (p.blocks[0], *p.blocks[:-1]), p.rotate)
+        m = fam.model("placement")(p)
+        cover = Cover(m)
+        truth = [frozenset(cover.var[k] for k in sol) - {0}
+                 for sol in _dance(cover.caps, cover.options)[1]]
+        by_cdcl = count(p, fam, backend="minisat22", methods=("enumeration",)).value
+        assert len(truth) == by_cdcl
+        engine = get_backend("dlx")
+        for x in (1, 2, m.num_vars):
+            for lit in (x, -x):
+                want = [t for t in truth if (x in t) == (lit > 0)]
+                got = engine.solve(m, [lit])
+                assert got.status == ("sat" if want else "unsat")
+                if want:
+                    assert got.true_vars in want
+
+
+def test_models_it_cannot_take_get_one_line() -> None:
+    with pytest.raises(BackendError, match="dlx takes exactly-one"):
+        solve(pips.planted(4, 1)[0], family("pips"), backend="dlx")
+    m = Model("free")
+    m.var("x")
+    with pytest.raises(SatDominoError, match="in no row"):
+        get_backend("dlx").solve(m)
+
+
+def test_a_deadline_and_an_interrupt_stop_it() -> None:
+    """A 200-cell board with no packing in reach: the deadline ends the search (checked every
+    1,024 nodes), and so does a session's interrupt from another thread."""
+    p = doodlefit.planted(200, 28, 3)[0]
+    fam = family("doodlefit")
+    t0 = time.perf_counter()
+    out = solve(p, fam, backend="dlx", timeout=0.3)
+    assert out.status in ("unknown", "sat") and time.perf_counter() - t0 < 60
+    session = get_backend("dlx").session(fam.model("placement")(p))
+    threading.Timer(0.3, session.interrupt).start()
+    result = session.solve(deadline=Deadline.after(120))
+    assert result.status in ("unknown", "sat")
