@@ -136,3 +136,20 @@ def test_a_deadline_and_an_interrupt_stop_it() -> None:
     threading.Timer(0.3, session.interrupt).start()
     result = session.solve(deadline=Deadline.after(120))
     assert result.status in ("unknown", "sat")
+
+
+def test_rows_no_cover_can_meet() -> None:
+    engine = get_backend("dlx")
+    m = Model("none")
+    xs = [m.var(k) for k in "abc"]
+    m.exactly_one(xs)
+    m.card(xs[:2], "==", -1)
+    assert engine.solve(m).status == "unsat"
+    m = Model("empty clause")
+    xs = [m.var(k) for k in "ab"]
+    m.exactly_one(xs)
+    assert engine.solve(m).status == "sat"
+    m.add_clause([])
+    assert engine.solve(m).status == "unsat"
+    with pytest.raises(BackendError, match="no variable"):
+        engine.solve(m, [7])

@@ -72,7 +72,11 @@ class Cover:
                 rows[v].append(len(self.caps))
             if isinstance(c, AtMostOne):
                 empty.append([len(self.caps)])
-            self.caps.append(c.bound if isinstance(c, Card) else 1)
+            self.caps.append(max(c.bound, 0) if isinstance(c, Card) else 1)
+            if isinstance(c, Card) and c.bound < 0:  # needed fewer than 0 times: never
+                self.clauses.append(())
+        if any(not 0 < abs(v) <= model.num_vars for v in assumptions):
+            raise BackendError("dlx: an assumption names no variable of the model")
         excluded = {-v for v in assumptions if v < 0}
         for v in assumptions:
             if v > 0:
@@ -102,6 +106,8 @@ def _search(model: Model, assumptions: Sequence[int], run: Run) -> Result:
     caps, starts, items = cover.arrays()
     control = array("i", [0])
     need = len(cover.clauses) + 1
+    if () in cover.clauses:  # an empty clause: no cover meets it
+        return Result("unsat", seconds=time.perf_counter() - t0)
     with run.stoppable(lambda: control.__setitem__(0, 1)):
         while True:
             got = _xcount.dance(len(caps), caps, starts, items, control, -1.0, need, need)
