@@ -1,11 +1,12 @@
 """The compiled parts: the ``sls`` backend's local search (satdomino/backends/_sls.c), the
-packing counter (satdomino/kernels/_xcount.c), Domino Fit's counter
+``dlx`` backend's exact cover search (satdomino/backends/_dlx.c), the packing counter
+(satdomino/kernels/_xcount.c), Domino Fit's counter
 (satdomino/puzzles/_fitcount.c) and SIGTERM into a python-sat search
 (satdomino/process/_sigterm.c).
 
-Optional: without a C compiler the install goes on, ``sls`` says it is not built (``auto``
-then chooses among the other solvers) and counting uses its other methods. Everything else is
-in pyproject.toml."""
+Optional: without a C compiler the install goes on, ``sls`` and ``dlx`` say they are not
+built (``auto`` then chooses among the other solvers) and counting uses its other methods.
+Everything else is in pyproject.toml."""
 
 from setuptools import Extension, setup
 
@@ -18,6 +19,8 @@ setup(ext_modules=[
               extra_compile_args=["-O2", "-std=gnu99"], optional=True),
     Extension("satdomino.puzzles._fitcount", ["satdomino/puzzles/_fitcount.c"],
               depends=SHARED, extra_compile_args=["-O2", "-std=gnu99"], optional=True),
+    Extension("satdomino.backends._dlx", ["satdomino/backends/_dlx.c"], depends=SHARED,
+              extra_compile_args=["-O2", "-std=c99"], optional=True),
     Extension("satdomino.process._sigterm", ["satdomino/process/_sigterm.c"],
               extra_compile_args=["-O2"], optional=True),
 ])

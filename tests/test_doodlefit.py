@@ -8,6 +8,7 @@ import pytest
 
 from satdomino import family, solve
 from satdomino.analysis.count import count
+from satdomino.backends.dlx import dlx_built
 from satdomino.errors import PuzzleFormatError
 from satdomino.puzzles import doodlefit as D
 
@@ -68,7 +69,9 @@ def test_sample_is_varied() -> None:
     assert {min(len(t), 2) for t in TRUTH} >= {1, 2}
 
 
-@pytest.mark.parametrize("backend", ["cadical195", "z3-smt", "minisat22", "highs", "dlx",
+@pytest.mark.parametrize("backend", ["cadical195", "z3-smt", "minisat22", "highs",
+                                     pytest.param("dlx", marks=pytest.mark.skipif(
+                                         not dlx_built(), reason="dlx is not built")),
                                      pytest.param("portfolio:minisat22+sls", marks=needs_sls),
                                      "auto"])
 def test_against_brute_force(backend: str) -> None:

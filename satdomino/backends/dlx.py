@@ -1,4 +1,4 @@
-"""``dlx``: exact cover by dancing links (``kernels/_xcount.c``, Knuth's Algorithm X) on a
+"""``dlx``: exact cover by dancing links (``_dlx.c``, Knuth's Algorithm X) on a
 Model made of exactly-one, at-most-one and exactly-k rows over plain variables: Dominosa's
 and Doodle Fit's placement models. Each row is an item to cover once (k times; an at-most-one
 row may also be covered by an option of its own that places nothing), each variable an
@@ -24,18 +24,18 @@ from ..process.run import Run
 from .base import Backend, Formula, Result
 
 try:
-    from ..kernels import _xcount
+    from . import _dlx
 except ImportError:  # built without a C compiler
-    _xcount = None  # type: ignore[assignment]
+    _dlx = None  # type: ignore[assignment]
 
 
 def dlx_built() -> bool:
-    return _xcount is not None
+    return _dlx is not None
 
 
 class DlxBackend(Backend):
     def __init__(self) -> None:
-        if _xcount is None:
+        if _dlx is None:
             raise BackendError("backend dlx is not built here (pip install needs a C compiler "
                                "for it); the other backends work without it")
         super().__init__(name="dlx", takes="model",
@@ -110,7 +110,7 @@ def _search(model: Model, assumptions: Sequence[int], run: Run) -> Result:
         return Result("unsat", seconds=time.perf_counter() - t0)
     with run.stoppable(lambda: control.__setitem__(0, 1)):
         while True:
-            got = _xcount.dance(len(caps), caps, starts, items, control, -1.0, need, need)
+            got = _dlx.dance(len(caps), caps, starts, items, control, -1.0, need, need)
             if got is None:
                 return run.stopped_result(time.perf_counter() - t0)
             count, found = got
