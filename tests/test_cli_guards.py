@@ -15,10 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from satdomino.backends.dlx import dlx_built
 from satdomino.cli import main
 from satdomino.process.sigterm import _sigterm
 from satdomino.puzzles import dominosa as D
-from satdomino.puzzles import family
+from satdomino.puzzles import doodlefit, family
 from satdomino.solve import solve
 
 from .conftest import EXAMPLES, need_binary
@@ -318,3 +319,28 @@ def test_generate_unique_stops_at_its_time_limit(capsys) -> None:
                          "--timeout", "0.2")
     assert time.monotonic() - t0 < 3 and code == 3 and out == ""
     assert "within the time limit" in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.skipif(not dlx_built(), reason="dlx is not built (no C compiler)")
+@pytest.mark.parametrize("sig, code, said", [(signal.SIGTERM, 128 + signal.SIGTERM, "terminated"),
+                                              (signal.SIGINT, 130, "interrupted")])
+def test_the_dancing_links_search_stops_at_once(tmp_path, sig, code, said) -> None:
+    """``dlx`` (auto's pick for this 180-cell Doodle Fit board) searches in the main thread
+    without the GIL: it took neither signal until its stop flag was registered for them."""
+    if _sigterm is None:
+        pytest.skip("the SIGTERM bridge is not built (no C compiler)")
+    board = tmp_path / "b.txt"
+    board.write_text(doodlefit.format_text(doodlefit.planted(180, 30, 6)[0]))  # 10 s for dlx
+    p = subprocess.Popen([sys.executable, "-m", "satdomino.cli", "solve", str(board)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        time.sleep(3)
+        if p.poll() is not None:  # a fast machine found the packing: nothing to stop
+            pytest.skip("solved before the signal")
+        p.send_signal(sig)
+        _, err = p.communicate(timeout=30)
+    finally:
+        p.kill()
+        p.wait()
+    assert p.returncode == code and err.strip() == f"satdomino: {said}", err

@@ -8,19 +8,23 @@ have on packings whose clauses CDCL finds hard (the pentominoes in a 3x20 box).
 A clause (a blocking clause of ``--unique`` or enumeration) is met by finding more covers and
 keeping the first that satisfies every clause; an assumption is one more item (x taken)
 or one option fewer (x not). The search runs in this process without the GIL, stopped through
-a flag it reads every 1,024 nodes.
+a flag it reads every 1,024 nodes: by a deadline, an interrupt, or (in the main thread) a
+signal.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from array import array
 from collections.abc import Sequence
+from contextlib import nullcontext
 from itertools import accumulate
 
 from ..errors import BackendError
 from ..model import AtMostOne, Card, Clause, ExactlyOne, Model
 from ..process.run import Run
+from ..process.sigterm import interrupted_by_signals
 from .base import Backend, Formula, Result
 
 try:
@@ -105,10 +109,16 @@ def _search(model: Model, assumptions: Sequence[int], run: Run) -> Result:
     cover = Cover(model, assumptions)
     caps, starts, items = cover.arrays()
     control = array("i", [0])
+
+    def stop() -> None:
+        control[0] = 1
+
+    # searching without the GIL in the main thread: a signal (Ctrl-C, SIGTERM) stops it too
+    here = threading.current_thread() is threading.main_thread()
     need = len(cover.clauses) + 1
     if () in cover.clauses:  # an empty clause: no cover meets it
         return Result("unsat", seconds=time.perf_counter() - t0)
-    with run.stoppable(lambda: control.__setitem__(0, 1)):
+    with run.stoppable(stop), interrupted_by_signals(stop) if here else nullcontext():
         while True:
             got = _dlx.dance(len(caps), caps, starts, items, control, -1.0, need, need)
             if got is None:
