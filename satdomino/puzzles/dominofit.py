@@ -180,17 +180,23 @@ def _counts(m: Model, p: DominoFit, placed: list[tuple[str, Cell, int]]) -> None
     if fixed is None:
         m.add_clause([], "the sums with every square covered")  # no solution
         return
+    lines: dict[tuple[str, int, int], list[int]] = {}  # (kind, 0 row / 1 column, which)
+    for kind, (r, c), x in placed:
+        lines.setdefault((kind, 0, r), []).append(x)
+        lines.setdefault((kind, 1, c), []).append(x)
     for line, index, sums, counts in (
             ("row", 0, p.side, {"V": (fixed.v_row, True), "H": (fixed.h_row, False)}),
             ("column", 1, p.top, {"V": (fixed.v_col, False), "H": (fixed.h_col, True)})):
         for k, total in enumerate(sums):
-            for kind, (per_line, by_start) in counts.items():
-                n = per_line[k]
-                what = f"{n} {'vertical' if kind == 'V' else 'horizontal'} piece" + (
-                    "" if n == 1 else "s") + ((" starts" if n == 1 else " start") + " here"
-                                              if by_start else "")
-                m.card([x for kind2, at, x in placed if kind2 == kind and at[index] == k], "==",
-                       n, f"{line} {k} sum {total}: {what}")
+            for kind, (per_line, starting) in counts.items():
+                m.card(lines.get((kind, index, k), []), "==", per_line[k],
+                       f"{line} {k} sum {total}: {_pieces(per_line[k], kind, starting)}")
+
+
+def _pieces(n: int, kind: str, starting: bool) -> str:
+    """'2 vertical pieces start here', '1 horizontal piece', ..."""
+    noun = f"{n} {'vertical' if kind == 'V' else 'horizontal'} piece{'' if n == 1 else 's'}"
+    return noun + (f" start{'s' if n == 1 else ''} here" if starting else "")
 
 
 def build_placement(p: DominoFit) -> Model:
