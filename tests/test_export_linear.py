@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import shutil
 import subprocess
 
 import pytest
@@ -61,6 +62,24 @@ def test_lp_file_solves_too(tmp_path) -> None:
     run = subprocess.run(["glpsol", "--lp", str(lp), "-o", str(sol)], capture_output=True,
                          text=True, timeout=60)
     assert run.returncode == 0 and "INTEGER OPTIMAL" in sol.read_text()
+
+
+def test_a_board_with_nothing_to_place_exports_in_every_format(tmp_path) -> None:
+    """Every square black and a sum of 1: the counts model is one row with no terms (0 >= 1),
+    which the LP and OPB texts still write with a column, and glpsol finds infeasible."""
+    from satdomino.cli import main
+
+    src = tmp_path / "black.json"
+    src.write_text('{"width": 2, "height": 1, "top_numbers": [0, 0], "side_numbers": [1],'
+                   ' "blacks": [[0, 0], [1, 0]]}')
+    for fmt in ("lp", "mathprog", "opb", "smt2", "dimacs"):
+        assert main(["export", str(src), "--format", fmt, "-o", str(tmp_path / f"p.{fmt}")]) == 0
+    opb = (tmp_path / "p.opb").read_text()
+    assert opb.startswith("* #variable= 1 #constraint= 1") and "+0 x1 >= 1 ;" in opb
+    if shutil.which("glpsol"):
+        run = subprocess.run(["glpsol", "--lp", str(tmp_path / "p.lp")], capture_output=True,
+                             text=True, timeout=60)
+        assert "NO PRIMAL FEASIBLE SOLUTION" in run.stdout, run.stdout[-500:]
 
 
 def test_export_command(tmp_path, capsys) -> None:

@@ -93,13 +93,16 @@ def _terms(row: list[tuple[int, int]], cols: list[str], times: str = " ") -> Ite
 
 def to_lp(model: Model, comments: Sequence[str] = ()) -> str:
     cols, rs = rows(model)
+    # a row with no terms (0 >= 1: a board with nothing to place) still names a column
+    names = cols or ["x0"]
     lines = [f"\\ {c}" for c in comments]
-    lines += ["Minimize", f" obj: 0 {cols[0]}" if cols else " obj:", "Subject To"]
+    lines += ["Minimize", f" obj: 0 {names[0]}", "Subject To"]
     for k, (row, op, bound) in enumerate(rs, start=1):
-        terms = list(_terms(row, cols)) or ["0 " + cols[0]]
+        terms = list(_terms(row, cols)) or ["0 " + names[0]]
         chunks = [" ".join(terms[i:i + 10]) for i in range(0, len(terms), 10)]
         lines.append(f" c{k}: " + "\n   ".join(chunks) + f" {op} {bound}")
-    lines += ["Binary", *(f" {' '.join(cols[i:i + 12])}" for i in range(0, len(cols), 12)), "End"]
+    lines += ["Binary", *(f" {' '.join(names[i:i + 12])}" for i in range(0, len(names), 12)),
+              "End"]
     return "\n".join(lines) + "\n"
 
 
@@ -129,7 +132,8 @@ def to_opb(model: Model, comments: Sequence[str] = ()) -> str:
             terms, op, bound = [(-w, n) for w, n in terms], ">=", -bound
         body = " ".join(f"{w:+d} x{j + 1}" for w, j in terms)
         lines.append(f"{body} {op} {bound} ;" if body else f"+0 x1 {op} {bound} ;")
-    head = [f"* #variable= {len(cols)} #constraint= {len(lines)}"]
+    named = len(cols) or int(any(not terms for terms, _, _ in rs))  # the "+0 x1" of an empty row
+    head = [f"* #variable= {named} #constraint= {len(lines)}"]
     head += [f"* {c}" for c in comments]
     return "\n".join(head + lines) + "\n"
 
