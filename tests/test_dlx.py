@@ -16,7 +16,7 @@ import pytest
 
 from satdomino import family, solve
 from satdomino.analysis.count import count
-from satdomino.backends import get_backend
+from satdomino.backends import dlx, get_backend
 from satdomino.backends.dlx import Cover, dlx_built
 from satdomino.clock import Deadline
 from satdomino.errors import BackendError, SatDominoError
@@ -135,6 +135,15 @@ def test_models_it_cannot_take_get_one_line() -> None:
     m.var("x")
     with pytest.raises(SatDominoError, match="in no row"):
         get_backend("dlx").solve(m)
+
+
+@needs_dlx
+def test_a_cover_too_large_for_the_kernel_gets_one_line(monkeypatch) -> None:
+    """Past 2^24 rows or options the kernel's numbers would not fit: said before the search
+    (the limit lowered here, so that the test builds a small board)."""
+    monkeypatch.setattr(dlx, "LIMIT", 10)
+    with pytest.raises(BackendError, match="too large for it"):
+        solve(dominosa.planted(3, 1)[0], family("dominosa"), backend="dlx")
 
 
 @needs_dlx

@@ -33,6 +33,9 @@ except ImportError:  # built without a C compiler
     _dlx = None  # type: ignore[assignment]
 
 
+LIMIT = 1 << 24  # rows and options the kernel takes (its node numbers are C ints)
+
+
 def dlx_built() -> bool:
     return _dlx is not None
 
@@ -99,6 +102,10 @@ class Cover:
                    for clause in self.clauses)
 
     def arrays(self) -> tuple[array, array, array]:
+        nodes = sum(len(o) for o in self.options)
+        if max(len(self.caps), len(self.options)) > LIMIT or nodes + len(self.caps) >= 2**31:
+            raise BackendError(f"dlx: the cover is too large for it ({len(self.caps):,} rows, "
+                               f"{len(self.options):,} options; at most {LIMIT:,} each)")
         return (array("i", self.caps),
                 array("i", [0, *accumulate(len(o) for o in self.options)]),
                 array("i", [i for o in self.options for i in o]))
