@@ -37,12 +37,13 @@ def test_the_rule_of_each_family(kind: str) -> None:
 
 def test_the_rules_as_measured() -> None:
     """The choices docs/benchmarks.md justifies: Dominosa races MiniSat and the local search on
-    pairwise clauses, Domino Fit CaDiCaL on the sums as counts, Pips CaDiCaL, Doodle Fit dancing
-    links then CaDiCaL."""
+    pairwise clauses, Domino Fit CaDiCaL on the sums as counts (racing HiGHS from 2,000
+    squares), Pips CaDiCaL, Doodle Fit dancing links then CaDiCaL."""
     assert family("dominosa").auto[0].backends[0] == "portfolio:minisat22+sls@0.02"
     assert family("dominosa").auto[0].encodings == {"amo": "pairwise"}
-    assert [(r.model, r.backends) for r in family("dominofit").auto] == [
-        ("counts", ("cadical195",))]
+    assert [(r.size, r.model, r.backends) for r in family("dominofit").auto] == [
+        (0, "counts", ("cadical195",)),
+        (2000, "counts", ("portfolio:cadical195+highs", "cadical195"))]
     assert family("pips").auto[0].backends == ("cadical195",)
     assert [(r.size, r.backends) for r in family("doodlefit").auto] == [
         (0, ("dlx", "minisat22")), (200, ("cadical195",))]
