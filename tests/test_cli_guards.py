@@ -18,8 +18,8 @@ import pytest
 from satdomino.backends.dlx import dlx_built
 from satdomino.cli import main
 from satdomino.process.sigterm import _sigterm
+from satdomino.puzzles import dominofit, doodlefit, family
 from satdomino.puzzles import dominosa as D
-from satdomino.puzzles import doodlefit, family
 from satdomino.solve import solve
 
 from .conftest import EXAMPLES, need_binary
@@ -344,3 +344,42 @@ def test_the_dancing_links_search_stops_at_once(tmp_path, sig, code, said) -> No
         p.kill()
         p.wait()
     assert p.returncode == code and err.strip() == f"satdomino: {said}", err
+
+
+def _grandchildren(pid: int) -> list[int]:
+    """The children of ``pid``'s children (Linux /proc; none where it cannot be read)."""
+    def children(p: int) -> list[int]:
+        try:
+            return [int(c) for c in Path(f"/proc/{p}/task/{p}/children").read_text().split()]
+        except OSError:
+            return []
+    return [g for c in children(pid) for g in children(c)]
+
+
+@pytest.mark.parametrize("sig, code, said", [(signal.SIGTERM, 128 + signal.SIGTERM, "terminated"),
+                                              (signal.SIGINT, 130, "interrupted")])
+def test_a_race_with_a_fork_server_worker_stops_with_one_line(tmp_path, sig, code, said) -> None:
+    """A 60x60 Domino Fit board: auto races CaDiCaL and HiGHS, HiGHS in a worker of the fork
+    server. The server, forked while the signal bridge was on, closed the bridge's wakeup
+    file, and printed "Exception ignored ... Bad file descriptor" when the stopped worker's
+    SIGCHLD came."""
+    if not Path("/proc/self/task").is_dir():
+        pytest.skip("no /proc to see the worker by")
+    board = tmp_path / "b.json"
+    board.write_text(family("dominofit").formats["json"](dominofit.planted(60, 60, 2)[0]))
+    p = subprocess.Popen([sys.executable, "-m", "satdomino.cli", "solve", str(board)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + 60
+        while not _grandchildren(p.pid) and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)  # until HiGHS's worker runs
+        if p.poll() is not None or not _grandchildren(p.pid):
+            pytest.skip("no worker seen running (solved first, or HiGHS not installed)")
+        time.sleep(0.2)
+        p.send_signal(sig)
+        _, err = p.communicate(timeout=30)
+    finally:
+        p.kill()
+        p.wait()
+    assert p.returncode == code and err == f"satdomino: {said}\n", err

@@ -94,7 +94,11 @@ def child_main(write: int, fn: Callable[..., Any], args: tuple) -> NoReturn:
 
 def close_files_but(keep: int) -> None:
     """Close every open file of this process but 0, 1, 2 and ``keep``: those /proc lists, or
-    else every number up to the limit on open files."""
+    else every number up to the limit on open files. A signal wakeup file inherited from the
+    parent (its signal bridge, while a search runs) is let go first: Python would write each
+    signal's byte to the closed number, or to whatever file reuses it."""
+    with suppress(ValueError):  # forked from a thread other than the main one: none is set
+        signal.set_wakeup_fd(-1)
     try:
         fds = [int(x) for x in os.listdir("/proc/self/fd")]
     except OSError:
