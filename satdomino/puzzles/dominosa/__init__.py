@@ -64,7 +64,15 @@ FAMILY: Family[Dominosa, DominosaSolution] = Family(
         ("portfolio:minisat22+sls@0.02", "portfolio:minisat22@..0.08+highs-fj@0.02",
          "minisat22"),
         "MiniSat alone wins small boards within 20 ms; after that our local search races it "
-        "on the other core (N = 100 in 2-3 s); pairwise clauses are MiniSat's fastest"),),
+        "on the other core (N = 100 in 2-3 s); pairwise clauses are MiniSat's fastest"),
+          AutoRule(
+        100, "placement", {"amo": "pairwise"},
+        ("portfolio:minisat22@..1+sls@0.02+sls:seed=1@600",
+         "portfolio:minisat22@..0.08+highs-fj@0.02", "minisat22"),
+        "from N = 100 MiniSat gives its core up at 1 s to a second local search with another "
+        "seed: planted N = 150 median 9.1 s against 13.6, N = 200 41-49 s where one search "
+        "took 44 s and over 60; of 15 boards at N = 100 made unsatisfiable, MiniSat refuted "
+        "one, in 0.2 s, and none of the others in 3-60 s")),
     generator=GENERATOR, exact_count=B.count_placements, obstacles=B.obstacles,
     # --count-by tiling: the numbers are given, so a tiling is a placement (one grid)
     count_views={"tiling": B.build_placement}, given_text=given_text, stackable=True,
