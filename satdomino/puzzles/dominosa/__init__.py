@@ -64,7 +64,7 @@ FAMILY: Family[Dominosa, DominosaSolution] = Family(
         ("portfolio:minisat22+sls@0.02", "portfolio:minisat22@..0.08+highs-fj@0.02",
          "minisat22"),
         "MiniSat alone wins small boards within 20 ms; after that our local search races it "
-        "on the other core (N = 100 in 2-3 s); pairwise clauses are MiniSat's fastest"),
+        "on the other core (N = 60-70 in 0.5-1.2 s); pairwise clauses are MiniSat's fastest"),
           AutoRule(
         100, "placement", {"amo": "pairwise"},
         ("portfolio:minisat22@..1+sls@0.02+sls:seed=1@600",
