@@ -77,6 +77,12 @@ def size(formula: Formula) -> tuple[int, int]:
     return f.num_vars, len(f.clauses) + len(f.atmosts)
 
 
+def not_built(name: str) -> BackendError:
+    """The error of a backend whose C part the install could not build."""
+    return BackendError(f"backend {name} is not built here (pip install needs a C compiler "
+                        "for it); the other backends work without it")
+
+
 @dataclass
 class Backend:
     """One solver. ``takes`` says whether it reads the lowered CNF, the Model itself or (a
@@ -119,6 +125,12 @@ class Backend:
         """A solve another thread can stop (see ``process.run``). This default forks a child
         now, to be killed; backends that can stop in-process return a lighter Run."""
         return ForkedRun(self.solve, (formula, assumptions, NEVER, phases))
+
+    def model_of(self, formula: Formula) -> Model:
+        """The Model a backend that reads the model (``takes="model"``) was handed."""
+        if not isinstance(formula, Model):
+            raise BackendError(f"backend {self.name} reads the model")
+        return formula
 
     def check(self, encodings: Encodings) -> None:
         """Refuse encodings this backend cannot take (native cardinality without support)."""

@@ -25,7 +25,7 @@ from ..errors import BackendError
 from ..model import AtMostOne, Card, Clause, ExactlyOne, Model
 from ..process.run import Run
 from ..process.sigterm import interrupted_by_signals
-from .base import Backend, Formula, Result
+from .base import Backend, Formula, Result, not_built
 
 try:
     from . import _dlx
@@ -34,6 +34,8 @@ except ImportError:  # built without a C compiler
 
 
 LIMIT = 1 << 24  # rows and options the kernel takes (its node numbers are C ints)
+SUMMARY = "exact cover by dancing links (exactly-one / at-most-one / exactly-k rows only: " \
+          "Dominosa, Doodle Fit)"
 
 
 def dlx_built() -> bool:
@@ -43,17 +45,13 @@ def dlx_built() -> bool:
 class DlxBackend(Backend):
     def __init__(self) -> None:
         if _dlx is None:
-            raise BackendError("backend dlx is not built here (pip install needs a C compiler "
-                               "for it); the other backends work without it")
-        super().__init__(name="dlx", takes="model",
-                         summary="exact cover by dancing links (exactly-one / at-most-one / "
-                                 "exactly-k rows only: Dominosa, Doodle Fit)")
+            raise not_built("dlx")
+        super().__init__(name="dlx", takes="model", summary=SUMMARY)
 
     def start(self, formula: Formula, assumptions: Sequence[int] = (),
               phases: Sequence[int] = ()) -> Run:
-        if not isinstance(formula, Model):
-            raise BackendError(f"backend {self.name} reads the model")
-        return Run(lambda run: _search(formula, assumptions, run))
+        model = self.model_of(formula)
+        return Run(lambda run: _search(model, assumptions, run))
 
 
 class Cover:

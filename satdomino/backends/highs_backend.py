@@ -130,11 +130,10 @@ class HighsBackend(Backend):
 
     def start(self, formula: Formula, assumptions: Sequence[int] = (),
               phases: Sequence[int] = ()) -> Run:
-        if not isinstance(formula, Model):
-            raise BackendError(f"backend {self.name} reads the model")
+        model = self.model_of(formula)
 
         def make_args() -> tuple:
-            return _program(formula, assumptions), formula.num_vars, self.options
+            return _program(model, assumptions), model.num_vars, self.options
 
         if forkserver.available():
             return ServedRun(forkserver.server(), _solve, make_args)

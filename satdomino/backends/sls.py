@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from ..errors import BackendError
 from ..model import Model
 from ..process.run import Run
-from .base import Backend, Formula, Result
+from .base import Backend, Formula, Result, not_built
 from .program import Sums, exclusive_sums, program_rows, with_sums
 
 try:
@@ -43,8 +43,7 @@ def sls_built() -> bool:
 class SlsBackend(Backend):
     def __init__(self, seed: int = 0) -> None:
         if _sls is None:
-            raise BackendError("backend sls is not built here (pip install needs a C compiler "
-                               "for it); the other backends work without it")
+            raise not_built("sls")
         self.seed = seed
         super().__init__(name="sls" if not seed else f"sls:seed={seed}", takes="model",
                          takes_phases=True,
@@ -53,9 +52,8 @@ class SlsBackend(Backend):
 
     def start(self, formula: Formula, assumptions: Sequence[int] = (),
               phases: Sequence[int] = ()) -> Run:
-        if not isinstance(formula, Model):
-            raise BackendError(f"backend {self.name} reads the model")
-        return Run(lambda run: _search(formula, assumptions, phases, self.seed, run))
+        model = self.model_of(formula)
+        return Run(lambda run: _search(model, assumptions, phases, self.seed, run))
 
 
 def _search(model: Model, assumptions: Sequence[int], phases: Sequence[int], seed: int,

@@ -7,6 +7,7 @@ import json
 
 from ..auto import AUTO, describe
 from ..backends import PRESETS, available_backends
+from ..backends.dlx import SUMMARY as DLX_SUMMARY
 from ..encode import KINDS, REGISTRY, Encodings
 from ..puzzles import FAMILIES
 
@@ -39,8 +40,7 @@ def run(args: argparse.Namespace) -> int:
     said = {**{name: summary for name, (_, summary) in PRESETS.items()},
             AUTO: "the pick above (default)", "sls": "our local search (answers sat, or runs "
             "until stopped: race it with a complete solver)",
-            "dlx": "exact cover by dancing links (exactly-one / at-most-one / exactly-k rows: "
-                   "Dominosa, Doodle Fit)"}
+            "dlx": DLX_SUMMARY}
     for name in backends:
         print(f"  {name:<15} {said[name]}" if name in said else f"  {name}")
     print("  external:CMD    any DIMACS solver printing 's SATISFIABLE' / 'v ... 0'")
