@@ -83,7 +83,12 @@ def _stdin_by(deadline: Deadline) -> bytes:
 
 def _read_bytes(path: str) -> bytes:
     if path == "-":
-        return sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        try:
+            return sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        except (AttributeError, ValueError, OSError):  # closed, or not a file (``<&-``)
+            raise SatDominoError("standard input cannot be read") from None
+    if "\0" in path:  # open() would raise ValueError
+        raise SatDominoError("no such file (a null byte in the name)")
     try:
         with opener(path)(path, "rb") as f:  # compressed by suffix, or plain
             return f.read(MAX_INPUT_BYTES + 1)

@@ -152,6 +152,13 @@ def test_outputs_never_overwrite_an_input_or_each_other(capsys, tmp_path) -> Non
     (["generate", "dominosa", "--n", "5", "--unique", "--timeout", "inf"], "--timeout"),
     (["generate", "dominosa", "--n", "5", "--unique", "--timeout", "0"], "--timeout"),
     (["check-proof", DOUBLE6, str(EXAMPLES)], "not a file"),
+    # found by the fuzzing of hint: open() refuses a null byte with ValueError, and pytest's
+    # captured standard input refuses to be read with OSError
+    (["hint", str(EXAMPLES / "dominofit" / "published-7x7.json"), "--given", "\0"],
+     "a null byte in the name"),
+    (["solve", "a\0b"], "a null byte in the name"),
+    (["hint", str(EXAMPLES / "dominofit" / "published-7x7.json"), "--given", "-"],
+     "standard input cannot be read"),
 ])
 def test_bad_values_get_one_line_and_status_2(capsys, argv, words) -> None:
     code, _, err = run(capsys, *argv)
