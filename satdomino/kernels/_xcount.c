@@ -29,6 +29,12 @@ OverflowError. The GIL is released while counting.
 
 typedef unsigned __int128 u128;
 
+/* the memo starts small (a sweep that remembers little touches little memory) and doubles up
+   to these: slots, and 32-bit words of keys */
+enum { MEMO_FIRST_SLOTS = 1 << 12, MEMO_FIRST_POOL = 1 << 16 };
+#define MEMO_MAX_SLOTS ((size_t)1 << 22)
+#define MEMO_MAX_POOL ((size_t)1 << 27)
+
 
 typedef struct {
     int n, ngroups, words, small_caps;
@@ -99,10 +105,43 @@ static int s_get(S *z, const uint32_t *k, int len, uint64_t h, u128 *out)
     }
 }
 
+/* the memo at twice its slots, or 0 when it may not grow or memory runs out */
+static int s_grow(S *z)
+{
+    size_t slots = z->mslots * 2;
+    if (slots > MEMO_MAX_SLOTS)
+        return 0;
+    uint64_t *key = calloc(slots, sizeof(uint64_t));
+    u128 *val = malloc(slots * sizeof(u128));
+    int *off = malloc(slots * sizeof(int));
+    if (!key || !val || !off) {
+        free(key), free(val), free(off);
+        return 0;
+    }
+    for (size_t old = 0; old < z->mslots; old++) {
+        if (z->mkey[old] == 0)
+            continue;
+        size_t slot = z->mkey[old] & (slots - 1);
+        while (key[slot] != 0)
+            slot = (slot + 1) & (slots - 1);
+        key[slot] = z->mkey[old], val[slot] = z->mval[old], off[slot] = z->moff[old];
+    }
+    free(z->mkey), free(z->mval), free(z->moff);
+    z->mkey = key, z->mval = val, z->moff = off, z->mslots = slots;
+    return 1;
+}
+
 static void s_put(S *z, const uint32_t *k, int len, uint64_t h, u128 v)
 {
-    if (z->mused * 2 >= z->mslots || z->mpool_len + (size_t)len + 1 > z->mpool_cap)
+    if (z->mused * 2 >= z->mslots && !s_grow(z))
         return; /* full: go on without remembering more */
+    if (z->mpool_len + (size_t)len + 1 > z->mpool_cap) {
+        size_t cap = z->mpool_cap * 2;
+        uint32_t *pool = cap <= MEMO_MAX_POOL ? realloc(z->mpool, cap * sizeof(uint32_t)) : NULL;
+        if (!pool)
+            return;
+        z->mpool = pool, z->mpool_cap = cap;
+    }
     size_t slot = h & (z->mslots - 1);
     while (z->mkey[slot] != 0)
         slot = (slot + 1) & (z->mslots - 1);
@@ -232,8 +271,8 @@ static PyObject *sweep(PyObject *self, PyObject *args)
     z.bits = calloc((size_t)z.words, sizeof(uint64_t));
     z.used = calloc((size_t)(ngroups ? ngroups : 1), sizeof(int));
     z.scratch = malloc(((size_t)n + 1) * (size_t)(1 + 2 * z.words + ngroups) * sizeof(uint32_t));
-    z.mslots = (size_t)1 << 22;
-    z.mpool_cap = (size_t)1 << 27;
+    z.mslots = MEMO_FIRST_SLOTS;
+    z.mpool_cap = MEMO_FIRST_POOL;
     z.mkey = calloc(z.mslots, sizeof(uint64_t));
     z.mval = malloc(z.mslots * sizeof(u128));
     z.moff = malloc(z.mslots * sizeof(int));
