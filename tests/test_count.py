@@ -260,6 +260,57 @@ def test_domino_fit_counter_against_ganak_on_planted_boards() -> None:
     assert seen >= {1, 3}  # unique boards and boards with many solutions
 
 
+def test_domino_fit_counter_with_and_without_its_layers() -> None:
+    """The sweeps pruned by the layers' sets of counts, by the bounds alone (no layers, or a
+    budget they outgrow half-built) and Ganak agree, on boards with many solutions, one, and
+    none (a column clue moved to another column keeps the totals)."""
+    import dataclasses
+    import random
+
+    rng = random.Random(41)
+    seen = set()
+    for k in range(16):
+        board, _ = F.planted(rng.randint(4, 10), rng.randint(4, 10), rng.randrange(10**6),
+                             blacks=rng.choice([0.0, 0.05, 0.1]))
+        if k % 3 == 2:
+            a, b = rng.sample(range(board.width), 2)
+            top = list(board.top)
+            top[a], top[b] = top[a] + 1, top[b] - 1
+            board = dataclasses.replace(board, top=tuple(top))
+        values = []
+        for budget in (F.MAX_LAYER_BYTES, 0, 3000):
+            saved, F.MAX_LAYER_BYTES = F.MAX_LAYER_BYTES, budget
+            try:
+                values.append(F.count_placements(board))
+            finally:
+                F.MAX_LAYER_BYTES = saved
+        ganak = count(board, family("dominofit"), methods=("ganak",)).value
+        assert values == [ganak] * 3, (k, values, ganak)
+        seen.add(min(ganak, 2))
+    assert seen == {0, 1, 2}
+
+
+def test_domino_fit_counter_where_a_column_needs_64_pieces() -> None:
+    """A column of 64 or more vertical pieces is past the layers' sets: the bounds count it."""
+    import random
+
+    rng = random.Random(5)
+    pieces = [("V", (r, 0)) for r in range(0, 140, 2)]
+    for r in range(140):
+        if rng.random() < 0.5:
+            pieces.append(("H", (r, 1)))
+    covered = {cell for kind, at in pieces for cell in F.cells_of(kind, at)}
+    for r in range(139):
+        if (r, 1) not in covered and (r + 1, 1) not in covered:
+            pieces.append(("V", (r, 1)))
+            covered.update({(r, 1), (r + 1, 1)})
+    blacks = frozenset((r, c) for r in range(140) for c in range(3) if (r, c) not in covered)
+    board = F.DominoFit(3, 140, blacks, *F._sums(3, 140, pieces))
+    assert max(F.fixed_counts(board).v_col) >= 64
+    assert F.count_placements(board) == count(board, family("dominofit"),
+                                              methods=("ganak",)).value >= 1
+
+
 def test_domino_fit_counter_refuses_what_it_cannot_count() -> None:
     import dataclasses
 

@@ -1,7 +1,7 @@
 /* Counting Domino Fit solutions exactly: satdomino's counter for full-cover Domino Fit
 (``dominofit.count_placements``).
 
-count(width, height, free, tops, per_column, max_states, control) -> int | None
+count(width, height, free, tops, per_column, max_states, layer_bytes, control) -> int | None
 
 With every free square covered, the row sums fix how many vertical pieces have their top in
 each row (``tops``) and the column sums how many vertical pieces lie in each column
@@ -14,8 +14,17 @@ Rows are swept from both ends towards each other (meet in the middle). A state i
 squares of the next row covered from the side already swept (a bit mask) and how many
 vertical pieces each column has got so far (one byte a column); states with the same key are
 merged, summing their counts, and a column that has more than it needs, or can no longer get
-what it needs, is dropped. At the meeting row, each state from above is matched with the state
-from below that has the same mask and the rest of each column's count.
+what it needs, is dropped. The sweeps meet across one row: each state from above, moved across
+it, is matched with the state from below that has the same mask and the rest of each column's
+count.
+
+Most states of a plain sweep have no completion (at the meeting row of planted 20x20 boards,
+over 90% of them match nothing). So first the masks alone are swept, three times (down, up,
+down), giving each mask a boundary can hold the sets of counts each column can get above it
+and below it, each kept to what the other can match (``build_layers``); a sweep then drops a
+state whose counts the other side's sets cannot complete, and moves along the masks' recorded
+moves instead of finding them again. Up to ``layer_bytes`` of them (0: none), and only where
+every column needs fewer than 64 pieces.
 
 ``free`` is an array('q') of one bit mask per row (bit c: square c is free); ``tops`` and
 ``per_column`` are array('i'). Returns the count, or None when a sweep holds more than
@@ -141,6 +150,25 @@ static void add_count(Table *t, long e, u128 c)
     t->counts[e] = s;
 }
 
+/* The masks a boundary can hold (boundary t lies between rows t - 1 and t; its mask is the
+   squares of row t covered from above, the tops of row t - 1), each with, per column, the set
+   of counts (bit v: v vertical pieces) the rows before t can give it (``past``) and the rows
+   from t on (``future``), over every way of filling them that reaches or leaves that mask: a
+   sweep's state whose counts lie outside them has no completion. A mask whose sets are empty
+   is dead (``future`` of column 0 is 0). */
+typedef struct {
+    size_t n, cap, slots;
+    uint64_t *mask;
+    uint32_t *slot; /* entry index + 1, 0 empty */
+    uint64_t *past, *future; /* n * width */
+    /* the moves across the row below: entry i reaches entries to[first[i] .. first[i + 1])
+       of the next layer; and the moves across the row above, reversed: entry i is reached
+       from entries from[rfirst[i] .. rfirst[i + 1]) of the previous one */
+    size_t *first, *rfirst;
+    uint32_t *to, *from;
+    size_t nto, tocap;
+} Layer;
+
 typedef struct {
     int width, height;
     const int64_t *free;
@@ -149,6 +177,7 @@ typedef struct {
     size_t max_states;
     volatile int *control;
     int stopped, failed;
+    Layer *layers; /* height + 1 boundaries, or NULL: the sweeps go by the bounds alone */
 } Board;
 
 /* Every split of row ``r`` given the squares ``fixed`` (covered from the swept side): the
@@ -184,13 +213,310 @@ static void split_from(Split *s, int c, uint64_t x, int left, int run)
     split_from(s, c + 1, x, left, run + 1);         /* a horizontal piece's square */
 }
 
+
+static size_t layer_bytes(const Layer *l, int width)
+{
+    return l->cap * (8 + 2 * (size_t)width * 8) + l->slots * 4;
+}
+
+static uint64_t hash_mask(uint64_t m)
+{
+    m ^= m >> 31;
+    m *= 0x9E3779B97F4A7C15ULL;
+    return m ^ (m >> 29);
+}
+
+static void layer_free(Layer *l)
+{
+    free(l->mask), free(l->slot), free(l->past), free(l->future);
+    free(l->first), free(l->rfirst), free(l->to), free(l->from);
+    memset(l, 0, sizeof *l);
+}
+
+/* rebuild the slots for ``slots`` */
+static int layer_rehash(Layer *l, size_t slots)
+{
+    uint32_t *slot = calloc(slots, sizeof(uint32_t));
+    if (!slot)
+        return -1;
+    for (size_t e = 0; e < l->n; e++) {
+        size_t h = hash_mask(l->mask[e]) & (slots - 1);
+        while (slot[h])
+            h = (h + 1) & (slots - 1);
+        slot[h] = (uint32_t)(e + 1);
+    }
+    free(l->slot);
+    l->slot = slot, l->slots = slots;
+    return 0;
+}
+
+/* the entry of ``mask``: added (its sets empty) when ``add``; -2 when absent, -1 when out of
+   memory */
+static long layer_find(Layer *l, uint64_t mask, int add, int width)
+{
+    if (l->slots) {
+        for (size_t h = hash_mask(mask) & (l->slots - 1); l->slot[h];
+             h = (h + 1) & (l->slots - 1))
+            if (l->mask[l->slot[h] - 1] == mask)
+                return (long)l->slot[h] - 1;
+    }
+    if (!add)
+        return -2;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64, w = (size_t)width;
+        uint64_t *m = realloc(l->mask, cap * 8);
+        if (!m)
+            return -1;
+        l->mask = m;
+        uint64_t *pa = realloc(l->past, cap * w * 8);
+        if (!pa)
+            return -1;
+        l->past = pa;
+        uint64_t *fu = realloc(l->future, cap * w * 8);
+        if (!fu)
+            return -1;
+        l->future = fu;
+        l->cap = cap;
+        if (layer_rehash(l, 2 * cap) < 0)
+            return -1;
+    }
+    size_t e = l->n++;
+    l->mask[e] = mask;
+    memset(l->past + e * width, 0, (size_t)width * 8);
+    memset(l->future + e * width, 0, (size_t)width * 8);
+    size_t h = hash_mask(mask) & (l->slots - 1);
+    while (l->slot[h])
+        h = (h + 1) & (l->slots - 1);
+    l->slot[h] = (uint32_t)(e + 1);
+    return (long)e;
+}
+
+/* {n - v : v in set, 0 <= v <= n} */
+static uint64_t mirrored(uint64_t set, int n)
+{
+    uint64_t out = 0;
+    for (int v = 0; v <= n; v++)
+        if ((set >> v) & 1)
+            out |= 1ULL << (n - v);
+    return out;
+}
+
+/* keep in ``sets`` the counts whose rest of the column's need lies in ``other``; dead when
+   a column keeps none */
+static void keep_matching(uint64_t *sets, const uint64_t *other, const int *need, int width)
+{
+    for (int c = 0; c < width; c++) {
+        sets[c] &= mirrored(other[c], need[c]);
+        if (!sets[c]) {
+            sets[0] = 0;
+            return;
+        }
+    }
+}
+
+/* one mask's moves across a row, for the passes: ``from`` is entry i of layer ``at``, moving
+   into layer ``to`` */
+typedef struct {
+    Board *b;
+    Layer *at, *to;
+    size_t i;
+    int forward, add;
+    uint64_t *acc; /* backward: the union being built */
+} Pass;
+
+static void pass_move(void *ctx, uint64_t x)
+{
+    Pass *ps = ctx;
+    int w = ps->b->width;
+    long j = layer_find(ps->to, x, ps->add, w);
+    if (j == -1)
+        ps->b->failed = 1;
+    if (j < 0)
+        return;
+    if (ps->forward) { /* counts before the next boundary: these plus x's tops */
+        if (!ps->add && !ps->to->future[(size_t)j * w])
+            return;
+        if (!ps->add) { /* the last pass: the move is kept for the sweeps */
+            Layer *l = ps->at;
+            if (l->nto == l->tocap) {
+                size_t cap = l->tocap ? 2 * l->tocap : 1024;
+                uint32_t *to = realloc(l->to, cap * sizeof(uint32_t));
+                if (!to) {
+                    ps->b->failed = 1;
+                    return;
+                }
+                l->to = to, l->tocap = cap;
+            }
+            l->to[l->nto++] = (uint32_t)j;
+        }
+        uint64_t *dst = ps->to->past + (size_t)j * w, *src = ps->at->past + ps->i * w;
+        for (int c = 0; c < w; c++)
+            dst[c] |= ((x >> c) & 1) ? src[c] << 1 : src[c];
+    } else { /* counts from this boundary on: x's tops plus the next's */
+        const uint64_t *src = ps->to->future + (size_t)j * w;
+        if (!src[0])
+            return;
+        for (int c = 0; c < w; c++)
+            ps->acc[c] |= ((x >> c) & 1) ? src[c] << 1 : src[c];
+    }
+}
+
+static void pass_row(Board *b, Pass *ps, int r)
+{
+    uint64_t fixed = ps->at->mask[ps->i];
+    Split s = {b, r, b->tops[r], fixed, r + 1 < b->height ? (uint64_t)b->free[r + 1] : 0,
+               pass_move, ps};
+    split_from(&s, 0, 0, s.k, 0);
+}
+
+/* the moves from ``l`` into ``next``, listed by their ends in ``next`` */
+static int reverse_moves(const Layer *l, Layer *next)
+{
+    next->rfirst = calloc(next->n + 1, sizeof(size_t));
+    next->from = malloc((l->nto ? l->nto : 1) * sizeof(uint32_t));
+    if (!next->rfirst || !next->from)
+        return -1;
+    for (size_t k = 0; k < l->nto; k++)
+        next->rfirst[l->to[k] + 1]++;
+    for (size_t j = 0; j < next->n; j++)
+        next->rfirst[j + 1] += next->rfirst[j];
+    size_t *fill = malloc((next->n + 1) * sizeof(size_t));
+    if (!fill)
+        return -1;
+    memcpy(fill, next->rfirst, (next->n + 1) * sizeof(size_t));
+    for (size_t i = 0; i < l->n; i++)
+        for (size_t k = l->first[i]; k < l->first[i + 1]; k++)
+            next->from[fill[l->to[k]]++] = (uint32_t)i;
+    free(fill);
+    return 0;
+}
+
+/* The layers, from three passes over the masks: forward (every reachable mask and its past),
+   backward (the futures, each kept to what its past can match), forward again (the pasts
+   kept to what the futures match). 0 when they would take more than ``budget`` bytes. */
+static int build_layers(Board *b, size_t budget)
+{
+    int w = b->width, h = b->height;
+    Layer *L = calloc((size_t)h + 1, sizeof(Layer));
+    if (!L)
+        return 0;
+    b->layers = L;
+    size_t bytes = 0;
+    if (layer_find(&L[0], 0, 1, w) < 0)
+        goto fail;
+    for (int c = 0; c < w; c++)
+        L[0].past[c] = 1, L[0].future[c] = 1;
+    for (int r = 0; r < h; r++) {
+        for (size_t i = 0; i < L[r].n && !b->failed; i++) {
+            Pass ps = {b, &L[r], &L[r + 1], i, 1, 1, NULL};
+            pass_row(b, &ps, r);
+        }
+        bytes += layer_bytes(&L[r + 1], w);
+        if (b->failed || bytes > budget || b->control[0])
+            goto fail;
+    }
+    for (int r = h; r >= 0; r--) {
+        uint64_t acc[MAX_WIDTH];
+        for (size_t i = 0; i < L[r].n; i++) {
+            memset(acc, 0, sizeof acc);
+            if (r == h) {
+                if (L[r].mask[i] == 0)
+                    for (int c = 0; c < w; c++)
+                        acc[c] = 1;
+            } else {
+                Pass ps = {b, &L[r], &L[r + 1], i, 0, 0, acc};
+                pass_row(b, &ps, r);
+            }
+            keep_matching(acc, L[r].past + i * w, b->need, w);
+            memcpy(L[r].future + i * w, acc, (size_t)w * 8);
+        }
+        if (b->control[0])
+            goto fail;
+    }
+    for (int r = 1; r <= h; r++)
+        memset(L[r].past, 0, L[r].n * (size_t)w * 8);
+    for (int r = 0; r < h; r++) {
+        L[r].first = malloc((L[r].n + 1) * sizeof(size_t));
+        if (!L[r].first)
+            goto fail;
+        for (size_t i = 0; i < L[r].n; i++) {
+            L[r].first[i] = L[r].nto;
+            if (!L[r].future[i * w])
+                continue;
+            Pass ps = {b, &L[r], &L[r + 1], i, 1, 0, NULL};
+            pass_row(b, &ps, r);
+        }
+        L[r].first[L[r].n] = L[r].nto;
+        bytes += L[r].nto * 8 + L[r].n * 16;
+        if (b->failed || bytes > budget || reverse_moves(&L[r], &L[r + 1]) < 0)
+            goto fail;
+        for (size_t i = 0; i < L[r + 1].n; i++) {
+            uint64_t *past = L[r + 1].past + i * w;
+            keep_matching(past, L[r + 1].future + i * w, b->need, w);
+            if (!past[0])
+                L[r + 1].future[i * w] = 0;
+        }
+        if (b->control[0])
+            goto fail;
+    }
+    return 1;
+fail:
+    for (int r = 0; r <= h; r++)
+        layer_free(&L[r]);
+    free(L);
+    b->layers = NULL;
+    b->failed = 0;
+    return 0;
+}
+
+/* may a state at boundary r, entry j of its layer, with these counts (of the rows before r
+   when ``past_counted``, else of the rows from r) be completed, as far as the layers know? */
+static int completable(const Board *b, int r, size_t j, const uint8_t *counts, int past_counted)
+{
+    const Layer *l = &b->layers[r];
+    int w = b->width;
+    const uint64_t *sets = (past_counted ? l->future : l->past) + j * w;
+    if (!l->future[j * w])
+        return 0;
+    for (int c = 0; c < w; c++) {
+        int rest = b->need[c] - counts[c];
+        if (rest < 0 || !((sets[c] >> rest) & 1))
+            return 0;
+    }
+    return 1;
+}
+
 typedef struct {
     Board *b;
     Table *next;
     const uint8_t *key; /* the state being extended */
     u128 count;
     int r, down;
+    long j;      /* the entry of the new state's mask in its layer, -1 without layers */
+    Table *meet; /* set on the last row: the states from below, matched instead of added */
+    u128 total;
+    int overflow;
 } Step;
+
+/* the count of the states from below that complete this one (its mask, the rest of each
+   column's count) times this one's */
+static void match(Step *st, const uint8_t *key)
+{
+    uint8_t rest[8 + MAX_WIDTH + 8];
+    memcpy(rest, key, sizeof rest);
+    for (int c = 0; c < st->b->width; c++)
+        rest[8 + c] = (uint8_t)(st->b->need[c] - key[8 + c]);
+    long f = table_find(st->meet, rest, 0);
+    if (f < 0)
+        return;
+    u128 x = st->count, y = st->meet->counts[f];
+    if (x && y > ~(u128)0 / x)
+        st->overflow = 1;
+    u128 p = x * y;
+    st->total += p;
+    if (st->total < p)
+        st->overflow = 1;
+}
 
 static void extend(void *ctx, uint64_t x)
 {
@@ -223,6 +549,13 @@ static void extend(void *ctx, uint64_t x)
             return;
         key[8 + c] = (uint8_t)have;
     }
+    /* down, the state is at boundary r + 1 with its pasts counted; up, at r with its futures */
+    if (st->j >= 0 && !completable(b, st->down ? r + 1 : r, (size_t)st->j, key + 8, st->down))
+        return;
+    if (st->meet) {
+        match(st, key);
+        return;
+    }
     long e = table_find(st->next, key, 1);
     if (e < 0) {
         b->failed = 1;
@@ -248,11 +581,15 @@ static void pack_column(Board *b, int c, int first, int dir, int *out)
     }
 }
 
-/* sweep one row: from table ``cur`` into ``next`` */
-static void sweep_row(Board *b, Table *cur, Table *next, int r, int down)
+/* Sweep row r: from table ``cur`` into ``next``; or, given ``meet`` (the states from below
+   at boundary r + 1), return the count of the fillings they complete (``*overflow`` set past
+   128 bits). With layers the moves are the layers' own, else they are found again. */
+static u128 sweep_row(Board *b, Table *cur, Table *next, Table *meet, int r, int down,
+                      int *overflow)
 {
     uint64_t below_free = r + 1 < b->height ? (uint64_t)b->free[r + 1] : 0;
     uint64_t above_free = r > 0 ? (uint64_t)b->free[r - 1] : 0;
+    u128 total = 0;
     for (size_t e = 0; e < cur->n && !b->failed && !b->stopped; e++) {
         if ((e & 1023) == 0 && b->control[0]) {
             b->stopped = 1;
@@ -261,23 +598,41 @@ static void sweep_row(Board *b, Table *cur, Table *next, int r, int down)
         const uint8_t *key = cur->keys + e * cur->keylen;
         uint64_t fixed;
         memcpy(&fixed, key, 8);
-        Step st = {b, next, key, cur->counts[e], r, down};
-        /* down: fixed = squares covered from above, choose the tops (they need a free square
-           below); up: fixed = this row's tops (asked for by the row below), choose the
-           squares covered from above (they need a free square above: a top there) */
-        Split s = {b, r, down ? b->tops[r] : (r > 0 ? b->tops[r - 1] : 0), fixed,
-                   down ? below_free : above_free, extend, &st};
-        split_from(&s, 0, 0, s.k, 0);
+        Step st = {b, next, key, cur->counts[e], r, down, -1, meet, 0, 0};
+        if (b->layers) { /* down, the state is at boundary r; up, at r + 1 */
+            Layer *at = &b->layers[down ? r : r + 1], *to = &b->layers[down ? r + 1 : r];
+            long i = layer_find(at, fixed, 0, b->width);
+            if (i < 0)
+                continue;
+            const size_t *first = down ? at->first : at->rfirst;
+            const uint32_t *ends = down ? at->to : at->from;
+            for (size_t k = first[i]; k < first[i + 1]; k++) {
+                st.j = ends[k];
+                extend(&st, to->mask[st.j]);
+            }
+        } else {
+            /* down: fixed = squares covered from above, choose the tops (they need a free
+               square below); up: fixed = this row's tops (asked for by the row below), choose
+               the squares covered from above (they need a free square above: a top there) */
+            Split s = {b, r, down ? b->tops[r] : (r > 0 ? b->tops[r - 1] : 0), fixed,
+                       down ? below_free : above_free, extend, &st};
+            split_from(&s, 0, 0, s.k, 0);
+        }
+        total += st.total;
+        if (total < st.total)
+            st.overflow = 1;
+        *overflow |= st.overflow;
     }
+    return total;
 }
 
 static PyObject *count(PyObject *self, PyObject *args)
 {
     int width, height;
     PyObject *o_free, *o_tops, *o_need, *o_control;
-    Py_ssize_t max_states;
-    if (!PyArg_ParseTuple(args, "iiOOOnO", &width, &height, &o_free, &o_tops, &o_need,
-                          &max_states, &o_control))
+    Py_ssize_t max_states, layer_bytes;
+    if (!PyArg_ParseTuple(args, "iiOOOnnO", &width, &height, &o_free, &o_tops, &o_need,
+                          &max_states, &layer_bytes, &o_control))
         return NULL;
     if (width < 1 || width > MAX_WIDTH || height < 1 || max_states < 1) {
         PyErr_SetString(PyExc_ValueError, "width 1-64, height and max_states at least 1");
@@ -299,7 +654,7 @@ static PyObject *count(PyObject *self, PyObject *args)
         goto done;
     }
     Board b = {width, height, bf.buf, bt.buf, bn.buf, NULL, NULL, (size_t)max_states,
-               (volatile int *)bc.buf, 0, 0};
+               (volatile int *)bc.buf, 0, 0, NULL};
     b.above = calloc((size_t)(height + 1) * width, sizeof(int));
     b.below = calloc((size_t)(height + 1) * width, sizeof(int));
     Table up = {0}, down = {0}, next = {0};
@@ -315,6 +670,11 @@ static PyObject *count(PyObject *self, PyObject *args)
             pack_column(&b, c, height - 1, -1, b.below);
             pack_column(&b, c, 0, 1, b.above);
         }
+        int small = 1; /* every column's need fits the layers' 64-bit sets */
+        for (int c = 0; c < width; c++)
+            small &= b.need[c] < 64;
+        if (small && layer_bytes > 0)
+            build_layers(&b, (size_t)layer_bytes);
         uint8_t key[8 + MAX_WIDTH + 8];
         memset(key, 0, sizeof key);
         table_find(&down, key, 1); /* from above: nothing covered, no tops yet */
@@ -322,7 +682,7 @@ static PyObject *count(PyObject *self, PyObject *args)
         table_find(&up, key, 1);   /* from below: no tops asked of the last row */
         up.counts[0] = 1;
         int top = 0, bottom = height; /* rows [0, top) swept down, [bottom, height) up */
-        while (top < bottom && !b.failed && !b.stopped) {
+        while (bottom - top > 1 && !b.failed && !b.stopped) {
             int go_down = down.n <= up.n;
             Table *cur = go_down ? &down : &up;
             if (table_init(&next, width, cur->n) < 0) {
@@ -330,34 +690,18 @@ static PyObject *count(PyObject *self, PyObject *args)
                 break;
             }
             if (go_down)
-                sweep_row(&b, cur, &next, top++, 1);
+                sweep_row(&b, cur, &next, NULL, top++, 1, &overflow);
             else
-                sweep_row(&b, cur, &next, --bottom, 0);
+                sweep_row(&b, cur, &next, NULL, --bottom, 0, &overflow);
             overflow |= next.overflow;
             table_free(cur);
             *cur = next;
         }
-        /* meet: a state from above (mask = the squares of row ``top`` its tops cover, counts
-           so far) and one from below (mask = the squares of row ``top`` that must be covered
-           from above, counts of the rows below) */
-        if (!b.failed && !b.stopped) {
-            for (size_t e = 0; e < down.n; e++) {
-                const uint8_t *k = down.keys + e * down.keylen;
-                memcpy(key, k, 8);
-                for (int c = 0; c < width; c++)
-                    key[8 + c] = (uint8_t)(b.need[c] - k[8 + c]);
-                long f = table_find(&up, key, 0);
-                if (f >= 0) {
-                    u128 x = down.counts[e], y = up.counts[f];
-                    if (x && y > ~(u128)0 / x)
-                        overflow = 1;
-                    u128 p = x * y;
-                    total += p;
-                    if (total < p)
-                        overflow = 1;
-                }
-            }
-        }
+        /* meet across row ``top``: each state from above (mask = the squares of row ``top``
+           covered from above, counts so far), moved across it, against the state from below
+           with the same mask (the tops of row ``top``) and the rest of each column's count */
+        if (!b.failed && !b.stopped)
+            total = sweep_row(&b, &down, NULL, &up, top, 1, &overflow);
         Py_END_ALLOW_THREADS
     }
     if (!ok || b.failed) {
@@ -379,6 +723,11 @@ static PyObject *count(PyObject *self, PyObject *args)
     }
     table_free(&up);
     table_free(&down);
+    if (b.layers) {
+        for (int r = 0; r <= height; r++)
+            layer_free(&b.layers[r]);
+        free(b.layers);
+    }
     free(b.above);
     free(b.below);
 done:

@@ -273,6 +273,8 @@ def fixed_counts(p: DominoFit) -> FixedCounts | None:
 
 
 MAX_COUNT_STATES = 8_000_000  # states a sweep of the counter may hold (about 60 bytes each)
+# the counter's sets of counts per mask (``_fitcount.c``): past this it counts without them
+MAX_LAYER_BYTES = 256 << 20
 
 
 def count_placements(p: DominoFit) -> int:
@@ -281,7 +283,8 @@ def count_placements(p: DominoFit) -> int:
     Covering everything turns the clues into counts of vertical pieces per row and per column
     (``fixed_counts``). The horizontal pieces then fill what is left of each row, which they
     can exactly when it falls into runs of even length. The count of such sets of verticals is
-    taken by sweeping the rows from both ends (``_fitcount.c``). Boards it does not take raise
+    taken by sweeping the rows from both ends, each state kept only when the counts the other
+    side can give its columns complete it (``_fitcount.c``). Boards it does not take raise
     SatDominoError, and the other counting methods go on."""
     if not p.cover:
         raise SatDominoError("the exact counter needs every square covered")
@@ -294,7 +297,8 @@ def count_placements(p: DominoFit) -> int:
         return 0
     free = [sum(1 << c for c in range(p.width) if p.free((r, c))) for r in range(p.height)]
     value = _fitcount.count(p.width, p.height, array("q", free), array("i", fixed.v_row),
-                            array("i", fixed.v_col), MAX_COUNT_STATES, array("i", [0]))
+                            array("i", fixed.v_col), MAX_COUNT_STATES, MAX_LAYER_BYTES,
+                            array("i", [0]))
     if value is None:
         raise SatDominoError(f"the exact counter went past {MAX_COUNT_STATES:,} states")
     return int(value)
