@@ -311,6 +311,44 @@ def test_domino_fit_counter_where_a_column_needs_64_pieces() -> None:
                                               methods=("ganak",)).value >= 1
 
 
+def test_domino_fit_counter_on_a_board_64_squares_wide() -> None:
+    board, _ = F.planted(64, 3, 3, blacks=0.3)
+    assert board.free((0, 63)) or board.free((1, 63)) or board.free((2, 63))  # bit 63 set
+    assert F.count_placements(board) == count(board, family("dominofit"),
+                                              methods=("ganak",)).value
+
+
+def test_domino_fit_counter_stops_when_told_while_one_state_has_millions_of_moves() -> None:
+    """An empty 40x12 board: the first row alone has millions of masks. ``control`` set from
+    another thread stops the layers and the sweeps alike (the bound is wide: no timing)."""
+    import threading
+    import time
+    from array import array
+
+    from satdomino.puzzles import _fitcount
+
+    board, _ = F.planted(40, 12, 1, blacks=0.0)
+    fixed = F.fixed_counts(board)
+    free = array("q", [sum(1 << c for c in range(40) if board.free((r, c))) for r in range(12)])
+    for layer_bytes in (F.MAX_LAYER_BYTES, 0):
+        control = array("i", [0])
+        threading.Timer(0.5, control.__setitem__, (0, 1)).start()
+        t0 = time.monotonic()
+        assert _fitcount.count(40, 12, free, array("i", fixed.v_row), array("i", fixed.v_col),
+                               F.MAX_COUNT_STATES, layer_bytes, control) is None
+        assert time.monotonic() - t0 < 60
+
+
+def test_packing_sweep_remembers_a_key_longer_than_its_first_pool() -> None:
+    from array import array
+
+    from satdomino.kernels import _xcount
+
+    # one cell, one option, 140,000 groups: a state's key outgrows the memo's first pool
+    assert _xcount.sweep(1, array("i", [256] * 140_000), array("i", [0, 1]), array("i", [0]),
+                         array("i", [0]), array("i", [0]), -1.0) == 1
+
+
 def test_domino_fit_counter_refuses_what_it_cannot_count() -> None:
     import dataclasses
 

@@ -135,8 +135,11 @@ static void s_put(S *z, const uint32_t *k, int len, uint64_t h, u128 v)
 {
     if (z->mused * 2 >= z->mslots && !s_grow(z))
         return; /* full: go on without remembering more */
-    if (z->mpool_len + (size_t)len + 1 > z->mpool_cap) {
-        size_t cap = z->mpool_cap * 2;
+    size_t needs = z->mpool_len + (size_t)len + 1;
+    if (needs > z->mpool_cap) {
+        size_t cap = z->mpool_cap;
+        while (cap < needs)
+            cap *= 2;
         uint32_t *pool = cap <= MEMO_MAX_POOL ? realloc(z->mpool, cap * sizeof(uint32_t)) : NULL;
         if (!pool)
             return;

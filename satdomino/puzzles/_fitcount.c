@@ -178,7 +178,18 @@ typedef struct {
     volatile int *control;
     int stopped, failed;
     Layer *layers; /* height + 1 boundaries, or NULL: the sweeps go by the bounds alone */
+    size_t room;   /* the bytes the layers may still take */
+    unsigned ticks;
 } Board;
+
+/* stopped (by ``control``, looked at every 4096 calls: one state may have millions of moves)
+   or failed */
+static int halted(Board *b)
+{
+    if ((++b->ticks & 4095) == 0 && b->control[0])
+        b->stopped = 1;
+    return b->stopped || b->failed;
+}
 
 /* Every split of row ``r`` given the squares ``fixed`` (covered from the swept side): the
    other set ``x`` (tops when sweeping down, squares covered from above when sweeping up), with
@@ -195,6 +206,8 @@ typedef struct {
 static void split_from(Split *s, int c, uint64_t x, int left, int run)
 {
     int w = s->b->width;
+    if (s->b->stopped || s->b->failed)
+        return;
     if (c == w) {
         if (left == 0 && (run & 1) == 0)
             s->emit(s->ctx, x);
@@ -213,11 +226,6 @@ static void split_from(Split *s, int c, uint64_t x, int left, int run)
     split_from(s, c + 1, x, left, run + 1);         /* a horizontal piece's square */
 }
 
-
-static size_t layer_bytes(const Layer *l, int width)
-{
-    return l->cap * (8 + 2 * (size_t)width * 8) + l->slots * 4;
-}
 
 static uint64_t hash_mask(uint64_t m)
 {
@@ -250,9 +258,9 @@ static int layer_rehash(Layer *l, size_t slots)
     return 0;
 }
 
-/* the entry of ``mask``: added (its sets empty) when ``add``; -2 when absent, -1 when out of
-   memory */
-static long layer_find(Layer *l, uint64_t mask, int add, int width)
+/* the entry of ``mask``: added (its sets empty) when ``add`` is given, the bytes its growth
+   takes counted off ``*add``; -2 when absent, -1 when out of memory or of those bytes */
+static long layer_find(Layer *l, uint64_t mask, size_t *add, int width)
 {
     if (l->slots) {
         for (size_t h = hash_mask(mask) & (l->slots - 1); l->slot[h];
@@ -264,6 +272,10 @@ static long layer_find(Layer *l, uint64_t mask, int add, int width)
         return -2;
     if (l->n == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 64, w = (size_t)width;
+        size_t grows = (cap - l->cap) * (8 + 16 * w) + (2 * cap - l->slots) * 4;
+        if (grows > *add)
+            return -1;
+        *add -= grows;
         uint64_t *m = realloc(l->mask, cap * 8);
         if (!m)
             return -1;
@@ -328,7 +340,9 @@ static void pass_move(void *ctx, uint64_t x)
 {
     Pass *ps = ctx;
     int w = ps->b->width;
-    long j = layer_find(ps->to, x, ps->add, w);
+    if (halted(ps->b))
+        return;
+    long j = layer_find(ps->to, x, ps->add ? &ps->b->room : NULL, w);
     if (j == -1)
         ps->b->failed = 1;
     if (j < 0)
@@ -340,7 +354,11 @@ static void pass_move(void *ctx, uint64_t x)
             Layer *l = ps->at;
             if (l->nto == l->tocap) {
                 size_t cap = l->tocap ? 2 * l->tocap : 1024;
-                uint32_t *to = realloc(l->to, cap * sizeof(uint32_t));
+                uint32_t *to = NULL;
+                if ((cap - l->tocap) * 4 <= ps->b->room) {
+                    ps->b->room -= (cap - l->tocap) * 4;
+                    to = realloc(l->to, cap * sizeof(uint32_t));
+                }
                 if (!to) {
                     ps->b->failed = 1;
                     return;
@@ -370,8 +388,12 @@ static void pass_row(Board *b, Pass *ps, int r)
 }
 
 /* the moves from ``l`` into ``next``, listed by their ends in ``next`` */
-static int reverse_moves(const Layer *l, Layer *next)
+static int reverse_moves(const Layer *l, Layer *next, size_t *room)
 {
+    size_t takes = (next->n + 1) * 16 + l->nto * 4;
+    if (takes > *room)
+        return -1;
+    *room -= takes;
     next->rfirst = calloc(next->n + 1, sizeof(size_t));
     next->from = malloc((l->nto ? l->nto : 1) * sizeof(uint32_t));
     if (!next->rfirst || !next->from)
@@ -393,7 +415,8 @@ static int reverse_moves(const Layer *l, Layer *next)
 
 /* The layers, from three passes over the masks: forward (every reachable mask and its past),
    backward (the futures, each kept to what its past can match), forward again (the pasts
-   kept to what the futures match). 0 when they would take more than ``budget`` bytes. */
+   kept to what the futures match). 0 when they would take more than ``budget`` bytes, or
+   when stopped (``control``). */
 static int build_layers(Board *b, size_t budget)
 {
     int w = b->width, h = b->height;
@@ -401,23 +424,26 @@ static int build_layers(Board *b, size_t budget)
     if (!L)
         return 0;
     b->layers = L;
-    size_t bytes = 0;
-    if (layer_find(&L[0], 0, 1, w) < 0)
+    b->room = budget;
+    if (layer_find(&L[0], 0, &b->room, w) < 0)
         goto fail;
     for (int c = 0; c < w; c++)
         L[0].past[c] = 1, L[0].future[c] = 1;
     for (int r = 0; r < h; r++) {
-        for (size_t i = 0; i < L[r].n && !b->failed; i++) {
+        for (size_t i = 0; i < L[r].n; i++) {
+            if (b->failed || b->stopped || ((i & 63) == 0 && b->control[0]))
+                goto fail;
             Pass ps = {b, &L[r], &L[r + 1], i, 1, 1, NULL};
             pass_row(b, &ps, r);
         }
-        bytes += layer_bytes(&L[r + 1], w);
-        if (b->failed || bytes > budget || b->control[0])
+        if (b->failed || b->stopped)
             goto fail;
     }
     for (int r = h; r >= 0; r--) {
         uint64_t acc[MAX_WIDTH];
         for (size_t i = 0; i < L[r].n; i++) {
+            if (b->stopped || ((i & 63) == 0 && b->control[0]))
+                goto fail;
             memset(acc, 0, sizeof acc);
             if (r == h) {
                 if (L[r].mask[i] == 0)
@@ -430,16 +456,19 @@ static int build_layers(Board *b, size_t budget)
             keep_matching(acc, L[r].past + i * w, b->need, w);
             memcpy(L[r].future + i * w, acc, (size_t)w * 8);
         }
-        if (b->control[0])
-            goto fail;
     }
     for (int r = 1; r <= h; r++)
         memset(L[r].past, 0, L[r].n * (size_t)w * 8);
     for (int r = 0; r < h; r++) {
+        if ((L[r].n + 1) * 8 > b->room)
+            goto fail;
+        b->room -= (L[r].n + 1) * 8;
         L[r].first = malloc((L[r].n + 1) * sizeof(size_t));
         if (!L[r].first)
             goto fail;
         for (size_t i = 0; i < L[r].n; i++) {
+            if (b->failed || b->stopped || ((i & 63) == 0 && b->control[0]))
+                goto fail;
             L[r].first[i] = L[r].nto;
             if (!L[r].future[i * w])
                 continue;
@@ -447,8 +476,7 @@ static int build_layers(Board *b, size_t budget)
             pass_row(b, &ps, r);
         }
         L[r].first[L[r].n] = L[r].nto;
-        bytes += L[r].nto * 8 + L[r].n * 16;
-        if (b->failed || bytes > budget || reverse_moves(&L[r], &L[r + 1]) < 0)
+        if (b->failed || b->stopped || reverse_moves(&L[r], &L[r + 1], &b->room) < 0)
             goto fail;
         for (size_t i = 0; i < L[r + 1].n; i++) {
             uint64_t *past = L[r + 1].past + i * w;
@@ -456,8 +484,6 @@ static int build_layers(Board *b, size_t budget)
             if (!past[0])
                 L[r + 1].future[i * w] = 0;
         }
-        if (b->control[0])
-            goto fail;
     }
     return 1;
 fail:
@@ -522,7 +548,7 @@ static void extend(void *ctx, uint64_t x)
 {
     Step *st = ctx;
     Board *b = st->b;
-    if (b->failed || b->stopped)
+    if (halted(b))
         return;
     uint64_t tops = st->down ? x : *(const uint64_t *)st->key;
     uint8_t key[8 + MAX_WIDTH + 8];
@@ -591,7 +617,7 @@ static u128 sweep_row(Board *b, Table *cur, Table *next, Table *meet, int r, int
     uint64_t above_free = r > 0 ? (uint64_t)b->free[r - 1] : 0;
     u128 total = 0;
     for (size_t e = 0; e < cur->n && !b->failed && !b->stopped; e++) {
-        if ((e & 1023) == 0 && b->control[0]) {
+        if ((e & 63) == 0 && b->control[0]) {
             b->stopped = 1;
             break;
         }
@@ -654,7 +680,7 @@ static PyObject *count(PyObject *self, PyObject *args)
         goto done;
     }
     Board b = {width, height, bf.buf, bt.buf, bn.buf, NULL, NULL, (size_t)max_states,
-               (volatile int *)bc.buf, 0, 0, NULL};
+               (volatile int *)bc.buf, 0, 0, NULL, 0, 0};
     b.above = calloc((size_t)(height + 1) * width, sizeof(int));
     b.below = calloc((size_t)(height + 1) * width, sizeof(int));
     Table up = {0}, down = {0}, next = {0};

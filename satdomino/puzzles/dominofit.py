@@ -296,7 +296,8 @@ def count_placements(p: DominoFit) -> int:
     if fixed is None:
         return 0
     free = [sum(1 << c for c in range(p.width) if p.free((r, c))) for r in range(p.height)]
-    value = _fitcount.count(p.width, p.height, array("q", free), array("i", fixed.v_row),
+    signed = [m - (1 << 64) if m >> 63 else m for m in free]  # array("q") of 64-bit masks
+    value = _fitcount.count(p.width, p.height, array("q", signed), array("i", fixed.v_row),
                             array("i", fixed.v_col), MAX_COUNT_STATES, MAX_LAYER_BYTES,
                             array("i", [0]))
     if value is None:
