@@ -157,10 +157,9 @@ static void add_count(Table *t, long e, u128 c)
    sweep's state whose counts lie outside them has no completion. A mask whose sets are empty
    is dead (``future`` of column 0 is 0). */
 typedef struct {
-    size_t n, cap, slots;
-    uint64_t *mask;
-    uint32_t *slot; /* entry index + 1, 0 empty */
-    uint64_t *past, *future; /* n * width */
+    Table index;             /* the masks (keys of 8 bytes, no counts) */
+    size_t cap;              /* entries ``past`` and ``future`` hold */
+    uint64_t *past, *future; /* index.n * width */
     /* the moves across the row below: entry i reaches entries to[first[i] .. first[i + 1])
        of the next layer; and the moves across the row above, reversed: entry i is reached
        from entries from[rfirst[i] .. rfirst[i + 1]) of the previous one */
@@ -227,59 +226,38 @@ static void split_from(Split *s, int c, uint64_t x, int left, int run)
 }
 
 
-static uint64_t hash_mask(uint64_t m)
-{
-    m ^= m >> 31;
-    m *= 0x9E3779B97F4A7C15ULL;
-    return m ^ (m >> 29);
-}
-
 static void layer_free(Layer *l)
 {
-    free(l->mask), free(l->slot), free(l->past), free(l->future);
+    table_free(&l->index);
+    free(l->past), free(l->future);
     free(l->first), free(l->rfirst), free(l->to), free(l->from);
     memset(l, 0, sizeof *l);
 }
 
-/* rebuild the slots for ``slots`` */
-static int layer_rehash(Layer *l, size_t slots)
+static uint64_t layer_mask(const Layer *l, size_t e)
 {
-    uint32_t *slot = calloc(slots, sizeof(uint32_t));
-    if (!slot)
-        return -1;
-    for (size_t e = 0; e < l->n; e++) {
-        size_t h = hash_mask(l->mask[e]) & (slots - 1);
-        while (slot[h])
-            h = (h + 1) & (slots - 1);
-        slot[h] = (uint32_t)(e + 1);
-    }
-    free(l->slot);
-    l->slot = slot, l->slots = slots;
-    return 0;
+    uint64_t mask;
+    memcpy(&mask, l->index.keys + e * 8, 8);
+    return mask;
 }
 
 /* the entry of ``mask``: added (its sets empty) when ``add`` is given, the bytes its growth
    takes counted off ``*add``; -2 when absent, -1 when out of memory or of those bytes */
 static long layer_find(Layer *l, uint64_t mask, size_t *add, int width)
 {
-    if (l->slots) {
-        for (size_t h = hash_mask(mask) & (l->slots - 1); l->slot[h];
-             h = (h + 1) & (l->slots - 1))
-            if (l->mask[l->slot[h] - 1] == mask)
-                return (long)l->slot[h] - 1;
-    }
-    if (!add)
-        return -2;
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 64, w = (size_t)width;
-        size_t grows = (cap - l->cap) * (8 + 16 * w) + (2 * cap - l->slots) * 4;
-        if (grows > *add)
-            return -1;
-        *add -= grows;
-        uint64_t *m = realloc(l->mask, cap * 8);
-        if (!m)
-            return -1;
-        l->mask = m;
+    uint8_t key[8];
+    memcpy(key, &mask, 8);
+    long e = table_find(&l->index, key, 0);
+    if (e != -2 || !add)
+        return e;
+    size_t w = (size_t)width, n = l->index.n;
+    size_t grows = (n == l->index.cap ? n * 24 + l->index.slots * 8 : 0) +
+                   (n == l->cap ? (n ? n : 64) * 16 * w : 0);
+    if (grows > *add)
+        return -1;
+    *add -= grows;
+    if (n == l->cap) {
+        size_t cap = n ? 2 * n : 64;
         uint64_t *pa = realloc(l->past, cap * w * 8);
         if (!pa)
             return -1;
@@ -289,18 +267,13 @@ static long layer_find(Layer *l, uint64_t mask, size_t *add, int width)
             return -1;
         l->future = fu;
         l->cap = cap;
-        if (layer_rehash(l, 2 * cap) < 0)
-            return -1;
     }
-    size_t e = l->n++;
-    l->mask[e] = mask;
-    memset(l->past + e * width, 0, (size_t)width * 8);
-    memset(l->future + e * width, 0, (size_t)width * 8);
-    size_t h = hash_mask(mask) & (l->slots - 1);
-    while (l->slot[h])
-        h = (h + 1) & (l->slots - 1);
-    l->slot[h] = (uint32_t)(e + 1);
-    return (long)e;
+    e = table_find(&l->index, key, 1);
+    if (e < 0)
+        return -1;
+    memset(l->past + e * w, 0, w * 8);
+    memset(l->future + e * w, 0, w * 8);
+    return e;
 }
 
 /* {n - v : v in set, 0 <= v <= n} */
@@ -381,7 +354,7 @@ static void pass_move(void *ctx, uint64_t x)
 
 static void pass_row(Board *b, Pass *ps, int r)
 {
-    uint64_t fixed = ps->at->mask[ps->i];
+    uint64_t fixed = layer_mask(ps->at, ps->i);
     Split s = {b, r, b->tops[r], fixed, r + 1 < b->height ? (uint64_t)b->free[r + 1] : 0,
                pass_move, ps};
     split_from(&s, 0, 0, s.k, 0);
@@ -390,27 +363,36 @@ static void pass_row(Board *b, Pass *ps, int r)
 /* the moves from ``l`` into ``next``, listed by their ends in ``next`` */
 static int reverse_moves(const Layer *l, Layer *next, size_t *room)
 {
-    size_t takes = (next->n + 1) * 16 + l->nto * 4;
+    size_t takes = (next->index.n + 1) * 16 + l->nto * 4;
     if (takes > *room)
         return -1;
     *room -= takes;
-    next->rfirst = calloc(next->n + 1, sizeof(size_t));
+    size_t n = next->index.n;
+    next->rfirst = calloc(n + 1, sizeof(size_t));
     next->from = malloc((l->nto ? l->nto : 1) * sizeof(uint32_t));
     if (!next->rfirst || !next->from)
         return -1;
     for (size_t k = 0; k < l->nto; k++)
         next->rfirst[l->to[k] + 1]++;
-    for (size_t j = 0; j < next->n; j++)
+    for (size_t j = 0; j < n; j++)
         next->rfirst[j + 1] += next->rfirst[j];
-    size_t *fill = malloc((next->n + 1) * sizeof(size_t));
+    size_t *fill = malloc((n + 1) * sizeof(size_t));
     if (!fill)
         return -1;
-    memcpy(fill, next->rfirst, (next->n + 1) * sizeof(size_t));
-    for (size_t i = 0; i < l->n; i++)
+    memcpy(fill, next->rfirst, (n + 1) * sizeof(size_t));
+    for (size_t i = 0; i < l->index.n; i++)
         for (size_t k = l->first[i]; k < l->first[i + 1]; k++)
             next->from[fill[l->to[k]]++] = (uint32_t)i;
     free(fill);
     return 0;
+}
+
+/* in the passes over the masks, before entry i: stop? */
+static int pass_stops(Board *b, size_t i)
+{
+    if ((i & 63) == 0 && b->control[0])
+        b->stopped = 1;
+    return b->failed || b->stopped;
 }
 
 /* The layers, from three passes over the masks: forward (every reachable mask and its past),
@@ -425,13 +407,18 @@ static int build_layers(Board *b, size_t budget)
         return 0;
     b->layers = L;
     b->room = budget;
+    for (int r = 0; r <= h; r++) /* a table starts with room for 1,024 masks: 32 KB */
+        if (b->room < (1 << 15) || table_init(&L[r].index, 0, 1024) < 0)
+            goto fail;
+        else
+            b->room -= 1 << 15;
     if (layer_find(&L[0], 0, &b->room, w) < 0)
         goto fail;
     for (int c = 0; c < w; c++)
         L[0].past[c] = 1, L[0].future[c] = 1;
     for (int r = 0; r < h; r++) {
-        for (size_t i = 0; i < L[r].n; i++) {
-            if (b->failed || b->stopped || ((i & 63) == 0 && b->control[0]))
+        for (size_t i = 0; i < L[r].index.n; i++) {
+            if (pass_stops(b, i))
                 goto fail;
             Pass ps = {b, &L[r], &L[r + 1], i, 1, 1, NULL};
             pass_row(b, &ps, r);
@@ -441,12 +428,12 @@ static int build_layers(Board *b, size_t budget)
     }
     for (int r = h; r >= 0; r--) {
         uint64_t acc[MAX_WIDTH];
-        for (size_t i = 0; i < L[r].n; i++) {
-            if (b->stopped || ((i & 63) == 0 && b->control[0]))
+        for (size_t i = 0; i < L[r].index.n; i++) {
+            if (pass_stops(b, i))
                 goto fail;
             memset(acc, 0, sizeof acc);
             if (r == h) {
-                if (L[r].mask[i] == 0)
+                if (layer_mask(&L[r], i) == 0)
                     for (int c = 0; c < w; c++)
                         acc[c] = 1;
             } else {
@@ -458,16 +445,16 @@ static int build_layers(Board *b, size_t budget)
         }
     }
     for (int r = 1; r <= h; r++)
-        memset(L[r].past, 0, L[r].n * (size_t)w * 8);
+        memset(L[r].past, 0, L[r].index.n * (size_t)w * 8);
     for (int r = 0; r < h; r++) {
-        if ((L[r].n + 1) * 8 > b->room)
+        if ((L[r].index.n + 1) * 8 > b->room)
             goto fail;
-        b->room -= (L[r].n + 1) * 8;
-        L[r].first = malloc((L[r].n + 1) * sizeof(size_t));
+        b->room -= (L[r].index.n + 1) * 8;
+        L[r].first = malloc((L[r].index.n + 1) * sizeof(size_t));
         if (!L[r].first)
             goto fail;
-        for (size_t i = 0; i < L[r].n; i++) {
-            if (b->failed || b->stopped || ((i & 63) == 0 && b->control[0]))
+        for (size_t i = 0; i < L[r].index.n; i++) {
+            if (pass_stops(b, i))
                 goto fail;
             L[r].first[i] = L[r].nto;
             if (!L[r].future[i * w])
@@ -475,10 +462,10 @@ static int build_layers(Board *b, size_t budget)
             Pass ps = {b, &L[r], &L[r + 1], i, 1, 0, NULL};
             pass_row(b, &ps, r);
         }
-        L[r].first[L[r].n] = L[r].nto;
+        L[r].first[L[r].index.n] = L[r].nto;
         if (b->failed || b->stopped || reverse_moves(&L[r], &L[r + 1], &b->room) < 0)
             goto fail;
-        for (size_t i = 0; i < L[r + 1].n; i++) {
+        for (size_t i = 0; i < L[r + 1].index.n; i++) {
             uint64_t *past = L[r + 1].past + i * w;
             keep_matching(past, L[r + 1].future + i * w, b->need, w);
             if (!past[0])
@@ -634,7 +621,7 @@ static u128 sweep_row(Board *b, Table *cur, Table *next, Table *meet, int r, int
             const uint32_t *ends = down ? at->to : at->from;
             for (size_t k = first[i]; k < first[i + 1]; k++) {
                 st.j = ends[k];
-                extend(&st, to->mask[st.j]);
+                extend(&st, layer_mask(to, st.j));
             }
         } else {
             /* down: fixed = squares covered from above, choose the tops (they need a free
