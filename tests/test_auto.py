@@ -37,13 +37,15 @@ def test_the_rule_of_each_family(kind: str) -> None:
 
 def test_the_rules_as_measured() -> None:
     """The choices docs/benchmarks.md justifies: Dominosa races MiniSat and the local search on
-    pairwise clauses (from N = 100 a second search takes MiniSat's core at 1 s), Domino Fit
+    pairwise clauses (from N = 100 on the model pruned by linear programming, and a second
+    search takes MiniSat's core at 1 s), Domino Fit
     CaDiCaL on the sums as counts (racing HiGHS from 2,000 squares), Pips CaDiCaL, Doodle Fit
     dancing links then CaDiCaL."""
     assert [(r.size, r.backends[0]) for r in family("dominosa").auto] == [
         (0, "portfolio:minisat22+sls@0.02"),
         (100, "portfolio:minisat22@..1+sls@0.02+sls:seed=1@600")]
-    assert family("dominosa").auto[0].encodings == {"amo": "pairwise"}
+    assert [(r.model, r.encodings) for r in family("dominosa").auto] == [
+        ("placement", {"amo": "pairwise"}), ("pruned", {"amo": "pairwise"})]
     assert [(r.size, r.model, r.backends) for r in family("dominofit").auto] == [
         (0, "counts", ("cadical195",)),
         (2000, "counts", ("portfolio:cadical195+highs", "cadical195"))]

@@ -15,7 +15,8 @@ import pytest
 from satdomino import family
 from satdomino.analysis.approx import threshold
 from satdomino.analysis.count import METHODS, count, never_true, terminal_progress
-from satdomino.encode import CNF
+from satdomino.encode import CNF, Encodings, lower
+from satdomino.kernels import cover_count
 from satdomino.kernels.cover_count import count_exact_covers, in_some_cover
 from satdomino.puzzles import dominofit as F
 from satdomino.puzzles import dominosa as D
@@ -114,6 +115,52 @@ def test_never_true_finds_exactly_the_variables_false_in_every_model() -> None:
             assert found is None
         else:
             assert found == [x for x in projection if not any(m[x - 1] for m in models)]
+
+
+def _covers(num_items: int, options: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    return [pick for k in range(len(options) + 1) for pick in itertools.combinations(options, k)
+            if sorted(i for o in pick for i in o) == list(range(num_items))]
+
+
+def test_linear_programming_proves_only_options_that_lie_in_no_cover() -> None:
+    rng = random.Random(41)
+    proved = dead = 0
+    for _ in range(300):
+        items = rng.randint(1, 7)
+        options = [tuple(sorted(rng.sample(range(items), rng.randint(1, min(3, items)))))
+                   for _ in range(rng.randint(1, 11))]
+        covers = _covers(items, options)
+        used = {o for pick in covers for o in pick}
+        never = {k for k, o in enumerate(options) if o not in used}
+        found = cover_count._lp_never_used(items, options)  # here, not in a child
+        assert found <= never, (items, options)  # sound: never an option of some cover
+        if covers:  # without any, the relaxation is mostly infeasible: nothing is proved
+            proved, dead = proved + len(found), dead + len(never)
+    assert 3 * proved > 2 * dead  # where there are covers, it finds most
+
+
+def test_the_bound_check_refuses_duals_that_do_not_prove_it() -> None:
+    options = [(0,), (1,), (0, 1)]  # covers: {0}+{1} and {0,1}; every option lies in one
+    for duals in ([0.5, 0.5], [0.0, 0.0], [1.0, -0.5], [0.4999999, 0.5], [float("nan"), 0.0]):
+        for weighted in ({0}, {2}, {0, 1, 2}):
+            assert not cover_count._below_one(options, weighted, duals), (duals, weighted)
+    options = [(0, 2), (1,), (0, 1)]  # item 2 needs option 0, which leaves option 2 out
+    assert _covers(3, options) == [((0, 2), (1,))]
+    # x2 = (x0 + x2) - (x0) = item 0's sum - item 2's sum = 1 - 1 = 0 at every point
+    assert cover_count._below_one(options, {2}, [1.0, 0.0, -1.0])
+    assert not cover_count._below_one(options, {1, 2}, [1.0, 0.0, -1.0])
+
+
+def test_linear_programming_finds_every_dead_placement_of_a_planted_dominosa_board() -> None:
+    board, _ = D.planted(60, 3)
+    cols, first = board.cols, board.rows * board.cols
+    ids = {d: first + k for k, d in enumerate(D.dominoes(board.n))}
+    options = [(a[0] * cols + a[1], b[0] * cols + b[1], ids[D.domino_of(board, (a, b))])
+               for a, b in board.edges()]
+    found = cover_count.lp_never_used(first + len(ids), options)
+    m = D.build_placement(board)  # one variable per placement, in the order of edges()
+    never = never_true(lower(m, Encodings(amo="pairwise")), m.projection, "minisat22")
+    assert never is not None and found == {x - 1 for x in never} and len(found) > 5000
 
 
 _MOST = max(range(len(test_pips.BOARDS)), key=lambda i: len(test_pips.TRUTH[i]))

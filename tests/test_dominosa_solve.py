@@ -9,6 +9,7 @@ import pytest
 
 from satdomino import Encodings, family, solve
 from satdomino.encode import REGISTRY
+from satdomino.kernels import cover_count
 from satdomino.puzzles import dominosa as D
 
 from .bruteforce import solutions
@@ -87,6 +88,22 @@ PYSAT_BACKENDS = ["cadical195", "cadical153", "kissat404", "glucose4", "minisat2
 def test_backends(backend: str, model: str) -> None:
     for board, truth in zip(BOARDS[:14], TRUTH[:14], strict=True):
         check(board, truth, backend=backend, model=model)
+
+
+def test_the_pruned_model_keeps_every_solution(monkeypatch) -> None:
+    """Linear programming on from the first placement: no placement it rules out lies in any
+    solution (all of them, by brute force), solve and uniqueness agree with brute force, and
+    on the boards with solutions it rules out some."""
+    monkeypatch.setattr(cover_count, "LP_FROM", 0)
+    ruled_out = 0
+    for board, truth in zip(BOARDS, TRUTH, strict=True):
+        m = D.build_pruned(board)
+        out = {m.key(-c.lits[0])[2] for k, c in enumerate(m.constraints)
+               if m.label(k) == "in no solution (by linear programming)"}
+        assert not any(out & every for every in solutions(board.grid)), board
+        ruled_out += len(out) if truth else 0
+        check(board, truth, backend="minisat22", model="pruned")
+    assert ruled_out > 0
 
 
 @pytest.mark.parametrize("backend", ["minicard", "gluecard3", "gluecard4", "z3"])

@@ -8,10 +8,11 @@ clauses a SAT solver gets, and that is what HiGHS's presolve and feasibility jum
 before its first LP has failed, rather than go on to the branch-and-bound (a local-search
 member for a portfolio, which frees its core for the others).
 
-HiGHS always runs in a process of its own, since its LP solves do not look at interrupt
-requests and killing the process is the only prompt stop: a worker of the fork server
-(``forkserver``), sent the program as numpy arrays, or a forked child where there is no
-server (not Linux).
+The backend's HiGHS always runs in a process of its own, since its LP solves do not look at
+interrupt requests and killing the process is the only prompt stop: a worker of the fork
+server (``forkserver``), sent the program as numpy arrays, or a forked child where there is no
+server (not Linux). So does ``cover_lp``, the linear relaxation of an exact cover that the
+counters and Dominosa's ``pruned`` model read: in a forked child of theirs.
 """
 
 from __future__ import annotations
@@ -110,8 +111,44 @@ def _flush_c_stdout() -> None:
     libc.fflush(stream)
 
 
+def cover_lp(num_items: int, options: Sequence[Sequence[int]], weights: Sequence[float],
+             solver: str) -> tuple[list[float], list[float]] | None:
+    """The linear relaxation of an exact cover (each item's options sum to 1, each option
+    from 0 to 1) with ``weights`` maximised, by HiGHS's ``solver`` ("pdlp": first-order;
+    "ipm": interior point without crossover), in this process (it looks at no interrupt:
+    callers run it in a child they can kill): each option's value and each item's dual
+    value, or None when HiGHS ends without an optimum. Neither method ends at a vertex: the
+    values lie inside the optimal face, so an option near 0 is near 0 in every optimal
+    point."""
+    import highspy
+    import numpy as np
+
+    h = _highs({"solver": solver, "run_crossover": "off", "threads": 1})
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = len(options), num_items
+    lp.sense_ = highspy.ObjSense.kMaximize
+    lp.col_cost_ = np.asarray(weights, dtype=float)
+    lp.col_lower_, lp.col_upper_ = np.zeros(len(options)), np.ones(len(options))
+    lp.row_lower_ = lp.row_upper_ = np.ones(num_items)
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = np.cumsum([0, *map(len, options)], dtype=np.int32)
+    lp.a_matrix_.index_ = np.fromiter((i for o in options for i in sorted(o)), dtype=np.int32)
+    lp.a_matrix_.value_ = np.ones(len(lp.a_matrix_.index_))
+    h.passModel(lp)
+    h.run()
+    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        return None
+    solution = h.getSolution()
+    return list(solution.col_value), list(solution.row_dual)
+
+
 def highs_installed() -> bool:
     return importlib.util.find_spec("highspy") is not None
+
+
+def load_highs() -> None:
+    """Import highspy now, so that the children forked next need not each import it."""
+    import highspy  # noqa: F401
 
 
 class HighsBackend(Backend):

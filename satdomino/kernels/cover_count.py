@@ -4,8 +4,10 @@ An exact cover problem has items and options (each a set of items); a cover pick
 that every item lies in exactly one. Counting goes as a model counter would, on the problem's
 own terms:
 
-- first every option that lies in no cover is dropped: a SAT call (MiniSat) for each option no
-  cover found so far has used, each cover found vouching for all of its options;
+- first every option that lies in no cover is dropped. Linear programming finds most of them
+  at once (``lp_never_used``: on planted Dominosa boards, every one); then a SAT call
+  (MiniSat) settles each option that no cover found so far has used, each cover found
+  vouching for all of its options;
 - an item with one live option forces it; an item with none ends the branch (count 0);
 - what is left falls apart into parts that share no item (connected through live options):
   their counts multiply;
@@ -21,16 +23,24 @@ what it changes.
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TypeVar
 
 from ..backends import get_backend
-from ..clock import NEVER, Deadline, TimeUp
+from ..backends.highs_backend import cover_lp, highs_installed, load_highs
+from ..clock import NEVER, Deadline, TimeUp, armed_left
 from ..encode import CNF, Encodings, lower
 from ..errors import OutOfTimeError
 from ..model import Model
+from ..process.run import run_in_child
+
+LP_ZERO = 1e-6  # an option below this in an interior point of the relaxation is a candidate
+LP_ROUNDS = 6
+LP_FROM = 4000  # options: below, starting HiGHS costs more than the SAT calls it saves
+LP_SCALE = 1 << 24
 
 
 def count_exact_covers(num_items: int, options: Sequence[Sequence[int]],
@@ -42,14 +52,17 @@ def count_exact_covers(num_items: int, options: Sequence[Sequence[int]],
         raise ValueError("each option must name one or more items, each once")
     try:  # a long Python search: the deadline stops it
         with deadline.interrupting():
-            return _Counter(num_items, in_some_cover(num_items, options)).total()
+            return _Counter(num_items, in_some_cover(num_items, options, deadline)).total()
     except TimeUp:
         raise OutOfTimeError("the exact cover count ran out of time") from None
 
 
-def in_some_cover(num_items: int, options: Sequence[Sequence[int]]) -> list[Sequence[int]]:
+def in_some_cover(num_items: int, options: Sequence[Sequence[int]],
+                  deadline: Deadline = NEVER) -> list[Sequence[int]]:
     """The options that lie in at least one exact cover, in their order (none when there is
     no cover)."""
+    gone = lp_never_used(num_items, options, deadline)
+    options = [o for k, o in enumerate(options) if k not in gone]
     m = Model("exact cover")
     m.new_vars(range(len(options)))
     of_item: list[list[int]] = [[] for _ in range(num_items)]
@@ -63,6 +76,64 @@ def in_some_cover(num_items: int, options: Sequence[Sequence[int]]) -> list[Sequ
         return []
     gone = set(dead)
     return [o for k, o in enumerate(options) if k + 1 not in gone]
+
+
+def lp_never_used(num_items: int, options: Sequence[Sequence[int]],
+                  deadline: Deadline = NEVER) -> set[int]:
+    """Indices of options that lie in no exact cover, each proved by the linear relaxation
+    (empty when HiGHS is not installed or proves nothing).
+
+    An interior point of the relaxation (HiGHS's first-order method, then its interior point
+    method if that fails) shows which options can be positive at all: the rest, D, are the
+    candidates. Then the sum over D is maximised, and its dual values y (one per item) bound
+    that sum for every point of the relaxation: sum(y) plus, over every option, what its
+    weight (1 in D, else 0) exceeds the y of its items by. Checked in exact arithmetic, a
+    bound below 1 proves that no cover, whose sum over D is a whole number, uses any option
+    of D; otherwise the options that came out positive leave D and it is tried again. HiGHS's
+    answers need not be exact: a wrong one only fails the check (``_below_one``)."""
+    if not highs_installed() or len(options) < LP_FROM:
+        return set()
+    load_highs()
+    # HiGHS looks at no interrupt: it runs in a child, killed by the deadline (this thread's
+    # innermost one too, such as the time limit of a model being built) or a signal
+    done, dead = run_in_child("linear programming", _lp_never_used, (num_items, options),
+                              deadline.sooner(armed_left()))
+    return dead if done else set()
+
+
+def _lp_never_used(num_items: int, options: Sequence[Sequence[int]]) -> set[int]:
+    for solver in ("pdlp", "ipm"):
+        relaxed = cover_lp(num_items, options, [0.0] * len(options), solver)
+        if relaxed is None:
+            continue
+        dead = {k for k, x in enumerate(relaxed[0]) if x < LP_ZERO}
+        for _ in range(LP_ROUNDS):
+            if not dead:
+                return dead
+            relaxed = cover_lp(num_items, options, [float(k in dead) for k in range(len(options))],
+                               solver)
+            if relaxed is None:
+                break
+            values, duals = relaxed
+            if _below_one(options, dead, duals):
+                return dead
+            positive = {k for k in dead if values[k] >= LP_ZERO}
+            if not positive:
+                break
+            dead -= positive
+    return set()
+
+
+def _below_one(options: Sequence[Sequence[int]], weighted: set[int], duals: Sequence[float]
+               ) -> bool:
+    """Is the bound that ``duals`` (any values: each gives a bound) put on the sum of the
+    ``weighted`` options over the relaxation below 1 (``lp_never_used``)? The values are
+    rounded to multiples of 1 / LP_SCALE, so that the bound is summed exactly in integers."""
+    if not all(math.isfinite(v) for v in duals):
+        return False
+    y = [round(v * LP_SCALE) for v in duals]
+    over = (LP_SCALE * (k in weighted) - sum(y[i] for i in o) for k, o in enumerate(options))
+    return sum(y) + sum(d for d in over if d > 0) < LP_SCALE
 
 
 def never_true(cnf: CNF, projection: Iterable[int],

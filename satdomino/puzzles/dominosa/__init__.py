@@ -55,7 +55,7 @@ FAMILY: Family[Dominosa, DominosaSolution] = Family(
     sniff=B.sniff, parse=B.parse_parts, likeness=B.likeness,
     formats={"id": lambda p: p.game_id() + "\n", "grid": Dominosa.grid_text},
     models={"placement": B.build_placement, "counted": B.build_counted,
-            "reduced": build_reduced},
+            "reduced": build_reduced, "pruned": B.build_pruned},
     decode=B.decode, verify=B.verify, solution_json=B.solution_json,
     render_text=B.render_text, render_svg=B.render_svg, placement_json=B.placement_json,
     placement_text=domino_text, squares=B.squares, size=("N", lambda p: p.n),
@@ -66,13 +66,14 @@ FAMILY: Family[Dominosa, DominosaSolution] = Family(
         "MiniSat alone wins small boards within 20 ms; after that our local search races it "
         "on the other core (N = 60-70 in 0.5-1.2 s); pairwise clauses are MiniSat's fastest"),
           AutoRule(
-        100, "placement", {"amo": "pairwise"},
+        100, "pruned", {"amo": "pairwise"},
         ("portfolio:minisat22@..1+sls@0.02+sls:seed=1@600",
          "portfolio:minisat22@..0.08+highs-fj@0.02", "minisat22"),
-        "from N = 100 MiniSat gives its core up at 1 s to a second local search with another "
-        "seed: planted N = 150 median 9.1 s against 13.6, N = 200 41-49 s where one search "
-        "took 44 s and over 60; of 15 boards at N = 100 made unsatisfiable, MiniSat refuted "
-        "one, in 0.2 s, and none of the others in 3-60 s")),
+        "from N = 100 linear programming first rules out the placements in no solution "
+        "(about three in four on planted boards), and MiniSat then answers without a "
+        "conflict: planted N = 150 in 3.3-3.4 s and N = 200 in 4.5 s where the placement "
+        "model took 8-18 s and 49 s; should it not, MiniSat gives its core up at 1 s to a "
+        "second local search")),
     generator=GENERATOR, exact_count=B.count_placements, obstacles=B.obstacles,
     # --count-by tiling: the numbers are given, so a tiling is a placement (one grid)
     count_views={"tiling": B.build_placement}, given_text=given_text, stackable=True,

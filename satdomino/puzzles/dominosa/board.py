@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ...errors import PuzzleFormatError
 from ...family import Parts, strict
-from ...kernels.cover_count import count_exact_covers
+from ...kernels.cover_count import count_exact_covers, lp_never_used
 from ...model import Model
 from ...render import svg, text
 from ..common import attempt, domino_json, is_json, key_share, known_keys, load_json, share
@@ -340,6 +340,18 @@ def build_placement(p: Dominosa) -> Model:
     return m
 
 
+def build_pruned(p: Dominosa) -> Model:
+    """``placement``, with each placement that linear programming proves lies in no solution
+    (``kernels.cover_count.lp_never_used``, from 4,000 placements) set false by a unit
+    clause: on planted boards about one placement per domino is left, and MiniSat answers
+    without a conflict."""
+    m = build_placement(p)
+    m.name = "pruned"
+    for k in sorted(lp_never_used(*cover_items(p))):
+        m.add_clause([-(k + 1)], "in no solution (by linear programming)")  # x = k + 1
+    return m
+
+
 def build_counted(p: Dominosa) -> Model:
     """``placement`` plus implied counts: the number of dominoes placed (a cardinality
     constraint) and, per number v, the halves showing v (a pseudo-Boolean constraint with
@@ -378,15 +390,21 @@ def obstacles(p: Dominosa) -> list[str]:
             if (a, b) not in shown]
 
 
+def cover_items(p: Dominosa) -> tuple[int, list[tuple[int, int, int]]]:
+    """The board as an exact cover: the items are its cells (row-major), then the dominoes;
+    each placement, in the order of ``edges()``, covers its two cells and its domino."""
+    cols, first_domino = p.cols, p.rows * p.cols
+    domino_id = {d: first_domino + k for k, d in enumerate(dominoes(p.n))}
+    return first_domino + len(domino_id), [
+        (a[0] * cols + a[1], b[0] * cols + b[1], domino_id[domino_of(p, (a, b))])
+        for a, b in p.edges()]
+
+
 def count_placements(p: Dominosa) -> int:
     """The exact number of solutions, without SAT: an exact cover of the cells and the
     dominoes by the adjacent pairs, counted by propagation and independent parts
     (``kernels.cover_count``): boards that do not fall apart are left to other methods."""
-    cols, first_domino = p.cols, p.rows * p.cols
-    domino_id = {d: first_domino + k for k, d in enumerate(dominoes(p.n))}
-    options = [(a[0] * cols + a[1], b[0] * cols + b[1], domino_id[domino_of(p, (a, b))])
-               for a, b in p.edges()]
-    return count_exact_covers(first_domino + len(domino_id), options)
+    return count_exact_covers(*cover_items(p))
 
 
 # solutions ---------------------------------------------------------------------------------------
