@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from satdomino import family
+from satdomino import family, solve
 from satdomino.analysis.approx import threshold
 from satdomino.analysis.count import METHODS, count, never_true, terminal_progress
 from satdomino.encode import CNF, Encodings, lower
@@ -124,7 +124,7 @@ def _covers(num_items: int, options: list[tuple[int, ...]]) -> list[tuple[int, .
 
 def test_linear_programming_proves_only_options_that_lie_in_no_cover() -> None:
     rng = random.Random(41)
-    proved = dead = 0
+    proved = dead = coverless = proved_coverless = 0
     for _ in range(300):
         items = rng.randint(1, 7)
         options = [tuple(sorted(rng.sample(range(items), rng.randint(1, min(3, items)))))
@@ -134,9 +134,26 @@ def test_linear_programming_proves_only_options_that_lie_in_no_cover() -> None:
         never = {k for k, o in enumerate(options) if o not in used}
         found = cover_count._lp_never_used(items, options)  # here, not in a child
         assert found <= never, (items, options)  # sound: never an option of some cover
-        if covers:  # without any, the relaxation is mostly infeasible: nothing is proved
+        if covers:
             proved, dead = proved + len(found), dead + len(never)
+        else:  # no cover: every option, once the relaxation is proved empty
+            coverless += 1
+            proved_coverless += found == set(range(len(options)))
     assert 3 * proved > 2 * dead  # where there are covers, it finds most
+    assert coverless > 50 and 10 * proved_coverless > 9 * coverless
+
+
+def test_a_board_with_no_solution_has_every_placement_ruled_out() -> None:
+    board, _ = D.planted(50, 1)  # 5,151 placements; swapping two numbers leaves none
+    grid = [list(row) for row in board.grid]
+    grid[0][0], grid[0][1] = grid[0][1], grid[0][0]
+    grid[5][7], grid[9][3] = grid[9][3], grid[5][7]
+    broken = D.Dominosa(tuple(map(tuple, grid)))
+    num_items, options = D.cover_items(broken)
+    assert cover_count.lp_never_used(num_items, options) == set(range(len(options)))
+    for model in ("placement", "pruned"):  # MiniSat refutes it unaided too
+        assert solve(broken, family("dominosa"), model=model, backend="minisat22",
+                     timeout=120).status == "unsat"
 
 
 def test_the_bound_check_refuses_duals_that_do_not_prove_it() -> None:

@@ -83,14 +83,16 @@ def lp_never_used(num_items: int, options: Sequence[Sequence[int]],
     """Indices of options that lie in no exact cover, each proved by the linear relaxation
     (empty when HiGHS is not installed or proves nothing).
 
-    An interior point of the relaxation (HiGHS's first-order method, then its interior point
-    method if that fails) shows which options can be positive at all: the rest, D, are the
-    candidates. Then the sum over D is maximised, and its dual values y (one per item) bound
+    A point inside the relaxation (by HiGHS's first-order method) shows which options can be
+    positive at all: the rest, D, are the candidates. Then the sum over D is maximised, and its dual values y (one per item) bound
     that sum for every point of the relaxation: sum(y) plus, over every option, what its
     weight (1 in D, else 0) exceeds the y of its items by. Checked in exact arithmetic, a
     bound below 1 proves that no cover, whose sum over D is a whole number, uses any option
-    of D; otherwise the options that came out positive leave D and it is tried again. HiGHS's
-    answers need not be exact: a wrong one only fails the check (``_below_one``)."""
+    of D; otherwise the options that came out positive leave D and it is tried again. When
+    the relaxation has no point, the duals of its elastic form (each item's sum may miss 1
+    at a cost) bound the sum of no option below 0: there is no cover, and every option is
+    returned. HiGHS's answers need not be exact: a wrong one only fails the check
+    (``_below_one``)."""
     if not highs_installed() or len(options) < LP_FROM:
         return set()
     load_highs()
@@ -102,38 +104,41 @@ def lp_never_used(num_items: int, options: Sequence[Sequence[int]],
 
 
 def _lp_never_used(num_items: int, options: Sequence[Sequence[int]]) -> set[int]:
-    for solver in ("pdlp", "ipm"):
-        relaxed = cover_lp(num_items, options, [0.0] * len(options), solver)
+    relaxed = cover_lp(num_items, options, [0.0] * len(options))
+    if relaxed is None:  # most likely no point at all: then no option lies in a cover
+        elastic = cover_lp(num_items, options, [0.0] * len(options), elastic=True)
+        none = elastic is not None and any(_below_one(options, set(), [sign * y for y in
+                                                                     elastic[1]], 0)
+                                           for sign in (1, -1))
+        return set(range(len(options))) if none else set()
+    dead = {k for k, x in enumerate(relaxed[0]) if x < LP_ZERO}
+    for _ in range(LP_ROUNDS):
+        if not dead:
+            break
+        relaxed = cover_lp(num_items, options, [float(k in dead) for k in range(len(options))])
         if relaxed is None:
-            continue
-        dead = {k for k, x in enumerate(relaxed[0]) if x < LP_ZERO}
-        for _ in range(LP_ROUNDS):
-            if not dead:
-                return dead
-            relaxed = cover_lp(num_items, options, [float(k in dead) for k in range(len(options))],
-                               solver)
-            if relaxed is None:
-                break
-            values, duals = relaxed
-            if _below_one(options, dead, duals):
-                return dead
-            positive = {k for k in dead if values[k] >= LP_ZERO}
-            if not positive:
-                break
-            dead -= positive
+            break
+        values, duals = relaxed
+        if _below_one(options, dead, duals):
+            return dead
+        positive = {k for k in dead if values[k] >= LP_ZERO}
+        if not positive:
+            break
+        dead -= positive
     return set()
 
 
-def _below_one(options: Sequence[Sequence[int]], weighted: set[int], duals: Sequence[float]
-               ) -> bool:
+def _below_one(options: Sequence[Sequence[int]], weighted: set[int], duals: Sequence[float],
+               one: int = 1) -> bool:
     """Is the bound that ``duals`` (any values: each gives a bound) put on the sum of the
-    ``weighted`` options over the relaxation below 1 (``lp_never_used``)? The values are
+    ``weighted`` options over the relaxation below ``one`` (``lp_never_used``)? Below 0 with
+    nothing weighted, the relaxation is empty: there is no cover at all. The values are
     rounded to multiples of 1 / LP_SCALE, so that the bound is summed exactly in integers."""
     if not all(math.isfinite(v) for v in duals):
         return False
     y = [round(v * LP_SCALE) for v in duals]
     over = (LP_SCALE * (k in weighted) - sum(y[i] for i in o) for k, o in enumerate(options))
-    return sum(y) + sum(d for d in over if d > 0) < LP_SCALE
+    return sum(y) + sum(d for d in over if d > 0) < one * LP_SCALE
 
 
 def never_true(cnf: CNF, projection: Iterable[int],
