@@ -84,15 +84,15 @@ def lp_never_used(num_items: int, options: Sequence[Sequence[int]],
     (empty when HiGHS is not installed or proves nothing).
 
     A point inside the relaxation (by HiGHS's first-order method) shows which options can be
-    positive at all: the rest, D, are the candidates. Then the sum over D is maximised, and its dual values y (one per item) bound
-    that sum for every point of the relaxation: sum(y) plus, over every option, what its
-    weight (1 in D, else 0) exceeds the y of its items by. Checked in exact arithmetic, a
-    bound below 1 proves that no cover, whose sum over D is a whole number, uses any option
-    of D; otherwise the options that came out positive leave D and it is tried again. When
-    the relaxation has no point, the duals of its elastic form (each item's sum may miss 1
-    at a cost) bound the sum of no option below 0: there is no cover, and every option is
-    returned. HiGHS's answers need not be exact: a wrong one only fails the check
-    (``_below_one``)."""
+    positive at all: the rest, D, are the candidates. Then the sum over D is maximised, and
+    its dual values y (one per item) bound that sum for every point of the relaxation: sum(y)
+    plus, over every option, what its weight (1 in D, else 0) exceeds the y of its items by.
+    Checked in exact arithmetic, a bound below 1 proves that no cover, whose sum over D is a
+    whole number, uses any option of D; otherwise the options that came out positive leave D
+    and it is tried again. When the relaxation has no point, the duals of its elastic form
+    (each item's sum may miss 1 at a cost) bound the sum of no option below 0: there is no
+    cover, and every option is returned. HiGHS's answers need not be exact: a wrong one only
+    fails the check (``_below_one``)."""
     if not highs_installed() or len(options) < LP_FROM:
         return set()
     load_highs()
@@ -107,10 +107,9 @@ def _lp_never_used(num_items: int, options: Sequence[Sequence[int]]) -> set[int]
     relaxed = cover_lp(num_items, options, [0.0] * len(options))
     if relaxed is None:  # most likely no point at all: then no option lies in a cover
         elastic = cover_lp(num_items, options, [0.0] * len(options), elastic=True)
-        none = elastic is not None and any(_below_one(options, set(), [sign * y for y in
-                                                                     elastic[1]], 0)
-                                           for sign in (1, -1))
-        return set(range(len(options))) if none else set()
+        duals = elastic[1] if elastic else []
+        empty = any(_below_one(options, set(), [sign * y for y in duals], 0) for sign in (1, -1))
+        return set(range(len(options))) if elastic and empty else set()
     dead = {k for k, x in enumerate(relaxed[0]) if x < LP_ZERO}
     for _ in range(LP_ROUNDS):
         if not dead:
