@@ -107,9 +107,11 @@ def _lp_never_used(num_items: int, options: Sequence[Sequence[int]]) -> set[int]
     relaxed = cover_lp(num_items, options, [0.0] * len(options))
     if relaxed is None:  # most likely no point at all: then no option lies in a cover
         elastic = cover_lp(num_items, options, [0.0] * len(options), elastic=True)
-        duals = elastic[1] if elastic else []
-        empty = any(_below_one(options, set(), [sign * y for y in duals], 0) for sign in (1, -1))
-        return set(range(len(options))) if elastic and empty else set()
+        if elastic is None:
+            return set()
+        empty = any(_below_one(options, set(), [sign * y for y in elastic[1]], 0)
+                    for sign in (1, -1))
+        return set(range(len(options))) if empty else set()
     dead = {k for k, x in enumerate(relaxed[0]) if x < LP_ZERO}
     for _ in range(LP_ROUNDS):
         if not dead:
