@@ -99,12 +99,12 @@ class Deadline:
             raise TimeUp
 
 
-
 def armed_left() -> float | None:
     """Seconds until the nearest deadline armed by ``interrupting`` in this thread (None:
-    none): for a C call that cannot be interrupted but can be given a time limit."""
+    none): for work that cannot see the interrupt, such as a child process to be killed."""
     stack = getattr(_armed, "stack", [])
     return min(max(0.0, at - time.monotonic()) for at, _ in stack) if stack else None
+
 
 NEVER = Deadline()
 RING_AGAIN = 0.005  # seconds after a swallowed TimeUp before its alarm rings again

@@ -136,11 +136,11 @@ def cover_lp(num_items: int, options: Sequence[Sequence[int]], weights: Sequence
     lp.row_lower_ = lp.row_upper_ = np.ones(num_items)
     lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
     lp.a_matrix_.start_ = np.cumsum([0, *map(len, options), *[1] * slacks], dtype=np.int32)
-    lp.a_matrix_.index_ = np.fromiter(
-        (i for o in (*options, *((i,) for i in range(num_items) for _ in range(2 * elastic)))
-         for i in sorted(o)), dtype=np.int32)
-    lp.a_matrix_.value_ = np.concatenate([np.ones(len(lp.a_matrix_.index_) - slacks),
-                                          np.tile([1.0, -1.0], num_items if elastic else 0)])
+    of_options = np.fromiter((i for o in options for i in sorted(o)), dtype=np.int32)
+    lp.a_matrix_.index_ = np.concatenate([of_options, np.repeat(np.arange(slacks // 2,
+                                                                          dtype=np.int32), 2)])
+    lp.a_matrix_.value_ = np.concatenate([np.ones(len(of_options)),
+                                          np.tile([1.0, -1.0], slacks // 2)])
     h.passModel(lp)
     h.run()
     if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
