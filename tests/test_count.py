@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import random
 import subprocess
 import sys
@@ -156,9 +157,19 @@ def test_a_board_with_no_solution_has_every_placement_ruled_out() -> None:
                      timeout=120).status == "unsat"
 
 
+def test_linear_programming_that_fails_proves_nothing(monkeypatch) -> None:
+    board, _ = D.planted(50, 1)
+    monkeypatch.setattr(cover_count, "_lp_never_used", lambda *_: os._exit(9))  # in the child
+    assert cover_count.lp_never_used(*D.cover_items(board)) == set()
+    assert solve(board, family("dominosa"), model="pruned", backend="minisat22").status == "sat"
+    with pytest.raises(ValueError, match="below 2"):  # an item out of range
+        count_exact_covers(2, [(0,), (1,), (-1,)])
+
+
 def test_the_bound_check_refuses_duals_that_do_not_prove_it() -> None:
     options = [(0,), (1,), (0, 1)]  # covers: {0}+{1} and {0,1}; every option lies in one
-    for duals in ([0.5, 0.5], [0.0, 0.0], [1.0, -0.5], [0.4999999, 0.5], [float("nan"), 0.0]):
+    for duals in ([0.5, 0.5], [0.0, 0.0], [1.0, -0.5], [0.4999999, 0.5], [float("nan"), 0.0],
+                  [1e302, 0.0]):
         for weighted in ({0}, {2}, {0, 1, 2}):
             assert not cover_count._below_one(options, weighted, duals), (duals, weighted)
     options = [(0, 2), (1,), (0, 1)]  # item 2 needs option 0, which leaves option 2 out
@@ -170,12 +181,9 @@ def test_the_bound_check_refuses_duals_that_do_not_prove_it() -> None:
 
 def test_linear_programming_finds_every_dead_placement_of_a_planted_dominosa_board() -> None:
     board, _ = D.planted(60, 3)
-    cols, first = board.cols, board.rows * board.cols
-    ids = {d: first + k for k, d in enumerate(D.dominoes(board.n))}
-    options = [(a[0] * cols + a[1], b[0] * cols + b[1], ids[D.domino_of(board, (a, b))])
-               for a, b in board.edges()]
-    found = cover_count.lp_never_used(first + len(ids), options)
+    found = cover_count.lp_never_used(*D.cover_items(board))
     m = D.build_placement(board)  # one variable per placement, in the order of edges()
+    assert [m.key(x)[2] for x in m.projection] == board.edges()
     never = never_true(lower(m, Encodings(amo="pairwise")), m.projection, "minisat22")
     assert never is not None and found == {x - 1 for x in never} and len(found) > 5000
 

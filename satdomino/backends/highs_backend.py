@@ -117,11 +117,12 @@ def cover_lp(num_items: int, options: Sequence[Sequence[int]], weights: Sequence
     from 0 to 1) with ``weights`` maximised, by HiGHS's first-order method (PDLP), in this
     process (it looks at no interrupt: callers run it in a child they can kill): each
     option's value and each item's dual value, or None when HiGHS ends without an optimum.
-    The method does not end at a vertex: its point lies inside the optimal face, so an
-    option near 0 there is near 0 in every optimal point. (HiGHS's interior point method
-    does as well, but takes 50 s to give up on an infeasible Dominosa board of N = 100,
-    where PDLP takes 0.3 s.) ``elastic``: each item's sum may miss 1 by a slack that costs
-    its size, so there is always an optimum; the weights then only break ties."""
+    The method mostly ends inside the optimal face rather than at a vertex, so that the
+    options near 0 there are few beyond those near 0 in every optimal point (presolve can
+    end at a vertex of small problems). HiGHS's interior point method would do as well, but
+    takes 50 s to give up on an infeasible Dominosa board of N = 100, where PDLP takes 0.3 s.
+    ``elastic``: each item's sum may miss 1 by a slack that costs its size, so there is
+    always an optimum; the weights then only break ties."""
     import highspy
     import numpy as np
 

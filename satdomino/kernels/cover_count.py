@@ -33,7 +33,7 @@ from ..backends import get_backend
 from ..backends.highs_backend import cover_lp, highs_installed, load_highs
 from ..clock import NEVER, Deadline, TimeUp, armed_left
 from ..encode import CNF, Encodings, lower
-from ..errors import OutOfTimeError
+from ..errors import BackendError, OutOfTimeError
 from ..model import Model
 from ..process.run import run_in_child
 
@@ -48,8 +48,9 @@ def count_exact_covers(num_items: int, options: Sequence[Sequence[int]],
     """The number of ways to pick options (each a sequence of item numbers below
     ``num_items``) covering every item exactly once; OutOfTimeError past the deadline.
     Options are non-empty and name an item once."""
-    if any(not o or len(set(o)) != len(o) for o in options):
-        raise ValueError("each option must name one or more items, each once")
+    if not _well_formed(num_items, options):
+        raise ValueError(f"each option must name one or more items below {num_items}, each "
+                         "once")
     try:  # a long Python search: the deadline stops it
         with deadline.interrupting():
             return _Counter(num_items, in_some_cover(num_items, options, deadline)).total()
@@ -60,9 +61,9 @@ def count_exact_covers(num_items: int, options: Sequence[Sequence[int]],
 def in_some_cover(num_items: int, options: Sequence[Sequence[int]],
                   deadline: Deadline = NEVER) -> list[Sequence[int]]:
     """The options that lie in at least one exact cover, in their order (none when there is
-    no cover)."""
-    gone = lp_never_used(num_items, options, deadline)
-    options = [o for k, o in enumerate(options) if k not in gone]
+    no cover); linear programming stops at the deadline, the SAT calls do not."""
+    proved = lp_never_used(num_items, options, deadline)
+    options = [o for k, o in enumerate(options) if k not in proved]
     m = Model("exact cover")
     m.new_vars(range(len(options)))
     of_item: list[list[int]] = [[] for _ in range(num_items)]
@@ -83,8 +84,8 @@ def lp_never_used(num_items: int, options: Sequence[Sequence[int]],
     """Indices of options that lie in no exact cover, each proved by the linear relaxation
     (empty when HiGHS is not installed or proves nothing).
 
-    A point inside the relaxation (by HiGHS's first-order method) shows which options can be
-    positive at all: the rest, D, are the candidates. Then the sum over D is maximised, and
+    A point of the relaxation (by HiGHS's first-order method, which mostly ends inside it)
+    gives the candidates D: the options at 0 there. Then the sum over D is maximised, and
     its dual values y (one per item) bound that sum for every point of the relaxation: sum(y)
     plus, over every option, what its weight (1 in D, else 0) exceeds the y of its items by.
     Checked in exact arithmetic, a bound below 1 proves that no cover, whose sum over D is a
@@ -93,14 +94,24 @@ def lp_never_used(num_items: int, options: Sequence[Sequence[int]],
     (each item's sum may miss 1 at a cost) bound the sum of no option below 0: there is no
     cover, and every option is returned. HiGHS's answers need not be exact: a wrong one only
     fails the check (``_below_one``)."""
-    if not highs_installed() or len(options) < LP_FROM:
+    deadline = deadline.sooner(armed_left())  # this thread's innermost one too, such as
+    # the time limit of a model being built
+    if (not highs_installed() or len(options) < LP_FROM or deadline.passed()
+            or not _well_formed(num_items, options)):
         return set()
     load_highs()
-    # HiGHS looks at no interrupt: it runs in a child, killed by the deadline (this thread's
-    # innermost one too, such as the time limit of a model being built) or a signal
-    done, dead = run_in_child("linear programming", _lp_never_used, (num_items, options),
-                              deadline.sooner(armed_left()))
+    try:  # HiGHS looks at no interrupt: it runs in a child, killed by the deadline or a signal
+        done, dead = run_in_child("linear programming", _lp_never_used, (num_items, options),
+                                  deadline)
+    except BackendError:  # the child died (out of memory, say): nothing is proved
+        return set()
     return dead if done else set()
+
+
+def _well_formed(num_items: int, options: Sequence[Sequence[int]]) -> bool:
+    """Does each option name one or more items below ``num_items``, each once?"""
+    return all(o and len(set(o)) == len(o) and all(0 <= i < num_items for i in o)
+               for o in options)
 
 
 def _lp_never_used(num_items: int, options: Sequence[Sequence[int]]) -> set[int]:
@@ -135,7 +146,7 @@ def _below_one(options: Sequence[Sequence[int]], weighted: set[int], duals: Sequ
     ``weighted`` options over the relaxation below ``one`` (``lp_never_used``)? Below 0 with
     nothing weighted, the relaxation is empty: there is no cover at all. The values are
     rounded to multiples of 1 / LP_SCALE, so that the bound is summed exactly in integers."""
-    if not all(math.isfinite(v) for v in duals):
+    if not all(math.isfinite(v * LP_SCALE) for v in duals):
         return False
     y = [round(v * LP_SCALE) for v in duals]
     over = (LP_SCALE * (k in weighted) - sum(y[i] for i in o) for k, o in enumerate(options))

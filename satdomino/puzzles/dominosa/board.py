@@ -347,8 +347,8 @@ def build_pruned(p: Dominosa) -> Model:
     without a conflict."""
     m = build_placement(p)
     m.name = "pruned"
-    for k in sorted(lp_never_used(*cover_items(p))):
-        m.add_clause([-(k + 1)], "in no solution (by linear programming)")  # x = k + 1
+    for k in sorted(lp_never_used(*cover_items(p))):  # placement k of edges() is variable k + 1
+        m.add_clause([-(k + 1)], "in no solution (by linear programming)")
     return m
 
 
