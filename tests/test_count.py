@@ -16,6 +16,7 @@ import pytest
 from satdomino import family, solve
 from satdomino.analysis.approx import threshold
 from satdomino.analysis.count import METHODS, count, never_true, terminal_progress
+from satdomino.clock import Deadline
 from satdomino.encode import CNF, Encodings, lower
 from satdomino.kernels import cover_count
 from satdomino.kernels.cover_count import count_exact_covers, in_some_cover
@@ -159,11 +160,26 @@ def test_a_board_with_no_solution_has_every_placement_ruled_out() -> None:
 
 def test_linear_programming_that_fails_proves_nothing(monkeypatch) -> None:
     board, _ = D.planted(50, 1)
+    monkeypatch.setattr(cover_count, "_proved", {})  # no answer kept from another test
     monkeypatch.setattr(cover_count, "_lp_never_used", lambda *_: os._exit(9))  # in the child
     assert cover_count.lp_never_used(*D.cover_items(board)) == set()
     assert solve(board, family("dominosa"), model="pruned", backend="minisat22").status == "sat"
     with pytest.raises(ValueError, match="below 2"):  # an item out of range
         count_exact_covers(2, [(0,), (1,), (-1,)])
+
+
+def test_a_finished_proof_is_kept_and_one_cut_short_is_not(monkeypatch) -> None:
+    num_items, options = D.cover_items(D.planted(50, 2)[0])
+    monkeypatch.setattr(cover_count, "_proved", {})
+    assert cover_count.lp_never_used(num_items, options, Deadline.after(0.05)) == set()
+    found = cover_count.lp_never_used(num_items, options)  # not the cut answer
+    assert len(found) > len(options) // 2
+
+    def no_second_run(*_):
+        raise AssertionError("linear programming ran again")
+
+    monkeypatch.setattr(cover_count, "run_in_child", no_second_run)
+    assert cover_count.lp_never_used(num_items, list(options)) == found
 
 
 def test_the_bound_check_refuses_duals_that_do_not_prove_it() -> None:

@@ -41,6 +41,9 @@ LP_ZERO = 1e-6  # an option below this in an interior point of the relaxation is
 LP_ROUNDS = 6
 LP_FROM = 4000  # options: below, starting HiGHS costs more than the SAT calls it saves
 LP_SCALE = 1 << 24
+# the last problem lp_never_used finished, and its answer: ``solve --count`` builds the same
+# board's model again for the count, and its forked methods inherit this
+_proved: dict[tuple[int, tuple[tuple[int, ...], ...]], frozenset[int]] = {}
 
 
 def count_exact_covers(num_items: int, options: Sequence[Sequence[int]],
@@ -99,13 +102,20 @@ def lp_never_used(num_items: int, options: Sequence[Sequence[int]],
     if (not highs_installed() or len(options) < LP_FROM or deadline.passed()
             or not _well_formed(num_items, options)):
         return set()
+    problem = (num_items, tuple(map(tuple, options)))
+    if problem in _proved:
+        return set(_proved[problem])
     load_highs()
     try:  # HiGHS looks at no interrupt: it runs in a child, killed by the deadline or a signal
         done, dead = run_in_child("linear programming", _lp_never_used, (num_items, options),
                                   deadline)
     except BackendError:  # the child died (out of memory, say): nothing is proved
         return set()
-    return dead if done else set()
+    if not done:
+        return set()
+    _proved.clear()  # one problem kept: the last
+    _proved[problem] = frozenset(dead)
+    return dead
 
 
 def _well_formed(num_items: int, options: Sequence[Sequence[int]]) -> bool:
