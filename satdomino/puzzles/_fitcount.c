@@ -37,12 +37,15 @@ Counts beyond 127 bits raise OverflowError. The GIL is released while counting.
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "../_cbuffers.h"
 
 typedef unsigned __int128 u128;
 
-enum { MAX_WIDTH = 64 };
+enum { MAX_WIDTH = 64, VMAX = 64 };
 
 /* a table of states: key = mask (8 bytes) + one byte a column; value = count */
 typedef struct {
@@ -50,7 +53,7 @@ typedef struct {
     size_t n, cap, slots; /* entries, entry capacity, hash slots (a power of two) */
     uint8_t *keys;        /* n * keylen */
     u128 *counts;
-    uint32_t *slot;       /* entry index + 1, 0 empty */
+    uint64_t *slot;       /* entry index + 1 (low half; 0 empty), the key's hash (high half) */
     int overflow;
 } Table;
 
@@ -65,7 +68,7 @@ static int table_init(Table *t, int width, size_t cap)
         t->slots <<= 1;
     t->keys = malloc(t->cap * t->keylen);
     t->counts = malloc(t->cap * sizeof(u128));
-    t->slot = calloc(t->slots, sizeof(uint32_t));
+    t->slot = calloc(t->slots, sizeof(uint64_t));
     t->overflow = 0;
     return t->keys && t->counts && t->slot ? 0 : -1;
 }
@@ -103,31 +106,46 @@ static int table_grow(Table *t)
     if (!counts)
         return -1;
     t->counts = counts;
-    uint32_t *slot = calloc(slots, sizeof(uint32_t));
+    uint64_t *slot = calloc(slots, sizeof(uint64_t));
     if (!slot)
         return -1;
+    for (size_t h = 0; h < t->slots; h++) { /* the old slots carry their keys' hashes */
+        uint64_t v = t->slot[h];
+        if (!v)
+            continue;
+        size_t i = (size_t)(v >> 32) & (slots - 1);
+        while (slot[i])
+            i = (i + 1) & (slots - 1);
+        slot[i] = v;
+    }
     free(t->slot);
     t->slot = slot;
     t->slots = slots;
     t->cap = cap;
-    for (size_t e = 0; e < t->n; e++) {
-        size_t h = hash_key(t->keys + e * t->keylen, t->keylen) & (slots - 1);
-        while (slot[h])
-            h = (h + 1) & (slots - 1);
-        slot[h] = (uint32_t)(e + 1);
-    }
     return 0;
+}
+
+static int same_key(const uint8_t *a, const uint8_t *b, int len)
+{
+    for (int i = 0; i < len; i += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        if (x != y)
+            return 0;
+    }
+    return 1;
 }
 
 /* the entry for key (added with count 0 when new), or -1 when out of memory */
 static long table_find(Table *t, const uint8_t *key, int add)
 {
-    size_t h = hash_key(key, t->keylen) & (t->slots - 1);
-    while (t->slot[h]) {
-        size_t e = t->slot[h] - 1;
-        if (memcmp(t->keys + e * t->keylen, key, t->keylen) == 0)
+    uint64_t tag = hash_key(key, t->keylen) >> 32;
+    size_t h = (size_t)tag & (t->slots - 1);
+    for (uint64_t v; (v = t->slot[h]); h = (h + 1) & (t->slots - 1)) {
+        size_t e = (size_t)(v & 0xffffffffu) - 1;
+        if (v >> 32 == tag && same_key(t->keys + e * t->keylen, key, t->keylen))
             return (long)e;
-        h = (h + 1) & (t->slots - 1);
     }
     if (!add)
         return -2;
@@ -138,7 +156,7 @@ static long table_find(Table *t, const uint8_t *key, int add)
     }
     memcpy(t->keys + t->n * t->keylen, key, t->keylen);
     t->counts[t->n] = 0;
-    t->slot[h] = (uint32_t)(t->n + 1);
+    t->slot[h] = tag << 32 | (uint64_t)(t->n + 1);
     return (long)t->n++;
 }
 
@@ -166,6 +184,11 @@ typedef struct {
     size_t *first, *rfirst;
     uint32_t *to, *from;
     size_t nto, tocap;
+    /* the same sets as bounds on a sweep's counts, one byte a column (``VW`` a mask), for
+       one vector test a move: [1] a state from above moving into the mask (its counts before
+       the mask's tops), [0] one from below (its counts from the boundary on); ``exact`` when
+       every column's set is an interval, so that the bounds say all */
+    uint8_t *lo[2], *hi[2], *exact[2];
 } Layer;
 
 typedef struct {
@@ -231,6 +254,8 @@ static void layer_free(Layer *l)
     table_free(&l->index);
     free(l->past), free(l->future);
     free(l->first), free(l->rfirst), free(l->to), free(l->from);
+    for (int d = 0; d < 2; d++)
+        free(l->lo[d]), free(l->hi[d]), free(l->exact[d]);
     memset(l, 0, sizeof *l);
 }
 
@@ -251,7 +276,7 @@ static long layer_find(Layer *l, uint64_t mask, size_t *add, int width)
     if (e != -2 || !add)
         return e;
     size_t w = (size_t)width, n = l->index.n;
-    size_t grows = (n == l->index.cap ? n * 24 + l->index.slots * 8 : 0) +
+    size_t grows = (n == l->index.cap ? n * 24 + l->index.slots * 16 : 0) +
                    (n == l->cap ? (n ? n : 64) * 16 * w : 0);
     if (grows > *add)
         return -1;
@@ -407,11 +432,11 @@ static int build_layers(Board *b, size_t budget)
         return 0;
     b->layers = L;
     b->room = budget;
-    for (int r = 0; r <= h; r++) /* a table starts with room for 1,024 masks: 32 KB */
-        if (b->room < (1 << 15) || table_init(&L[r].index, 0, 1024) < 0)
+    for (int r = 0; r <= h; r++) /* a table starts with room for 1,024 masks: 40 KB */
+        if (b->room < (40 << 10) || table_init(&L[r].index, 0, 1024) < 0)
             goto fail;
         else
-            b->room -= 1 << 15;
+            b->room -= 40 << 10;
     if (layer_find(&L[0], 0, &b->room, w) < 0)
         goto fail;
     for (int c = 0; c < w; c++)
@@ -482,6 +507,72 @@ fail:
     return 0;
 }
 
+static int vec_width(int width) { return (width + 31) & ~31; }
+
+/* lo <= v <= hi in every byte (vw of them, a multiple of 32) */
+static int within(const uint8_t *v, const uint8_t *lo, const uint8_t *hi, int vw)
+{
+#if defined(__SSE2__)
+    for (int i = 0; i < vw; i += 16) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(v + i));
+        __m128i l = _mm_loadu_si128((const __m128i *)(lo + i));
+        __m128i h = _mm_loadu_si128((const __m128i *)(hi + i));
+        __m128i in = _mm_and_si128(_mm_cmpeq_epi8(_mm_max_epu8(a, l), a),
+                                   _mm_cmpeq_epi8(_mm_min_epu8(a, h), a));
+        if (_mm_movemask_epi8(in) != 0xffff)
+            return 0;
+    }
+#else
+    for (int i = 0; i < vw; i++)
+        if (v[i] < lo[i] || v[i] > hi[i])
+            return 0;
+#endif
+    return 1;
+}
+
+/* Layer l's sets as bounds for the sweeps going ``down`` or up (``Layer.lo``), the bytes
+   counted off ``b->room``; 0 when they do not fit. */
+static int layer_bounds(Board *b, Layer *l, int down)
+{
+    if (l->lo[down])
+        return 1;
+    int w = b->width, vw = vec_width(w);
+    size_t n = l->index.n, takes = n * (2 * (size_t)vw + 1) + 3;
+    if (takes > b->room)
+        return 0;
+    uint8_t *lo = malloc(n * vw + 1), *hi = malloc(n * vw + 1), *exact = malloc(n + 1);
+    if (!lo || !hi || !exact) {
+        free(lo), free(hi), free(exact);
+        return 0;
+    }
+    b->room -= takes;
+    for (size_t j = 0; j < n; j++) {
+        const uint64_t *sets = (down ? l->future : l->past) + j * w;
+        uint64_t mask = layer_mask(l, j);
+        uint8_t *a = lo + j * vw, *z = hi + j * vw;
+        memset(a, 0, vw);
+        memset(z, 255, vw);
+        exact[j] = 1;
+        for (int c = 0; c < w; c++) {
+            /* the counts v with need - v in the set: going down, v is before the mask's tops */
+            uint64_t set = l->future[j * w] ? sets[c] : 0;
+            int shift = down ? (int)((mask >> c) & 1) : 0;
+            int least = set ? __builtin_ctzll(set) : 0, most = set ? 63 - __builtin_clzll(set) : 0;
+            int top = b->need[c] - shift - least, bottom = b->need[c] - shift - most;
+            if (!set || top < 0) { /* none */
+                a[c] = 255, z[c] = 0;
+                continue;
+            }
+            a[c] = (uint8_t)(bottom < 0 ? 0 : bottom), z[c] = (uint8_t)top;
+            uint64_t run = set >> least;
+            if (run & (run + 1))
+                exact[j] = 0;
+        }
+    }
+    l->lo[down] = lo, l->hi[down] = hi, l->exact[down] = exact;
+    return 1;
+}
+
 /* may a state at boundary r, entry j of its layer, with these counts (of the rows before r
    when ``past_counted``, else of the rows from r) be completed, as far as the layers know? */
 static int completable(const Board *b, int r, size_t j, const uint8_t *counts, int past_counted)
@@ -506,6 +597,8 @@ typedef struct {
     u128 count;
     int r, down;
     long j;      /* the entry of the new state's mask in its layer, -1 without layers */
+    const Layer *to; /* that layer, when it has its bounds (``Layer.lo``) */
+    uint8_t v[VMAX]; /* then the counts they bound: down, the state's; up, with its tops */
     Table *meet; /* set on the last row: the states from below, matched instead of added */
     u128 total;
     int overflow;
@@ -531,16 +624,28 @@ static void match(Step *st, const uint8_t *key)
         st->overflow = 1;
 }
 
-static void extend(void *ctx, uint64_t x)
+/* The new state's counts (``key`` + 8) for move ``x``, by the layer's bounds (``st->to``):
+   0 when the move leads to no solution. */
+static int counts_by_layer(const Step *st, uint64_t x, uint8_t *key)
 {
-    Step *st = ctx;
-    Board *b = st->b;
-    if (halted(b))
-        return;
+    const Layer *l = st->to;
+    int w = st->b->width, vw = vec_width(w), d = st->down;
+    size_t j = (size_t)st->j;
+    if (!within(st->v, l->lo[d] + j * vw, l->hi[d] + j * vw, vw))
+        return 0;
+    memcpy(key + 8, st->v, (size_t)w);
+    if (d) /* down, the move's tops count from here */
+        for (uint64_t t = x; t; t &= t - 1)
+            key[8 + __builtin_ctzll(t)]++;
+    return l->exact[d][j] || completable(st->b, d ? st->r + 1 : st->r, j, key + 8, d);
+}
+
+/* The same by the bounds on what the rows not yet swept can give each column, then the
+   layer's sets when there are layers. */
+static int counts_by_bounds(const Step *st, uint64_t x, uint8_t *key)
+{
+    const Board *b = st->b;
     uint64_t tops = st->down ? x : *(const uint64_t *)st->key;
-    uint8_t key[8 + MAX_WIDTH + 8];
-    memset(key, 0, sizeof key);
-    memcpy(key, &x, 8); /* the next state's mask: x either way */
     memcpy(key + 8, st->key + 8, b->width);
     int r = st->r, w = b->width;
     for (int c = 0; c < w; c++) {
@@ -559,11 +664,23 @@ static void extend(void *ctx, uint64_t x)
                        : (r >= 1 ? b->above[(r - 1) * w + c] : 0);
         int sure = st->down ? have : have + bit;
         if (sure > b->need[c] || sure + rest < b->need[c])
-            return;
+            return 0;
         key[8 + c] = (uint8_t)have;
     }
     /* down, the state is at boundary r + 1 with its pasts counted; up, at r with its futures */
-    if (st->j >= 0 && !completable(b, st->down ? r + 1 : r, (size_t)st->j, key + 8, st->down))
+    return st->j < 0 || completable(b, st->down ? r + 1 : r, (size_t)st->j, key + 8, st->down);
+}
+
+static void extend(void *ctx, uint64_t x)
+{
+    Step *st = ctx;
+    Board *b = st->b;
+    if (halted(b))
+        return;
+    uint8_t key[8 + MAX_WIDTH + 8];
+    memset(key, 0, sizeof key);
+    memcpy(key, &x, 8); /* the next state's mask: x either way */
+    if (!(st->to ? counts_by_layer(st, x, key) : counts_by_bounds(st, x, key)))
         return;
     if (st->meet) {
         match(st, key);
@@ -600,6 +717,8 @@ static void pack_column(Board *b, int c, int first, int dir, int *out)
 static u128 sweep_row(Board *b, Table *cur, Table *next, Table *meet, int r, int down,
                       int *overflow)
 {
+    if (b->layers)
+        layer_bounds(b, &b->layers[down ? r + 1 : r], down);
     uint64_t below_free = r + 1 < b->height ? (uint64_t)b->free[r + 1] : 0;
     uint64_t above_free = r > 0 ? (uint64_t)b->free[r - 1] : 0;
     u128 total = 0;
@@ -611,12 +730,19 @@ static u128 sweep_row(Board *b, Table *cur, Table *next, Table *meet, int r, int
         const uint8_t *key = cur->keys + e * cur->keylen;
         uint64_t fixed;
         memcpy(&fixed, key, 8);
-        Step st = {b, next, key, cur->counts[e], r, down, -1, meet, 0, 0};
+        Step st = {b, next, key, cur->counts[e], r, down, -1, NULL, {0}, meet, 0, 0};
         if (b->layers) { /* down, the state is at boundary r; up, at r + 1 */
             Layer *at = &b->layers[down ? r : r + 1], *to = &b->layers[down ? r + 1 : r];
             long i = layer_find(at, fixed, 0, b->width);
             if (i < 0)
                 continue;
+            if (to->lo[down]) {
+                st.to = to;
+                memcpy(st.v, key + 8, (size_t)b->width);
+                if (!down) /* from below, the state's own tops count with it */
+                    for (uint64_t t = fixed; t; t &= t - 1)
+                        st.v[__builtin_ctzll(t)]++;
+            }
             const size_t *first = down ? at->first : at->rfirst;
             const uint32_t *ends = down ? at->to : at->from;
             for (size_t k = first[i]; k < first[i + 1]; k++) {
