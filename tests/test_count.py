@@ -350,8 +350,8 @@ def test_domino_fit_counter_against_ganak_on_planted_boards() -> None:
 
 def test_domino_fit_counter_with_and_without_its_layers() -> None:
     """The sweeps pruned by the layers' sets of counts, by the bounds alone (no layers, or a
-    budget they outgrow half-built) and Ganak agree, on boards with many solutions, one, and
-    none (a column clue moved to another column keeps the totals)."""
+    budget they outgrow half-built), on one thread or three, and Ganak agree, on boards with
+    many solutions, one, and none (a column clue moved to another column keeps the totals)."""
     import dataclasses
     import random
 
@@ -369,11 +369,11 @@ def test_domino_fit_counter_with_and_without_its_layers() -> None:
         for budget in (F.MAX_LAYER_BYTES, 0, 400_000):  # 400 kB: outgrown on the larger boards
             saved, F.MAX_LAYER_BYTES = F.MAX_LAYER_BYTES, budget
             try:
-                values.append(F.count_placements(board))
+                values += [F.count_placements(board, threads) for threads in (1, 3)]
             finally:
                 F.MAX_LAYER_BYTES = saved
         ganak = count(board, family("dominofit"), methods=("ganak",)).value
-        assert values == [ganak] * 3, (k, values, ganak)
+        assert values == [ganak] * 6, (k, values, ganak)
         seen.add(min(ganak, 2))
     assert seen == {0, 1, 2}
 

@@ -34,6 +34,7 @@ Counts beyond 127 bits raise OverflowError. The GIL is released while counting.
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,14 +161,6 @@ static long table_find(Table *t, const uint8_t *key, int add)
     return (long)t->n++;
 }
 
-static void add_count(Table *t, long e, u128 c)
-{
-    u128 s = t->counts[e] + c;
-    if (s < c)
-        t->overflow = 1;
-    t->counts[e] = s;
-}
-
 /* The masks a boundary can hold (boundary t lies between rows t - 1 and t; its mask is the
    squares of row t covered from above, the tops of row t - 1), each with, per column, the set
    of counts (bit v: v vertical pieces) the rows before t can give it (``past``) and the rows
@@ -198,7 +191,7 @@ typedef struct {
     int *above, *below; /* possible tops in each column: in rows before r, in rows from r */
     size_t max_states;
     volatile int *control;
-    int stopped, failed;
+    volatile int stopped, failed;
     Layer *layers; /* height + 1 boundaries, or NULL: the sweeps go by the bounds alone */
     size_t room;   /* the bytes the layers may still take */
     unsigned ticks;
@@ -509,27 +502,6 @@ fail:
 
 static int vec_width(int width) { return (width + 31) & ~31; }
 
-/* lo <= v <= hi in every byte (vw of them, a multiple of 32) */
-static int within(const uint8_t *v, const uint8_t *lo, const uint8_t *hi, int vw)
-{
-#if defined(__SSE2__)
-    for (int i = 0; i < vw; i += 16) {
-        __m128i a = _mm_loadu_si128((const __m128i *)(v + i));
-        __m128i l = _mm_loadu_si128((const __m128i *)(lo + i));
-        __m128i h = _mm_loadu_si128((const __m128i *)(hi + i));
-        __m128i in = _mm_and_si128(_mm_cmpeq_epi8(_mm_max_epu8(a, l), a),
-                                   _mm_cmpeq_epi8(_mm_min_epu8(a, h), a));
-        if (_mm_movemask_epi8(in) != 0xffff)
-            return 0;
-    }
-#else
-    for (int i = 0; i < vw; i++)
-        if (v[i] < lo[i] || v[i] > hi[i])
-            return 0;
-#endif
-    return 1;
-}
-
 /* Layer l's sets as bounds for the sweeps going ``down`` or up (``Layer.lo``), the bytes
    counted off ``b->room``; 0 when they do not fit. */
 static int layer_bounds(Board *b, Layer *l, int down)
@@ -548,17 +520,15 @@ static int layer_bounds(Board *b, Layer *l, int down)
     b->room -= takes;
     for (size_t j = 0; j < n; j++) {
         const uint64_t *sets = (down ? l->future : l->past) + j * w;
-        uint64_t mask = layer_mask(l, j);
         uint8_t *a = lo + j * vw, *z = hi + j * vw;
         memset(a, 0, vw);
         memset(z, 255, vw);
         exact[j] = 1;
         for (int c = 0; c < w; c++) {
-            /* the counts v with need - v in the set: going down, v is before the mask's tops */
+            /* the counts v with need - v in the set */
             uint64_t set = l->future[j * w] ? sets[c] : 0;
-            int shift = down ? (int)((mask >> c) & 1) : 0;
             int least = set ? __builtin_ctzll(set) : 0, most = set ? 63 - __builtin_clzll(set) : 0;
-            int top = b->need[c] - shift - least, bottom = b->need[c] - shift - most;
+            int top = b->need[c] - least, bottom = b->need[c] - most;
             if (!set || top < 0) { /* none */
                 a[c] = 255, z[c] = 0;
                 continue;
@@ -590,110 +560,527 @@ static int completable(const Board *b, int r, size_t j, const uint8_t *counts, i
     return 1;
 }
 
+/* The states at one boundary, grouped by mask: group g (mask ``mask[g]``, entry ``entry[g]``
+   of its layer or -1) holds states start[g] .. start[g + 1] - 1, each its counts per column
+   (``klen`` bytes) and the number of fillings that reach it (``num``). */
 typedef struct {
+    int klen;
+    size_t groups, gcap, n, cap;
+    uint64_t *mask;
+    long *entry;
+    size_t *start;
+    uint8_t *counts;
+    u128 *num;
+} States;
+
+static void states_free(States *s)
+{
+    free(s->mask), free(s->entry), free(s->start), free(s->counts), free(s->num);
+    memset(s, 0, sizeof *s);
+}
+
+/* room for ``groups`` more groups and ``n`` more states; 0 when out of memory */
+static int states_reserve(States *s, size_t groups, size_t n)
+{
+    if (s->groups + groups > s->gcap) {
+        size_t cap = 2 * (s->groups + groups) + 16;
+        uint64_t *m = realloc(s->mask, cap * 8);
+        if (m)
+            s->mask = m;
+        long *e = realloc(s->entry, cap * sizeof(long));
+        if (e)
+            s->entry = e;
+        size_t *st = realloc(s->start, (cap + 1) * sizeof(size_t));
+        if (st)
+            s->start = st;
+        if (!m || !e || !st)
+            return 0;
+        s->gcap = cap;
+    }
+    if (s->n + n > s->cap) {
+        size_t cap = s->n + n > 2 * s->cap ? s->n + n : 2 * s->cap;
+        /* room to read a whole vector (``VMAX`` bytes) at the last state */
+        uint8_t *c = realloc(s->counts, cap * (size_t)s->klen + VMAX);
+        if (c)
+            s->counts = c;
+        u128 *u = realloc(s->num, cap * sizeof(u128));
+        if (u)
+            s->num = u;
+        if (!c || !u)
+            return 0;
+        s->cap = cap;
+    }
+    return 1;
+}
+
+/* The moves across one row from the groups of a States: the masks they reach (``mask``,
+   ``entry`` in their layer or -1), and for each, the groups that reach it
+   (from[first[t]] .. from[first[t + 1] - 1]). */
+typedef struct {
+    size_t nt, ne, ecap;
+    Table index; /* the masks reached */
+    uint64_t *mask;
+    long *entry;
+    size_t *first;
+    uint32_t *from;
+    uint32_t *eg, *et; /* the moves as found: group, target */
     Board *b;
-    Table *next;
-    const uint8_t *key; /* the state being extended */
-    u128 count;
-    int r, down;
-    long j;      /* the entry of the new state's mask in its layer, -1 without layers */
-    const Layer *to; /* that layer, when it has its bounds (``Layer.lo``) */
-    uint8_t v[VMAX]; /* then the counts they bound: down, the state's; up, with its tops */
-    Table *meet; /* set on the last row: the states from below, matched instead of added */
-    u128 total;
-    int overflow;
-} Step;
+    uint32_t g; /* the group being moved */
+} Moves;
 
-/* the count of the states from below that complete this one (its mask, the rest of each
-   column's count) times this one's */
-static void match(Step *st, const uint8_t *key)
+static void moves_free(Moves *m)
 {
-    uint8_t rest[8 + MAX_WIDTH + 8];
-    memcpy(rest, key, sizeof rest);
-    for (int c = 0; c < st->b->width; c++)
-        rest[8 + c] = (uint8_t)(st->b->need[c] - key[8 + c]);
-    long f = table_find(st->meet, rest, 0);
-    if (f < 0)
+    table_free(&m->index);
+    free(m->mask), free(m->entry), free(m->first), free(m->from), free(m->eg), free(m->et);
+    memset(m, 0, sizeof *m);
+}
+
+static void add_move(Moves *m, uint64_t x, long j)
+{
+    uint8_t key[8];
+    memcpy(key, &x, 8);
+    size_t before = m->index.n;
+    long t = table_find(&m->index, key, 1);
+    if (t >= 0 && m->index.n > before && m->index.n > m->nt) { /* a new mask */
+        if (m->nt % 1024 == 0) {
+            uint64_t *mk = realloc(m->mask, (m->nt + 1024) * 8);
+            if (mk)
+                m->mask = mk;
+            long *en = realloc(m->entry, (m->nt + 1024) * sizeof(long));
+            if (en)
+                m->entry = en;
+            if (!mk || !en)
+                t = -1;
+        }
+        if (t >= 0)
+            m->mask[m->nt] = x, m->entry[m->nt] = j, m->nt++;
+    }
+    if (t >= 0 && m->ne == m->ecap) {
+        size_t cap = m->ecap ? 2 * m->ecap : 4096;
+        uint32_t *g = realloc(m->eg, cap * 4);
+        if (g)
+            m->eg = g;
+        uint32_t *e = realloc(m->et, cap * 4);
+        if (e)
+            m->et = e;
+        if (g && e)
+            m->ecap = cap;
+        else
+            t = -1;
+    }
+    if (t < 0) {
+        m->b->failed = 1;
         return;
-    u128 x = st->count, y = st->meet->counts[f];
-    if (x && y > ~(u128)0 / x)
-        st->overflow = 1;
-    u128 p = x * y;
-    st->total += p;
-    if (st->total < p)
-        st->overflow = 1;
+    }
+    m->eg[m->ne] = m->g, m->et[m->ne] = (uint32_t)t, m->ne++;
 }
 
-/* The new state's counts (``key`` + 8) for move ``x``, by the layer's bounds (``st->to``):
-   0 when the move leads to no solution. */
-static int counts_by_layer(const Step *st, uint64_t x, uint8_t *key)
+static void move_found(void *ctx, uint64_t x) { add_move(ctx, x, -1); }
+
+/* The moves of every group of ``cur`` across row r, ``down`` or up (with layers, theirs;
+   else found again); 0 when out of memory or stopped */
+static int find_moves(Board *b, const States *cur, int r, int down, Moves *m)
 {
-    const Layer *l = st->to;
-    int w = st->b->width, vw = vec_width(w), d = st->down;
-    size_t j = (size_t)st->j;
-    if (!within(st->v, l->lo[d] + j * vw, l->hi[d] + j * vw, vw))
+    memset(m, 0, sizeof *m);
+    m->b = b;
+    if (table_init(&m->index, 0, 1024) < 0)
         return 0;
-    memcpy(key + 8, st->v, (size_t)w);
-    if (d) /* down, the move's tops count from here */
-        for (uint64_t t = x; t; t &= t - 1)
-            key[8 + __builtin_ctzll(t)]++;
-    return l->exact[d][j] || completable(st->b, d ? st->r + 1 : st->r, j, key + 8, d);
+    uint64_t below_free = r + 1 < b->height ? (uint64_t)b->free[r + 1] : 0;
+    uint64_t above_free = r > 0 ? (uint64_t)b->free[r - 1] : 0;
+    for (size_t g = 0; g < cur->groups && !b->failed && !b->stopped; g++) {
+        m->g = (uint32_t)g;
+        if (b->layers) { /* down, the group is at boundary r; up, at r + 1 */
+            Layer *at = &b->layers[down ? r : r + 1], *to = &b->layers[down ? r + 1 : r];
+            size_t i = (size_t)cur->entry[g];
+            const size_t *first = down ? at->first : at->rfirst;
+            const uint32_t *ends = down ? at->to : at->from;
+            for (size_t k = first[i]; k < first[i + 1]; k++)
+                if (to->future[(size_t)ends[k] * b->width]) /* not dead since */
+                    add_move(m, layer_mask(to, ends[k]), ends[k]);
+        } else {
+            /* down: the mask = squares covered from above, choose the tops (they need a free
+               square below); up: the mask = this row's tops (asked for by the row below),
+               choose the squares covered from above (they need a free square above) */
+            Split s = {b, r, down ? b->tops[r] : (r > 0 ? b->tops[r - 1] : 0), cur->mask[g],
+                       down ? below_free : above_free, move_found, m};
+            split_from(&s, 0, 0, s.k, 0);
+        }
+    }
+    if (b->failed || b->stopped)
+        return 0;
+    m->first = calloc(m->nt + 1, sizeof(size_t));
+    m->from = malloc((m->ne + 1) * 4);
+    size_t *fill = malloc((m->nt + 1) * sizeof(size_t));
+    if (!m->first || !m->from || !fill) {
+        free(fill);
+        return 0;
+    }
+    for (size_t e = 0; e < m->ne; e++)
+        m->first[m->et[e] + 1]++;
+    for (size_t t = 0; t < m->nt; t++)
+        m->first[t + 1] += m->first[t];
+    memcpy(fill, m->first, (m->nt + 1) * sizeof(size_t));
+    for (size_t e = 0; e < m->ne; e++)
+        m->from[fill[m->et[e]]++] = m->eg[e];
+    free(fill);
+    free(m->eg), free(m->et);
+    m->eg = m->et = NULL;
+    return 1;
 }
 
-/* The same by the bounds on what the rows not yet swept can give each column, then the
-   layer's sets when there are layers. */
-static int counts_by_bounds(const Step *st, uint64_t x, uint8_t *key)
+/* may a column hold ``have`` after a move into x across row r, by the bounds on what the
+   rows not yet swept can give it (see ``pack_column``)? */
+static int within_reach(const Board *b, int r, int down, uint64_t x, const uint8_t *have)
 {
-    const Board *b = st->b;
-    uint64_t tops = st->down ? x : *(const uint64_t *)st->key;
-    memcpy(key + 8, st->key + 8, b->width);
-    int r = st->r, w = b->width;
+    int w = b->width;
     for (int c = 0; c < w; c++) {
         int bit = (int)((x >> c) & 1);
-        int have = key[8 + c] + (int)((tops >> c) & 1);
-        /* what the rows not yet swept can still give this column (pieces that fit beside
-           the square x takes there): down, rows r + 1 on, from r + 2 when x covers r + 1;
-           up, x's squares are the tops of row r - 1, counted here, then rows up to r - 1, or
-           up to r - 2 under x's tops */
+        /* down, rows r + 1 on, from r + 2 under x's tops; up, x's squares are the tops of
+           row r - 1 (not yet in ``have``), then rows up to r - 1, or up to r - 2 under them */
         int rest;
-        if (st->down)
+        if (down)
             rest = bit ? (r + 2 <= b->height ? b->below[(r + 2) * w + c] : 0)
                        : b->below[(r + 1) * w + c];
         else
             rest = bit ? (r >= 2 ? b->above[(r - 2) * w + c] : 0)
                        : (r >= 1 ? b->above[(r - 1) * w + c] : 0);
-        int sure = st->down ? have : have + bit;
+        int sure = down ? have[c] : have[c] + bit;
         if (sure > b->need[c] || sure + rest < b->need[c])
             return 0;
-        key[8 + c] = (uint8_t)have;
     }
-    /* down, the state is at boundary r + 1 with its pasts counted; up, at r with its futures */
-    return st->j < 0 || completable(b, st->down ? r + 1 : r, (size_t)st->j, key + 8, st->down);
+    return 1;
 }
 
-static void extend(void *ctx, uint64_t x)
+/* Counts compare as the words they fill (8 columns a word, little-endian): adding the same
+   tops to a set of counts keeps their order, so the states of a group, kept in this order,
+   stay in it when moved across a row. */
+static int compare_counts(const uint8_t *a, const uint8_t *b, int klen)
 {
-    Step *st = ctx;
-    Board *b = st->b;
-    if (halted(b))
-        return;
-    uint8_t key[8 + MAX_WIDTH + 8];
-    memset(key, 0, sizeof key);
-    memcpy(key, &x, 8); /* the next state's mask: x either way */
-    if (!(st->to ? counts_by_layer(st, x, key) : counts_by_bounds(st, x, key)))
-        return;
-    if (st->meet) {
-        match(st, key);
-        return;
+    for (int i = 0; i < klen; i += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        if (x != y)
+            return x < y ? -1 : 1;
     }
-    long e = table_find(st->next, key, 1);
-    if (e < 0) {
-        b->failed = 1;
-        return;
+    return 0;
+}
+
+/* One worker's share of a row: the masks reached ``t0`` .. ``t1`` - 1. Each merges the
+   states of the groups that reach it, moved (their counts plus the tops the row adds) and
+   kept when they can be completed, into a group of ``out``; or, at the meeting row, joins
+   them with the group of ``meet`` with its mask: each state times the one holding the rest
+   of every column's count (``total``). Groups are kept in the order of their counts, so both
+   are merges. */
+typedef struct {
+    Board *b;
+    const States *cur, *meet;
+    const Table *meet_index; /* meet's masks: entry = group */
+    const Moves *mv;
+    int r, down;
+    size_t t0, t1;
+    States out;
+    u128 total;
+    int overflow;
+    size_t ticks;
+    size_t *produced; /* states made by every worker of the row */
+} Worker;
+
+/* a group's states moved into one mask, in order, as they pass */
+typedef struct {
+    size_t e, end;
+    uint8_t tops[VMAX]; /* the tops the row adds (1 in their columns) */
+    uint8_t have[VMAX]; /* the state at ``e`` - 1, moved */
+    u128 num;
+} Stream;
+
+/* have = counts + tops (vw bytes, a multiple of 32); within the bounds lo, hi when given */
+static int moved(const uint8_t *counts, const uint8_t *tops, const uint8_t *lo,
+                 const uint8_t *hi, uint8_t *have, int vw)
+{
+#if defined(__SSE2__)
+    int in = 1;
+    for (int i = 0; i < vw; i += 16) {
+        __m128i a = _mm_add_epi8(_mm_loadu_si128((const __m128i *)(counts + i)),
+                                 _mm_loadu_si128((const __m128i *)(tops + i)));
+        _mm_storeu_si128((__m128i *)(have + i), a);
+        if (lo) {
+            __m128i l = _mm_loadu_si128((const __m128i *)(lo + i));
+            __m128i h = _mm_loadu_si128((const __m128i *)(hi + i));
+            in &= _mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(_mm_max_epu8(a, l), a),
+                                                  _mm_cmpeq_epi8(_mm_min_epu8(a, h), a))) ==
+                  0xffff;
+        }
     }
-    add_count(st->next, e, st->count);
-    if (st->next->n > b->max_states)
+    return in;
+#else
+    int in = 1;
+    for (int i = 0; i < vw; i++) {
+        have[i] = (uint8_t)(counts[i] + tops[i]);
+        in &= !lo || (have[i] >= lo[i] && have[i] <= hi[i]);
+    }
+    return in;
+#endif
+}
+
+/* what a worker's streams into mask ``x`` (entry j of its layer, or -1) share */
+typedef struct {
+    Worker *wk;
+    uint64_t x;
+    long j;
+    const uint8_t *lo, *hi; /* the layer's bounds, or NULL */
+    int exact;
+} Into;
+
+static int worker_stops(Worker *wk)
+{
+    Board *b = wk->b;
+    if ((++wk->ticks & 4095) == 0 && b->control[0])
         b->stopped = 1;
+    return b->stopped || b->failed;
+}
+
+/* the stream's next state that may be completed; 0 when there is none */
+static int stream_next(const Into *in, Stream *s)
+{
+    Worker *wk = in->wk;
+    const Board *b = wk->b;
+    const States *cur = wk->cur;
+    int w = b->width, vw = vec_width(w), r = wk->r, down = wk->down;
+    while (s->e < s->end && !worker_stops(wk)) {
+        size_t e = s->e++;
+        if (!moved(cur->counts + e * cur->klen, s->tops, in->lo, in->hi, s->have, vw) ||
+            (!in->lo && !within_reach(b, r, down, in->x, s->have)))
+            continue;
+        /* down, the state is at boundary r + 1 with its pasts counted; up, at r with its
+           futures */
+        if (in->j >= 0 && !in->exact &&
+            !completable(b, down ? r + 1 : r, (size_t)in->j, s->have, down))
+            continue;
+        s->num = cur->num[e];
+        return 1;
+    }
+    return 0;
+}
+
+/* restore the heap order of ``heap`` (n streams, least counts first) below position i */
+static void sift_down(Stream **heap, size_t n, size_t i, int klen)
+{
+    for (;;) {
+        size_t least = i, l = 2 * i + 1, r = l + 1;
+        if (l < n && compare_counts(heap[l]->have, heap[least]->have, klen) < 0)
+            least = l;
+        if (r < n && compare_counts(heap[r]->have, heap[least]->have, klen) < 0)
+            least = r;
+        if (least == i)
+            return;
+        Stream *t = heap[i];
+        heap[i] = heap[least], heap[least] = t;
+        i = least;
+    }
+}
+
+static void gather_into(Worker *wk, size_t t, Stream *streams, Stream **heap)
+{
+    Board *b = wk->b;
+    const States *cur = wk->cur, *meet = wk->meet;
+    const Moves *mv = wk->mv;
+    int w = b->width, vw = vec_width(w), down = wk->down, klen = cur->klen;
+    Into in = {wk, mv->mask[t], mv->entry[t], NULL, NULL, 0};
+    const Layer *to = in.j >= 0 ? &b->layers[down ? wk->r + 1 : wk->r] : NULL;
+    if (to && to->lo[down]) {
+        in.lo = to->lo[down] + (size_t)in.j * vw, in.hi = to->hi[down] + (size_t)in.j * vw;
+        in.exact = to->exact[down][in.j];
+    }
+    size_t mg = 0, n = 0;
+    if (meet) { /* the states from below with this mask */
+        uint8_t key[8];
+        memcpy(key, &in.x, 8);
+        long f = table_find((Table *)wk->meet_index, key, 0);
+        if (f < 0)
+            return;
+        mg = (size_t)f;
+    }
+    for (size_t k = mv->first[t]; k < mv->first[t + 1]; k++) {
+        size_t g = mv->from[k];
+        Stream *s = &streams[n];
+        s->e = cur->start[g], s->end = cur->start[g + 1];
+        uint64_t tops = down ? in.x : cur->mask[g]; /* down, the move's; up, the group's own */
+        memset(s->tops, 0, sizeof s->tops);
+        for (int c = 0; c < w; c++)
+            s->tops[c] = (uint8_t)((tops >> c) & 1);
+        if (stream_next(&in, s))
+            heap[n] = s, n++;
+    }
+    for (size_t i = n; i-- > 0;)
+        sift_down(heap, n, i, klen);
+    States *out = &wk->out;
+    size_t first = out->n;
+    /* at the meeting row, the states from below in reverse: as the merged counts grow, the
+       rest of each column's need shrinks */
+    size_t below = meet ? meet->start[mg + 1] : 0, bottom = meet ? meet->start[mg] : 0;
+    uint8_t rest[VMAX];
+    memset(rest, 0, sizeof rest);
+    while (n && !b->stopped && !b->failed) {
+        Stream *s = heap[0];
+        if (meet) {
+            for (int c = 0; c < w; c++)
+                rest[c] = (uint8_t)(b->need[c] - s->have[c]);
+            int cmp = 1;
+            while (below > bottom &&
+                   (cmp = compare_counts(meet->counts + (below - 1) * klen, rest, klen)) > 0)
+                below--;
+            if (below > bottom && cmp == 0) {
+                u128 x = s->num, y = meet->num[below - 1];
+                if (x && y > ~(u128)0 / x)
+                    wk->overflow = 1;
+                u128 p = x * y;
+                wk->total += p;
+                if (wk->total < p)
+                    wk->overflow = 1;
+            }
+        } else if (out->n > first &&
+                   compare_counts(out->counts + (out->n - 1) * klen, s->have, klen) == 0) {
+            u128 sum = out->num[out->n - 1] + s->num; /* the same state from another group */
+            if (sum < s->num)
+                wk->overflow = 1;
+            out->num[out->n - 1] = sum;
+        } else {
+            if (!states_reserve(out, out->n == first, 1)) {
+                b->failed = 1;
+                return;
+            }
+            memcpy(out->counts + out->n * klen, s->have, (size_t)klen);
+            out->num[out->n++] = s->num;
+        }
+        if (!stream_next(&in, s))
+            heap[0] = heap[--n];
+        sift_down(heap, n, 0, klen);
+    }
+    if (meet || out->n == first)
+        return;
+    out->mask[out->groups] = in.x, out->entry[out->groups] = in.j;
+    out->start[out->groups++] = first;
+    out->start[out->groups] = out->n;
+    if (__atomic_add_fetch(wk->produced, out->n - first, __ATOMIC_RELAXED) > b->max_states)
+        b->stopped = 1;
+}
+
+static void *work(void *arg)
+{
+    Worker *wk = arg;
+    size_t most = 1; /* the most groups reaching one mask */
+    for (size_t t = wk->t0; t < wk->t1; t++)
+        if (wk->mv->first[t + 1] - wk->mv->first[t] > most)
+            most = wk->mv->first[t + 1] - wk->mv->first[t];
+    Stream *streams = malloc(most * sizeof(Stream));
+    Stream **heap = malloc(most * sizeof(Stream *));
+    if (!streams || !heap)
+        wk->b->failed = 1;
+    for (size_t t = wk->t0; t < wk->t1 && !wk->b->stopped && !wk->b->failed; t++)
+        gather_into(wk, t, streams, heap);
+    free(streams), free(heap);
+    return NULL;
+}
+
+/* Sweep row r (``down`` or up) from ``cur`` into ``next``; or, given ``meet`` (the states
+   from below at boundary r + 1), return the count of the fillings they complete. The masks
+   reached are shared among ``threads`` workers by the states each gathers. */
+static u128 sweep_row(Board *b, const States *cur, States *next, const States *meet, int r,
+                      int down, int threads, int *overflow)
+{
+    Moves mv = {0};
+    u128 total = 0;
+    Table meet_index = {0};
+    Worker *wk = calloc((size_t)threads, sizeof(Worker));
+    pthread_t *tid = calloc((size_t)threads, sizeof(pthread_t));
+    if (!wk || !tid || !find_moves(b, cur, r, down, &mv)) {
+        if (!b->stopped)
+            b->failed = 1;
+        goto done;
+    }
+    if (b->layers)
+        layer_bounds(b, &b->layers[down ? r + 1 : r], down);
+    if (meet) {
+        if (table_init(&meet_index, 0, meet->groups) < 0) {
+            b->failed = 1;
+            goto done;
+        }
+        for (size_t g = 0; g < meet->groups; g++) {
+            uint8_t key[8];
+            memcpy(key, &meet->mask[g], 8);
+            if (table_find(&meet_index, key, 1) < 0)
+                b->failed = 1;
+        }
+    }
+    size_t all = 0, produced = 0;
+    for (size_t t = 0; t < mv.nt; t++)
+        for (size_t k = mv.first[t]; k < mv.first[t + 1]; k++)
+            all += cur->start[mv.from[k] + 1] - cur->start[mv.from[k]];
+    size_t t = 0, done_work = 0;
+    for (int i = 0; i < threads; i++) { /* an even share of the states to move each */
+        Worker *w = &wk[i];
+        w->b = b, w->cur = cur, w->meet = meet, w->meet_index = &meet_index, w->mv = &mv;
+        w->r = r, w->down = down, w->produced = &produced;
+        w->out.klen = cur->klen;
+        w->t0 = t;
+        size_t share = all / (size_t)threads * (size_t)(i + 1);
+        while (t < mv.nt && (i == threads - 1 || done_work < share)) {
+            for (size_t k = mv.first[t]; k < mv.first[t + 1]; k++)
+                done_work += cur->start[mv.from[k] + 1] - cur->start[mv.from[k]];
+            t++;
+        }
+        w->t1 = t;
+    }
+    int started = 1;
+    for (int i = 1; i < threads && !b->failed; i++, started++)
+        if (pthread_create(&tid[i], NULL, work, &wk[i]) != 0)
+            break;
+    work(&wk[0]);
+    for (int i = 1; i < started; i++)
+        pthread_join(tid[i], NULL);
+    for (int i = started; i < threads; i++) /* threads that did not start: here */
+        work(&wk[i]);
+    size_t groups = 0, n = 0;
+    for (int i = 0; i < threads; i++) {
+        u128 p = wk[i].total;
+        total += p;
+        if (total < p)
+            *overflow = 1;
+        *overflow |= wk[i].overflow;
+        groups += wk[i].out.groups, n += wk[i].out.n;
+    }
+    if (!meet && !b->failed && !b->stopped) { /* the workers' groups, in order */
+        states_free(next);
+        *next = wk[0].out; /* the first worker's, then the others' after them */
+        memset(&wk[0].out, 0, sizeof wk[0].out);
+        if (!states_reserve(next, groups - next->groups, n - next->n)) {
+            b->failed = 1;
+            goto done;
+        }
+        for (int i = 1; i < threads; i++) {
+            States *o = &wk[i].out;
+            for (size_t g = 0; g < o->groups; g++) {
+                next->mask[next->groups + g] = o->mask[g];
+                next->entry[next->groups + g] = o->entry[g];
+                next->start[next->groups + g] = next->n + o->start[g];
+            }
+            memcpy(next->counts + next->n * next->klen, o->counts, o->n * (size_t)o->klen);
+            memcpy(next->num + next->n, o->num, o->n * sizeof(u128));
+            next->groups += o->groups, next->n += o->n;
+            if (o->groups)
+                next->start[next->groups] = next->n;
+            states_free(o);
+        }
+    }
+done:
+    if (wk)
+        for (int i = 0; i < threads; i++)
+            states_free(&wk[i].out);
+    free(wk), free(tid);
+    moves_free(&mv);
+    table_free(&meet_index);
+    return total;
 }
 
 /* out[r][c] = the most vertical pieces column c holds in the rows from ``first`` to r, going
@@ -711,70 +1098,19 @@ static void pack_column(Board *b, int c, int first, int dir, int *out)
     }
 }
 
-/* Sweep row r: from table ``cur`` into ``next``; or, given ``meet`` (the states from below
-   at boundary r + 1), return the count of the fillings they complete (``*overflow`` set past
-   128 bits). With layers the moves are the layers' own, else they are found again. */
-static u128 sweep_row(Board *b, Table *cur, Table *next, Table *meet, int r, int down,
-                      int *overflow)
-{
-    if (b->layers)
-        layer_bounds(b, &b->layers[down ? r + 1 : r], down);
-    uint64_t below_free = r + 1 < b->height ? (uint64_t)b->free[r + 1] : 0;
-    uint64_t above_free = r > 0 ? (uint64_t)b->free[r - 1] : 0;
-    u128 total = 0;
-    for (size_t e = 0; e < cur->n && !b->failed && !b->stopped; e++) {
-        if ((e & 63) == 0 && b->control[0]) {
-            b->stopped = 1;
-            break;
-        }
-        const uint8_t *key = cur->keys + e * cur->keylen;
-        uint64_t fixed;
-        memcpy(&fixed, key, 8);
-        Step st = {b, next, key, cur->counts[e], r, down, -1, NULL, {0}, meet, 0, 0};
-        if (b->layers) { /* down, the state is at boundary r; up, at r + 1 */
-            Layer *at = &b->layers[down ? r : r + 1], *to = &b->layers[down ? r + 1 : r];
-            long i = layer_find(at, fixed, 0, b->width);
-            if (i < 0)
-                continue;
-            if (to->lo[down]) {
-                st.to = to;
-                memcpy(st.v, key + 8, (size_t)b->width);
-                if (!down) /* from below, the state's own tops count with it */
-                    for (uint64_t t = fixed; t; t &= t - 1)
-                        st.v[__builtin_ctzll(t)]++;
-            }
-            const size_t *first = down ? at->first : at->rfirst;
-            const uint32_t *ends = down ? at->to : at->from;
-            for (size_t k = first[i]; k < first[i + 1]; k++) {
-                st.j = ends[k];
-                extend(&st, layer_mask(to, st.j));
-            }
-        } else {
-            /* down: fixed = squares covered from above, choose the tops (they need a free
-               square below); up: fixed = this row's tops (asked for by the row below), choose
-               the squares covered from above (they need a free square above: a top there) */
-            Split s = {b, r, down ? b->tops[r] : (r > 0 ? b->tops[r - 1] : 0), fixed,
-                       down ? below_free : above_free, extend, &st};
-            split_from(&s, 0, 0, s.k, 0);
-        }
-        total += st.total;
-        if (total < st.total)
-            st.overflow = 1;
-        *overflow |= st.overflow;
-    }
-    return total;
-}
-
 static PyObject *count(PyObject *self, PyObject *args)
 {
     int width, height;
     PyObject *o_free, *o_tops, *o_need, *o_control;
     Py_ssize_t max_states, layer_bytes;
-    if (!PyArg_ParseTuple(args, "iiOOOnnO", &width, &height, &o_free, &o_tops, &o_need,
-                          &max_states, &layer_bytes, &o_control))
+    int threads = 1;
+    if (!PyArg_ParseTuple(args, "iiOOOnnO|i", &width, &height, &o_free, &o_tops, &o_need,
+                          &max_states, &layer_bytes, &o_control, &threads))
         return NULL;
-    if (width < 1 || width > MAX_WIDTH || height < 1 || max_states < 1) {
-        PyErr_SetString(PyExc_ValueError, "width 1-64, height and max_states at least 1");
+    if (width < 1 || width > MAX_WIDTH || height < 1 || max_states < 1 || threads < 1 ||
+        threads > 64) {
+        PyErr_SetString(PyExc_ValueError,
+                        "width 1-64, threads 1-64, height and max_states at least 1");
         return NULL;
     }
     Py_buffer bf, bt, bn, bc;
@@ -796,9 +1132,9 @@ static PyObject *count(PyObject *self, PyObject *args)
                (volatile int *)bc.buf, 0, 0, NULL, 0, 0};
     b.above = calloc((size_t)(height + 1) * width, sizeof(int));
     b.below = calloc((size_t)(height + 1) * width, sizeof(int));
-    Table up = {0}, down = {0}, next = {0};
-    int ok = b.above && b.below && table_init(&up, width, 1024) == 0 &&
-             table_init(&down, width, 1024) == 0;
+    int klen = (width + 7) & ~7;
+    States up = {klen}, down = {klen};
+    int ok = b.above && b.below;
     u128 total = 0;
     int overflow = 0;
     if (ok) {
@@ -814,33 +1150,40 @@ static PyObject *count(PyObject *self, PyObject *args)
             small &= b.need[c] < 64;
         if (small && layer_bytes > 0)
             build_layers(&b, (size_t)layer_bytes);
-        uint8_t key[8 + MAX_WIDTH + 8];
-        memset(key, 0, sizeof key);
-        table_find(&down, key, 1); /* from above: nothing covered, no tops yet */
-        down.counts[0] = 1;
-        table_find(&up, key, 1);   /* from below: no tops asked of the last row */
-        up.counts[0] = 1;
-        int top = 0, bottom = height; /* rows [0, top) swept down, [bottom, height) up */
-        while (bottom - top > 1 && !b.failed && !b.stopped) {
-            int go_down = down.n <= up.n;
-            Table *cur = go_down ? &down : &up;
-            if (table_init(&next, width, cur->n) < 0) {
-                b.failed = 1;
-                break;
+        /* from above: nothing covered, no tops yet; from below: no tops asked of the last
+           row (with layers, a board whose last boundary cannot be empty has no filling) */
+        long first = b.layers ? layer_find(&b.layers[0], 0, NULL, width) : -1;
+        long last = b.layers ? layer_find(&b.layers[height], 0, NULL, width) : -1;
+        int none = b.layers && (first < 0 || last < 0);
+        if (!states_reserve(&down, 1, 1) || !states_reserve(&up, 1, 1))
+            b.failed = 1;
+        else {
+            States *ends[] = {&down, &up};
+            for (int i = 0; i < 2; i++) {
+                States *e = ends[i];
+                e->mask[0] = 0, e->entry[0] = i ? last : first;
+                e->start[0] = 0, e->start[1] = 1;
+                memset(e->counts, 0, (size_t)klen);
+                e->num[0] = 1;
+                e->groups = e->n = 1;
             }
+        }
+        int top = 0, bottom = height; /* rows [0, top) swept down, [bottom, height) up */
+        while (!none && bottom - top > 1 && !b.failed && !b.stopped) {
+            int go_down = down.n <= up.n;
+            States *cur = go_down ? &down : &up, next = {klen};
             if (go_down)
-                sweep_row(&b, cur, &next, NULL, top++, 1, &overflow);
+                sweep_row(&b, cur, &next, NULL, top++, 1, threads, &overflow);
             else
-                sweep_row(&b, cur, &next, NULL, --bottom, 0, &overflow);
-            overflow |= next.overflow;
-            table_free(cur);
+                sweep_row(&b, cur, &next, NULL, --bottom, 0, threads, &overflow);
+            states_free(cur);
             *cur = next;
         }
         /* meet across row ``top``: each state from above (mask = the squares of row ``top``
            covered from above, counts so far), moved across it, against the state from below
            with the same mask (the tops of row ``top``) and the rest of each column's count */
-        if (!b.failed && !b.stopped)
-            total = sweep_row(&b, &down, NULL, &up, top, 1, &overflow);
+        if (!none && !b.failed && !b.stopped)
+            total = sweep_row(&b, &down, NULL, &up, top, 1, threads, &overflow);
         Py_END_ALLOW_THREADS
     }
     if (!ok || b.failed) {
@@ -860,8 +1203,8 @@ static PyObject *count(PyObject *self, PyObject *args)
         Py_XDECREF(sh);
         Py_XDECREF(t1);
     }
-    table_free(&up);
-    table_free(&down);
+    states_free(&up);
+    states_free(&down);
     if (b.layers) {
         for (int r = 0; r <= height; r++)
             layer_free(&b.layers[r]);

@@ -14,6 +14,7 @@ horizontal domino, ``2`` its dot half, ``X`` black, ``.`` uncovered.
 from __future__ import annotations
 
 import json
+import os
 import random
 from array import array
 from collections.abc import Callable
@@ -272,20 +273,22 @@ def fixed_counts(p: DominoFit) -> FixedCounts | None:
     return FixedCounts(v_row, h_row, v_col, h_col)
 
 
-MAX_COUNT_STATES = 8_000_000  # states a sweep of the counter may hold (about 60 bytes each)
+# states a sweep of the counter may make (each one byte a column, rounded up to 8, and 16)
+MAX_COUNT_STATES = 16_000_000
 # the counter's sets of counts per mask (``_fitcount.c``): past this it counts without them
 MAX_LAYER_BYTES = 256 << 20
 
 
-def count_placements(p: DominoFit) -> int:
+def count_placements(p: DominoFit, threads: int = 0) -> int:
     """The exact number of solutions with every square covered, without SAT.
 
     Covering everything turns the clues into counts of vertical pieces per row and per column
     (``fixed_counts``). The horizontal pieces then fill what is left of each row, which they
     can exactly when it falls into runs of even length. The count of such sets of verticals is
     taken by sweeping the rows from both ends, each state kept only when the counts the other
-    side can give its columns complete it (``_fitcount.c``). Boards it does not take raise
-    SatDominoError, and the other counting methods go on."""
+    side can give its columns complete it (``_fitcount.c``), on ``threads`` threads (0: one
+    for each core this process may use). Boards it does not take raise SatDominoError, and
+    the other counting methods go on."""
     if not p.cover:
         raise SatDominoError("the exact counter needs every square covered")
     if p.width > 64:
@@ -299,7 +302,7 @@ def count_placements(p: DominoFit) -> int:
     signed = [m - (1 << 64) if m >> 63 else m for m in free]  # array("q") of 64-bit masks
     value = _fitcount.count(p.width, p.height, array("q", signed), array("i", fixed.v_row),
                             array("i", fixed.v_col), MAX_COUNT_STATES, MAX_LAYER_BYTES,
-                            array("i", [0]))
+                            array("i", [0]), threads or len(os.sched_getaffinity(0)))
     if value is None:
         raise SatDominoError(f"the exact counter went past {MAX_COUNT_STATES:,} states")
     return int(value)
