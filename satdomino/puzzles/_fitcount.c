@@ -1098,6 +1098,22 @@ static void pack_column(Board *b, int c, int first, int dir, int *out)
     }
 }
 
+/* the work of moving the states at ``boundary`` across the next row (``down`` or up): with
+   layers, each state times its mask's moves; without, the states */
+static size_t moving(const Board *b, const States *s, int boundary, int down)
+{
+    if (!b->layers)
+        return s->n;
+    const Layer *l = &b->layers[boundary];
+    const size_t *first = down ? l->first : l->rfirst;
+    size_t work = 0;
+    for (size_t g = 0; g < s->groups; g++) {
+        size_t i = (size_t)s->entry[g];
+        work += (s->start[g + 1] - s->start[g]) * (first[i + 1] - first[i]);
+    }
+    return work;
+}
+
 static PyObject *count(PyObject *self, PyObject *args)
 {
     int width, height;
@@ -1170,7 +1186,7 @@ static PyObject *count(PyObject *self, PyObject *args)
         }
         int top = 0, bottom = height; /* rows [0, top) swept down, [bottom, height) up */
         while (!none && bottom - top > 1 && !b.failed && !b.stopped) {
-            int go_down = down.n <= up.n;
+            int go_down = moving(&b, &down, top, 1) <= moving(&b, &up, bottom, 0);
             States *cur = go_down ? &down : &up, next = {klen};
             if (go_down)
                 sweep_row(&b, cur, &next, NULL, top++, 1, threads, &overflow);
@@ -1181,9 +1197,14 @@ static PyObject *count(PyObject *self, PyObject *args)
         }
         /* meet across row ``top``: each state from above (mask = the squares of row ``top``
            covered from above, counts so far), moved across it, against the state from below
-           with the same mask (the tops of row ``top``) and the rest of each column's count */
-        if (!none && !b.failed && !b.stopped)
-            total = sweep_row(&b, &down, NULL, &up, top, 1, threads, &overflow);
+           with the same mask (the tops of row ``top``) and the rest of each column's count;
+           or each state from below moved across it against those from above */
+        if (!none && !b.failed && !b.stopped) {
+            if (moving(&b, &down, top, 1) <= moving(&b, &up, bottom, 0))
+                total = sweep_row(&b, &down, NULL, &up, top, 1, threads, &overflow);
+            else
+                total = sweep_row(&b, &up, NULL, &down, top, 0, threads, &overflow);
+        }
         Py_END_ALLOW_THREADS
     }
     if (!ok || b.failed) {
