@@ -423,7 +423,7 @@ def test_domino_fit_counter_stops_when_told_while_one_state_has_millions_of_move
         threading.Timer(0.5, control.__setitem__, (0, 1)).start()
         t0 = time.monotonic()
         assert _fitcount.count(40, 12, free, array("i", fixed.v_row), array("i", fixed.v_col),
-                               F.MAX_COUNT_STATES, layer_bytes, control) is None
+                               10**7, layer_bytes, control) is None
         assert time.monotonic() - t0 < 60
 
 
@@ -446,10 +446,10 @@ def test_domino_fit_counter_refuses_what_it_cannot_count() -> None:
     with pytest.raises(SatDominoError, match="every square covered"):
         F.count_placements(dataclasses.replace(board, cover=False))
     big, _ = F.planted(30, 30, 1)
-    saved = F.MAX_COUNT_STATES
-    F.MAX_COUNT_STATES = 1000
+    saved = F.COUNT_BYTES
+    F.COUNT_BYTES = 3 * 1000 * 48  # 1,000 states of a 30-wide board (32 + 16 bytes)
     try:
         with pytest.raises(SatDominoError, match="past 1,000 states"):
             F.count_placements(big)
     finally:
-        F.MAX_COUNT_STATES = saved
+        F.COUNT_BYTES = saved

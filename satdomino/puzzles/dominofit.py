@@ -273,8 +273,9 @@ def fixed_counts(p: DominoFit) -> FixedCounts | None:
     return FixedCounts(v_row, h_row, v_col, h_col)
 
 
-# states a sweep of the counter may make (each one byte a column, rounded up to 8, and 16)
-MAX_COUNT_STATES = 16_000_000
+# the memory the counter's states may take: three sets of them (each side's, and the one
+# being made) in a quarter of the machine's memory, at most 6 GiB
+COUNT_BYTES = min(6 << 30, os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 4)
 # the counter's sets of counts per mask (``_fitcount.c``): past this it counts without them
 MAX_LAYER_BYTES = 256 << 20
 
@@ -300,11 +301,13 @@ def count_placements(p: DominoFit, threads: int = 0) -> int:
         return 0
     free = [sum(1 << c for c in range(p.width) if p.free((r, c))) for r in range(p.height)]
     signed = [m - (1 << 64) if m >> 63 else m for m in free]  # array("q") of 64-bit masks
+    # a state: a byte a column (rounded up to 8) and its number (16 bytes)
+    max_states = COUNT_BYTES // 3 // ((p.width + 7) // 8 * 8 + 16)
     value = _fitcount.count(p.width, p.height, array("q", signed), array("i", fixed.v_row),
-                            array("i", fixed.v_col), MAX_COUNT_STATES, MAX_LAYER_BYTES,
+                            array("i", fixed.v_col), max_states, MAX_LAYER_BYTES,
                             array("i", [0]), threads or len(os.sched_getaffinity(0)))
     if value is None:
-        raise SatDominoError(f"the exact counter went past {MAX_COUNT_STATES:,} states")
+        raise SatDominoError(f"the exact counter went past {max_states:,} states")
     return int(value)
 
 
