@@ -378,6 +378,27 @@ def test_domino_fit_counter_with_and_without_its_layers() -> None:
     assert seen == {0, 1, 2}
 
 
+def test_domino_fit_counter_on_boards_of_one_to_three_rows() -> None:
+    """The sweeps meet across one row (a board of one row) or two (every taller board, here
+    right away); with and without layers, on one thread and two, against Ganak."""
+    import random
+
+    rng = random.Random(7)
+    for k in range(12):
+        height = 1 + k % 3
+        board, _ = F.planted(rng.randint(2, 9), height, rng.randrange(10**6),
+                             blacks=rng.choice([0.0, 0.1]))
+        values = []
+        for budget in (F.MAX_LAYER_BYTES, 0):
+            saved, F.MAX_LAYER_BYTES = F.MAX_LAYER_BYTES, budget
+            try:
+                values += [F.count_placements(board, threads) for threads in (1, 2)]
+            finally:
+                F.MAX_LAYER_BYTES = saved
+        ganak = count(board, family("dominofit"), methods=("ganak",)).value
+        assert values == [ganak] * 4, (k, values, ganak)
+
+
 def test_domino_fit_counter_where_a_column_needs_64_pieces() -> None:
     """A column of 64 or more vertical pieces is past the layers' sets: the bounds count it."""
     import random

@@ -1,7 +1,8 @@
 /* Counting Domino Fit solutions exactly: satdomino's counter for full-cover Domino Fit
 (``dominofit.count_placements``).
 
-count(width, height, free, tops, per_column, max_states, layer_bytes, control) -> int | None
+count(width, height, free, tops, per_column, max_states, layer_bytes, control, threads=1)
+    -> int | None
 
 With every free square covered, the row sums fix how many vertical pieces have their top in
 each row (``tops``) and the column sums how many vertical pieces lie in each column
@@ -12,22 +13,28 @@ runs; this counts them.
 
 Rows are swept from both ends towards each other (meet in the middle). A state is the set of
 squares of the next row covered from the side already swept (a bit mask) and how many
-vertical pieces each column has got so far (one byte a column); states with the same key are
-merged, summing their counts, and a column that has more than it needs, or can no longer get
-what it needs, is dropped. The sweeps meet across one row: each state from above, moved across
-it, is matched with the state from below that has the same mask and the rest of each column's
-count.
+vertical pieces each column has got so far (one byte a column), with the number of ways to
+reach it. States are kept in groups by mask (``States``), each group in the order of its
+counts. A row is swept by the masks it reaches: each gathers the states of the groups that
+move into it, moved (their counts plus the row's tops) and kept only when they can still be
+completed, by a k-way merge, which sums equal states and keeps the new group in order; the
+masks are shared among ``threads`` workers. The side with fewer moves to try goes next
+(``moving``). The sweeps stop two rows apart (one on a board of one row) and meet: each state
+of one side, moved across those rows, against the group of the other side with the mask it
+reaches, holding the rest of each column's count; both in order, so a merge join. The last
+level is never stored.
 
 Most states of a plain sweep have no completion (at the meeting row of planted 20x20 boards,
 over 90% of them match nothing). So first the masks alone are swept, three times (down, up,
 down), giving each mask a boundary can hold the sets of counts each column can get above it
 and below it, each kept to what the other can match (``build_layers``); a sweep then drops a
-state whose counts the other side's sets cannot complete, and moves along the masks' recorded
-moves instead of finding them again. Up to ``layer_bytes`` of them (0: none), and only where
-every column needs fewer than 64 pieces.
+state whose counts the other side's sets cannot complete (as byte bounds, one SSE2 test a
+move), and moves along the masks' recorded moves instead of finding them again. Up to
+``layer_bytes`` of them (0: none), and only where every column needs fewer than 64 pieces;
+without them, the bounds on what the rows left can give each column prune.
 
 ``free`` is an array('q') of one bit mask per row (bit c: square c is free); ``tops`` and
-``per_column`` are array('i'). Returns the count, or None when a sweep holds more than
+``per_column`` are array('i'). Returns the count, or None when a sweep makes more than
 ``max_states`` states, or when ``control[0]`` (an array('i') of one) is set by another thread.
 Counts beyond 127 bits raise OverflowError. The GIL is released while counting.
 */
@@ -777,6 +784,11 @@ typedef struct {
     const States *cur, *meet;
     const Table *meet_index; /* meet's masks: entry = group */
     const Moves *mv;
+    /* meeting two rows on: for each mask reached, the groups of ``meet`` its moves across the
+       next row reach (hop_group[hop_first[t]] ..), and the tops each adds (``hop_tops``) */
+    const size_t *hop_first;
+    const uint32_t *hop_group;
+    const uint64_t *hop_tops;
     int r, down;
     size_t t0, t1;
     States out;
@@ -880,6 +892,136 @@ static void sift_down(Stream **heap, size_t n, size_t i, int klen)
     }
 }
 
+/* Meeting two rows on: each mask reached (``Moves``), its moves across the next row (down,
+   row r + 1; up, row r - 1) into masks the other side holds (``index``: entry = group), each
+   with the tops it adds (down, the move's; up, the mask's own). */
+typedef struct {
+    size_t *first;
+    uint32_t *group;
+    uint64_t *tops;
+    size_t n, cap;
+    const Table *index;
+    uint64_t x;
+    int down, failed;
+} Hops;
+
+static void hops_free(Hops *h)
+{
+    free(h->first), free(h->group), free(h->tops);
+    memset(h, 0, sizeof *h);
+}
+
+static void hop_found(void *ctx, uint64_t y)
+{
+    Hops *h = ctx;
+    uint8_t key[8];
+    memcpy(key, &y, 8);
+    long g = table_find((Table *)h->index, key, 0);
+    if (g < 0)
+        return;
+    if (h->n == h->cap) {
+        size_t cap = h->cap ? 2 * h->cap : 1024;
+        uint32_t *gr = realloc(h->group, cap * 4);
+        if (gr)
+            h->group = gr;
+        uint64_t *tp = realloc(h->tops, cap * 8);
+        if (tp)
+            h->tops = tp;
+        if (!gr || !tp) {
+            h->failed = 1;
+            return;
+        }
+        h->cap = cap;
+    }
+    h->group[h->n] = (uint32_t)g, h->tops[h->n++] = h->down ? y : h->x;
+}
+
+static int find_hops(Board *b, const Moves *mv, int r, int down, Hops *h)
+{
+    h->first = malloc((mv->nt + 1) * sizeof(size_t));
+    if (!h->first)
+        return 0;
+    h->down = down;
+    for (size_t t = 0; t < mv->nt && !h->failed && !b->stopped; t++) {
+        h->first[t] = h->n;
+        h->x = mv->mask[t];
+        if (b->layers) {
+            const Layer *at = &b->layers[down ? r + 1 : r], *to = &b->layers[down ? r + 2 : r - 1];
+            size_t i = (size_t)mv->entry[t];
+            const size_t *first = down ? at->first : at->rfirst;
+            const uint32_t *ends = down ? at->to : at->from;
+            for (size_t k = first[i]; k < first[i + 1]; k++)
+                hop_found(h, layer_mask(to, ends[k]));
+        } else {
+            int row = down ? r + 1 : r - 1, ask = down ? b->tops[row] : (row > 0 ? b->tops[row - 1] : 0);
+            int beside = down ? row + 1 : row - 1;
+            uint64_t allowed = beside >= 0 && beside < b->height ? (uint64_t)b->free[beside] : 0;
+            Split s = {b, row, ask, h->x, allowed, hop_found, h};
+            split_from(&s, 0, 0, s.k, 0);
+        }
+    }
+    h->first[mv->nt] = h->n;
+    return !h->failed && !b->stopped;
+}
+
+/* In counts[bottom, below), ascending, whose entries from ``below`` on are all greater than
+   ``rest``: the least i with counts[i, below) all greater (by galloping down, then halving). */
+static size_t settle(const uint8_t *counts, int klen, size_t bottom, size_t below,
+                     const uint8_t *rest)
+{
+    size_t step = 1, lo = bottom, hi = below;
+    while (hi - bottom >= step) {
+        size_t p = hi - step;
+        if (compare_counts(counts + p * klen, rest, klen) <= 0) {
+            lo = p + 1;
+            break;
+        }
+        hi = p, step *= 2;
+    }
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (compare_counts(counts + mid * klen, rest, klen) > 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* The meeting: the group just gathered (the worker's states from ``first`` on), each with
+   ``tops`` added, times the state of group ``mg`` of ``meet`` that holds the rest of each
+   column's need. As the gathered counts grow, that rest shrinks: the group is walked down. */
+static void join(Worker *wk, size_t first, size_t mg, uint64_t tops)
+{
+    const Board *b = wk->b;
+    const States *out = &wk->out, *meet = wk->meet;
+    int w = b->width, klen = out->klen;
+    size_t bottom = meet->start[mg], below = meet->start[mg + 1];
+    uint8_t rest[VMAX];
+    memset(rest, 0, sizeof rest);
+    for (size_t e = first; e < out->n && below > bottom; e++) {
+        const uint8_t *have = out->counts + e * klen;
+        int over = 0;
+        for (int c = 0; c < w; c++) {
+            int left = b->need[c] - have[c] - (int)((tops >> c) & 1);
+            over |= left < 0;
+            rest[c] = (uint8_t)left;
+        }
+        if (over)
+            continue;
+        below = settle(meet->counts, klen, bottom, below, rest);
+        if (below > bottom && compare_counts(meet->counts + (below - 1) * klen, rest, klen) == 0) {
+            u128 x = out->num[e], y = meet->num[below - 1];
+            if (x && y > ~(u128)0 / x)
+                wk->overflow = 1;
+            u128 p = x * y;
+            wk->total += p;
+            if (wk->total < p)
+                wk->overflow = 1;
+        }
+    }
+}
+
 static void gather_into(Worker *wk, size_t t, Stream *streams, Stream **heap)
 {
     Board *b = wk->b;
@@ -892,15 +1034,7 @@ static void gather_into(Worker *wk, size_t t, Stream *streams, Stream **heap)
         in.lo = to->lo[down] + (size_t)in.j * vw, in.hi = to->hi[down] + (size_t)in.j * vw;
         in.exact = to->exact[down][in.j];
     }
-    size_t mg = 0, n = 0;
-    if (meet) { /* the states from below with this mask */
-        uint8_t key[8];
-        memcpy(key, &in.x, 8);
-        long f = table_find((Table *)wk->meet_index, key, 0);
-        if (f < 0)
-            return;
-        mg = (size_t)f;
-    }
+    size_t n = 0;
     for (size_t k = mv->first[t]; k < mv->first[t + 1]; k++) {
         size_t g = mv->from[k];
         Stream *s = &streams[n];
@@ -916,31 +1050,10 @@ static void gather_into(Worker *wk, size_t t, Stream *streams, Stream **heap)
         sift_down(heap, n, i, klen);
     States *out = &wk->out;
     size_t first = out->n;
-    /* at the meeting row, the states from below in reverse: as the merged counts grow, the
-       rest of each column's need shrinks */
-    size_t below = meet ? meet->start[mg + 1] : 0, bottom = meet ? meet->start[mg] : 0;
-    uint8_t rest[VMAX];
-    memset(rest, 0, sizeof rest);
     while (n && !b->stopped && !b->failed) {
         Stream *s = heap[0];
-        if (meet) {
-            for (int c = 0; c < w; c++)
-                rest[c] = (uint8_t)(b->need[c] - s->have[c]);
-            int cmp = 1;
-            while (below > bottom &&
-                   (cmp = compare_counts(meet->counts + (below - 1) * klen, rest, klen)) > 0)
-                below--;
-            if (below > bottom && cmp == 0) {
-                u128 x = s->num, y = meet->num[below - 1];
-                if (x && y > ~(u128)0 / x)
-                    wk->overflow = 1;
-                u128 p = x * y;
-                wk->total += p;
-                if (wk->total < p)
-                    wk->overflow = 1;
-            }
-        } else if (out->n > first &&
-                   compare_counts(out->counts + (out->n - 1) * klen, s->have, klen) == 0) {
+        if (out->n > first &&
+            compare_counts(out->counts + (out->n - 1) * klen, s->have, klen) == 0) {
             u128 sum = out->num[out->n - 1] + s->num; /* the same state from another group */
             if (sum < s->num)
                 wk->overflow = 1;
@@ -957,8 +1070,21 @@ static void gather_into(Worker *wk, size_t t, Stream *streams, Stream **heap)
             heap[0] = heap[--n];
         sift_down(heap, n, 0, klen);
     }
-    if (meet || out->n == first)
+    if (out->n == first || b->stopped || b->failed)
         return;
+    if (meet) { /* matched, then dropped */
+        if (!wk->hop_first) {
+            uint8_t key[8];
+            memcpy(key, &in.x, 8);
+            long f = table_find((Table *)wk->meet_index, key, 0);
+            if (f >= 0)
+                join(wk, first, (size_t)f, 0);
+        } else
+            for (size_t k = wk->hop_first[t]; k < wk->hop_first[t + 1]; k++)
+                join(wk, first, wk->hop_group[k], wk->hop_tops[k]);
+        out->n = first;
+        return;
+    }
     out->mask[out->groups] = in.x, out->entry[out->groups] = in.j;
     out->start[out->groups++] = first;
     out->start[out->groups] = out->n;
@@ -987,9 +1113,10 @@ static void *work(void *arg)
    from below at boundary r + 1), return the count of the fillings they complete. The masks
    reached are shared among ``threads`` workers by the states each gathers. */
 static u128 sweep_row(Board *b, const States *cur, States *next, const States *meet, int r,
-                      int down, int threads, int *overflow)
+                      int down, int span, int threads, int *overflow)
 {
     Moves mv = {0};
+    Hops hops = {0};
     u128 total = 0;
     Table meet_index = {0};
     Worker *wk = calloc((size_t)threads, sizeof(Worker));
@@ -1012,6 +1139,12 @@ static u128 sweep_row(Board *b, const States *cur, States *next, const States *m
             if (table_find(&meet_index, key, 1) < 0)
                 b->failed = 1;
         }
+        hops.index = &meet_index;
+        if (span == 2 && !b->failed && !find_hops(b, &mv, r, down, &hops)) {
+            if (!b->stopped)
+                b->failed = 1;
+            goto done;
+        }
     }
     size_t all = 0, produced = 0;
     for (size_t t = 0; t < mv.nt; t++)
@@ -1022,6 +1155,8 @@ static u128 sweep_row(Board *b, const States *cur, States *next, const States *m
         Worker *w = &wk[i];
         w->b = b, w->cur = cur, w->meet = meet, w->meet_index = &meet_index, w->mv = &mv;
         w->r = r, w->down = down, w->produced = &produced;
+        w->hop_first = span == 2 ? hops.first : NULL;
+        w->hop_group = hops.group, w->hop_tops = hops.tops;
         w->out.klen = cur->klen;
         w->t0 = t;
         size_t share = all / (size_t)threads * (size_t)(i + 1);
@@ -1079,6 +1214,7 @@ done:
             states_free(&wk[i].out);
     free(wk), free(tid);
     moves_free(&mv);
+    hops_free(&hops);
     table_free(&meet_index);
     return total;
 }
@@ -1185,25 +1321,27 @@ static PyObject *count(PyObject *self, PyObject *args)
             }
         }
         int top = 0, bottom = height; /* rows [0, top) swept down, [bottom, height) up */
-        while (!none && bottom - top > 1 && !b.failed && !b.stopped) {
+        /* down to two rows apart (one when the board has one row), then meet */
+        while (!none && bottom - top > 2 && !b.failed && !b.stopped) {
             int go_down = moving(&b, &down, top, 1) <= moving(&b, &up, bottom, 0);
             States *cur = go_down ? &down : &up, next = {klen};
             if (go_down)
-                sweep_row(&b, cur, &next, NULL, top++, 1, threads, &overflow);
+                sweep_row(&b, cur, &next, NULL, top++, 1, 1, threads, &overflow);
             else
-                sweep_row(&b, cur, &next, NULL, --bottom, 0, threads, &overflow);
+                sweep_row(&b, cur, &next, NULL, --bottom, 0, 1, threads, &overflow);
             states_free(cur);
             *cur = next;
         }
-        /* meet across row ``top``: each state from above (mask = the squares of row ``top``
-           covered from above, counts so far), moved across it, against the state from below
-           with the same mask (the tops of row ``top``) and the rest of each column's count;
-           or each state from below moved across it against those from above */
+        /* meet across the rows between: each state from above (mask = the squares of row
+           ``top`` covered from above, counts so far), moved across them, against the state
+           from below with the mask it reaches and the rest of each column's count; or each
+           state from below moved up against those from above */
         if (!none && !b.failed && !b.stopped) {
+            int span = bottom - top;
             if (moving(&b, &down, top, 1) <= moving(&b, &up, bottom, 0))
-                total = sweep_row(&b, &down, NULL, &up, top, 1, threads, &overflow);
+                total = sweep_row(&b, &down, NULL, &up, top, 1, span, threads, &overflow);
             else
-                total = sweep_row(&b, &up, NULL, &down, top, 0, threads, &overflow);
+                total = sweep_row(&b, &up, NULL, &down, bottom - 1, 0, span, threads, &overflow);
         }
         Py_END_ALLOW_THREADS
     }
