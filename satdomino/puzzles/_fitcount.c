@@ -789,8 +789,9 @@ typedef struct {
     const size_t *hop_first;
     const uint32_t *hop_group;
     const uint64_t *hop_tops;
+    const long *hop_entry;
     int r, down;
-    size_t t0, t1;
+    size_t *next_target; /* shared: the next mask a worker takes */
     States out;
     u128 total;
     int overflow;
@@ -899,6 +900,7 @@ typedef struct {
     size_t *first;
     uint32_t *group;
     uint64_t *tops;
+    long *entry; /* the mask reached, in its layer (for its bounds), or -1 */
     size_t n, cap;
     const Table *index;
     uint64_t x;
@@ -907,13 +909,12 @@ typedef struct {
 
 static void hops_free(Hops *h)
 {
-    free(h->first), free(h->group), free(h->tops);
+    free(h->first), free(h->group), free(h->tops), free(h->entry);
     memset(h, 0, sizeof *h);
 }
 
-static void hop_found(void *ctx, uint64_t y)
+static void hop_into(Hops *h, uint64_t y, long j)
 {
-    Hops *h = ctx;
     uint8_t key[8];
     memcpy(key, &y, 8);
     long g = table_find((Table *)h->index, key, 0);
@@ -927,14 +928,19 @@ static void hop_found(void *ctx, uint64_t y)
         uint64_t *tp = realloc(h->tops, cap * 8);
         if (tp)
             h->tops = tp;
-        if (!gr || !tp) {
+        long *en = realloc(h->entry, cap * sizeof(long));
+        if (en)
+            h->entry = en;
+        if (!gr || !tp || !en) {
             h->failed = 1;
             return;
         }
         h->cap = cap;
     }
-    h->group[h->n] = (uint32_t)g, h->tops[h->n++] = h->down ? y : h->x;
+    h->group[h->n] = (uint32_t)g, h->entry[h->n] = j, h->tops[h->n++] = h->down ? y : h->x;
 }
+
+static void hop_found(void *ctx, uint64_t y) { hop_into(ctx, y, -1); }
 
 static int find_hops(Board *b, const Moves *mv, int r, int down, Hops *h)
 {
@@ -951,7 +957,7 @@ static int find_hops(Board *b, const Moves *mv, int r, int down, Hops *h)
             const size_t *first = down ? at->first : at->rfirst;
             const uint32_t *ends = down ? at->to : at->from;
             for (size_t k = first[i]; k < first[i + 1]; k++)
-                hop_found(h, layer_mask(to, ends[k]));
+                hop_into(h, layer_mask(to, ends[k]), ends[k]);
         } else {
             int row = down ? r + 1 : r - 1, ask = down ? b->tops[row] : (row > 0 ? b->tops[row - 1] : 0);
             int beside = down ? row + 1 : row - 1;
@@ -989,23 +995,31 @@ static size_t settle(const uint8_t *counts, int klen, size_t bottom, size_t belo
 }
 
 /* The meeting: the group just gathered (the worker's states from ``first`` on), each with
-   ``tops`` added, times the state of group ``mg`` of ``meet`` that holds the rest of each
-   column's need. As the gathered counts grow, that rest shrinks: the group is walked down. */
-static void join(Worker *wk, size_t first, size_t mg, uint64_t tops)
+   ``tops`` added (kept when within the bounds of entry j of ``to``, a layer, when given),
+   times the state of group ``mg`` of ``meet`` that holds the rest of each column's need. As
+   the gathered counts grow, that rest shrinks: the group is walked down. */
+static void join(Worker *wk, size_t first, size_t mg, uint64_t tops, const Layer *to, long j)
 {
     const Board *b = wk->b;
     const States *out = &wk->out, *meet = wk->meet;
-    int w = b->width, klen = out->klen;
+    int w = b->width, vw = vec_width(w), klen = out->klen, d = wk->down;
     size_t bottom = meet->start[mg], below = meet->start[mg + 1];
-    uint8_t rest[VMAX];
+    uint8_t add[VMAX], need[VMAX], have[VMAX], rest[VMAX];
+    memset(add, 0, sizeof add);
+    memset(need, 0, sizeof need);
     memset(rest, 0, sizeof rest);
+    for (int c = 0; c < w; c++)
+        add[c] = (uint8_t)((tops >> c) & 1), need[c] = (uint8_t)b->need[c];
+    const uint8_t *lo = NULL, *hi = NULL;
+    if (to && to->lo[d])
+        lo = to->lo[d] + (size_t)j * vw, hi = to->hi[d] + (size_t)j * vw;
     for (size_t e = first; e < out->n && below > bottom; e++) {
-        const uint8_t *have = out->counts + e * klen;
+        if (!moved(out->counts + e * klen, add, lo, hi, have, vw))
+            continue;
         int over = 0;
         for (int c = 0; c < w; c++) {
-            int left = b->need[c] - have[c] - (int)((tops >> c) & 1);
-            over |= left < 0;
-            rest[c] = (uint8_t)left;
+            over |= have[c] > need[c];
+            rest[c] = (uint8_t)(need[c] - have[c]);
         }
         if (over)
             continue;
@@ -1044,7 +1058,7 @@ static void gather_into(Worker *wk, size_t t, Stream *streams, Stream **heap)
         for (int c = 0; c < w; c++)
             s->tops[c] = (uint8_t)((tops >> c) & 1);
         if (stream_next(&in, s))
-            heap[n] = s, n++;
+            heap[n++] = s;
     }
     for (size_t i = n; i-- > 0;)
         sift_down(heap, n, i, klen);
@@ -1078,10 +1092,12 @@ static void gather_into(Worker *wk, size_t t, Stream *streams, Stream **heap)
             memcpy(key, &in.x, 8);
             long f = table_find((Table *)wk->meet_index, key, 0);
             if (f >= 0)
-                join(wk, first, (size_t)f, 0);
-        } else
+                join(wk, first, (size_t)f, 0, NULL, -1);
+        } else {
+            const Layer *to = b->layers ? &b->layers[down ? wk->r + 2 : wk->r - 1] : NULL;
             for (size_t k = wk->hop_first[t]; k < wk->hop_first[t + 1]; k++)
-                join(wk, first, wk->hop_group[k], wk->hop_tops[k]);
+                join(wk, first, wk->hop_group[k], wk->hop_tops[k], to, wk->hop_entry[k]);
+        }
         out->n = first;
         return;
     }
@@ -1092,26 +1108,33 @@ static void gather_into(Worker *wk, size_t t, Stream *streams, Stream **heap)
         b->stopped = 1;
 }
 
+/* A worker takes the masks reached one at a time, in no fixed order (a mask's group may go
+   anywhere among the new groups): the masks' work is uneven. */
 static void *work(void *arg)
 {
     Worker *wk = arg;
+    const Moves *mv = wk->mv;
     size_t most = 1; /* the most groups reaching one mask */
-    for (size_t t = wk->t0; t < wk->t1; t++)
-        if (wk->mv->first[t + 1] - wk->mv->first[t] > most)
-            most = wk->mv->first[t + 1] - wk->mv->first[t];
+    for (size_t t = 0; t < mv->nt; t++)
+        if (mv->first[t + 1] - mv->first[t] > most)
+            most = mv->first[t + 1] - mv->first[t];
     Stream *streams = malloc(most * sizeof(Stream));
     Stream **heap = malloc(most * sizeof(Stream *));
     if (!streams || !heap)
         wk->b->failed = 1;
-    for (size_t t = wk->t0; t < wk->t1 && !wk->b->stopped && !wk->b->failed; t++)
+    while (!wk->b->stopped && !wk->b->failed) {
+        size_t t = __atomic_fetch_add(wk->next_target, 1, __ATOMIC_RELAXED);
+        if (t >= mv->nt)
+            break;
         gather_into(wk, t, streams, heap);
+    }
     free(streams), free(heap);
     return NULL;
 }
 
 /* Sweep row r (``down`` or up) from ``cur`` into ``next``; or, given ``meet`` (the states
    from below at boundary r + 1), return the count of the fillings they complete. The masks
-   reached are shared among ``threads`` workers by the states each gathers. */
+   reached are taken one at a time by ``threads`` workers. */
 static u128 sweep_row(Board *b, const States *cur, States *next, const States *meet, int r,
                       int down, int span, int threads, int *overflow)
 {
@@ -1140,32 +1163,22 @@ static u128 sweep_row(Board *b, const States *cur, States *next, const States *m
                 b->failed = 1;
         }
         hops.index = &meet_index;
+        if (span == 2 && b->layers)
+            layer_bounds(b, &b->layers[down ? r + 2 : r - 1], down);
         if (span == 2 && !b->failed && !find_hops(b, &mv, r, down, &hops)) {
             if (!b->stopped)
                 b->failed = 1;
             goto done;
         }
     }
-    size_t all = 0, produced = 0;
-    for (size_t t = 0; t < mv.nt; t++)
-        for (size_t k = mv.first[t]; k < mv.first[t + 1]; k++)
-            all += cur->start[mv.from[k] + 1] - cur->start[mv.from[k]];
-    size_t t = 0, done_work = 0;
-    for (int i = 0; i < threads; i++) { /* an even share of the states to move each */
+    size_t produced = 0, next_target = 0;
+    for (int i = 0; i < threads; i++) {
         Worker *w = &wk[i];
         w->b = b, w->cur = cur, w->meet = meet, w->meet_index = &meet_index, w->mv = &mv;
-        w->r = r, w->down = down, w->produced = &produced;
+        w->r = r, w->down = down, w->produced = &produced, w->next_target = &next_target;
         w->hop_first = span == 2 ? hops.first : NULL;
-        w->hop_group = hops.group, w->hop_tops = hops.tops;
+        w->hop_group = hops.group, w->hop_tops = hops.tops, w->hop_entry = hops.entry;
         w->out.klen = cur->klen;
-        w->t0 = t;
-        size_t share = all / (size_t)threads * (size_t)(i + 1);
-        while (t < mv.nt && (i == threads - 1 || done_work < share)) {
-            for (size_t k = mv.first[t]; k < mv.first[t + 1]; k++)
-                done_work += cur->start[mv.from[k] + 1] - cur->start[mv.from[k]];
-            t++;
-        }
-        w->t1 = t;
     }
     int started = 1;
     for (int i = 1; i < threads && !b->failed; i++, started++)
