@@ -209,7 +209,7 @@ def _exact_member(fn: Callable[..., int], args: tuple) -> tuple[int, bool]:
 def _member_behind_dp(fn: Callable[..., int], args: tuple) -> tuple[int, bool]:
     """A method racing the family's counter, which may take every core (Domino Fit's
     does): it gives way to it on a busy machine, and has its core when the counter has one."""
-    os.nice(10)
+    os.nice(19)
     return fn(*args), True
 
 
