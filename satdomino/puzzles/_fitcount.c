@@ -1132,9 +1132,9 @@ static void *work(void *arg)
     return NULL;
 }
 
-/* Sweep row r (``down`` or up) from ``cur`` into ``next``; or, given ``meet`` (the states
-   from below at boundary r + 1), return the count of the fillings they complete. The masks
-   reached are taken one at a time by ``threads`` workers. */
+/* Sweep row r (``down`` or up) from ``cur`` into ``next``; or, given ``meet`` (the other
+   side's states, ``span`` rows on: one or two), return the count of the fillings they
+   complete. The masks reached are taken one at a time by ``threads`` workers. */
 static u128 sweep_row(Board *b, const States *cur, States *next, const States *meet, int r,
                       int down, int span, int threads, int *overflow)
 {
