@@ -644,6 +644,8 @@ static void moves_free(Moves *m)
 
 static void add_move(Moves *m, uint64_t x, long j)
 {
+    if (halted(m->b)) /* one row may have millions of moves */
+        return;
     uint8_t key[8];
     memcpy(key, &x, 8);
     size_t before = m->index.n;
@@ -905,6 +907,7 @@ typedef struct {
     const Table *index;
     uint64_t x;
     int down, failed;
+    Board *b;
 } Hops;
 
 static void hops_free(Hops *h)
@@ -915,6 +918,8 @@ static void hops_free(Hops *h)
 
 static void hop_into(Hops *h, uint64_t y, long j)
 {
+    if (halted(h->b))
+        return;
     uint8_t key[8];
     memcpy(key, &y, 8);
     long g = table_find((Table *)h->index, key, 0);
@@ -947,7 +952,7 @@ static int find_hops(Board *b, const Moves *mv, int r, int down, Hops *h)
     h->first = malloc((mv->nt + 1) * sizeof(size_t));
     if (!h->first)
         return 0;
-    h->down = down;
+    h->down = down, h->b = b;
     for (size_t t = 0; t < mv->nt && !h->failed && !b->stopped; t++) {
         h->first[t] = h->n;
         h->x = mv->mask[t];
