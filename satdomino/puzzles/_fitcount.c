@@ -878,21 +878,43 @@ static int stream_next(const Into *in, Stream *s)
     return 0;
 }
 
-/* restore the heap order of ``heap`` (n streams, least counts first) below position i */
-static void sift_down(Stream **heap, size_t n, size_t i, int klen)
+/* a stream in the merge's heap, with the first word of its head's counts (most comparisons
+   end there) */
+typedef struct {
+    uint64_t first;
+    Stream *s;
+} Head;
+
+static inline int before(const Head *a, const Head *b, int klen)
 {
+    if (a->first != b->first)
+        return a->first < b->first;
+    return compare_counts(a->s->have + 8, b->s->have + 8, klen - 8) < 0;
+}
+
+static inline Head head_of(Stream *s)
+{
+    Head h = {0, s};
+    memcpy(&h.first, s->have, 8);
+    return h;
+}
+
+/* restore the heap order of ``heap`` (n streams, least counts first) below position i: the
+   hole moves down to where the stream at i belongs */
+static void sift_down(Head *heap, size_t n, size_t i, int klen)
+{
+    Head x = heap[i];
     for (;;) {
-        size_t least = i, l = 2 * i + 1, r = l + 1;
-        if (l < n && compare_counts(heap[l]->have, heap[least]->have, klen) < 0)
-            least = l;
-        if (r < n && compare_counts(heap[r]->have, heap[least]->have, klen) < 0)
-            least = r;
-        if (least == i)
-            return;
-        Stream *t = heap[i];
-        heap[i] = heap[least], heap[least] = t;
-        i = least;
+        size_t l = 2 * i + 1, r = l + 1, c;
+        if (l >= n)
+            break;
+        c = (r < n && before(&heap[r], &heap[l], klen)) ? r : l;
+        if (!before(&heap[c], &x, klen))
+            break;
+        heap[i] = heap[c];
+        i = c;
     }
+    heap[i] = x;
 }
 
 /* Meeting two rows on: each mask reached (``Moves``), its moves across the next row (down,
@@ -1041,7 +1063,7 @@ static void join(Worker *wk, size_t first, size_t mg, uint64_t tops, const Layer
     }
 }
 
-static void gather_into(Worker *wk, size_t t, Stream *streams, Stream **heap)
+static void gather_into(Worker *wk, size_t t, Stream *streams, Head *heap)
 {
     Board *b = wk->b;
     const States *cur = wk->cur, *meet = wk->meet;
@@ -1063,14 +1085,14 @@ static void gather_into(Worker *wk, size_t t, Stream *streams, Stream **heap)
         for (int c = 0; c < w; c++)
             s->tops[c] = (uint8_t)((tops >> c) & 1);
         if (stream_next(&in, s))
-            heap[n++] = s;
+            heap[n++] = head_of(s);
     }
     for (size_t i = n; i-- > 0;)
         sift_down(heap, n, i, klen);
     States *out = &wk->out;
     size_t first = out->n;
     while (n && !b->stopped && !b->failed) {
-        Stream *s = heap[0];
+        Stream *s = heap[0].s;
         if (out->n > first &&
             compare_counts(out->counts + (out->n - 1) * klen, s->have, klen) == 0) {
             u128 sum = out->num[out->n - 1] + s->num; /* the same state from another group */
@@ -1085,7 +1107,9 @@ static void gather_into(Worker *wk, size_t t, Stream *streams, Stream **heap)
             memcpy(out->counts + out->n * klen, s->have, (size_t)klen);
             out->num[out->n++] = s->num;
         }
-        if (!stream_next(&in, s))
+        if (stream_next(&in, s))
+            heap[0] = head_of(s);
+        else
             heap[0] = heap[--n];
         sift_down(heap, n, 0, klen);
     }
@@ -1124,7 +1148,7 @@ static void *work(void *arg)
         if (mv->first[t + 1] - mv->first[t] > most)
             most = mv->first[t + 1] - mv->first[t];
     Stream *streams = malloc(most * sizeof(Stream));
-    Stream **heap = malloc(most * sizeof(Stream *));
+    Head *heap = malloc(most * sizeof(Head));
     if (!streams || !heap)
         wk->b->failed = 1;
     while (!wk->b->stopped && !wk->b->failed) {
