@@ -399,6 +399,22 @@ def test_domino_fit_counter_on_boards_of_one_to_three_rows() -> None:
         assert values == [ganak] * 4, (k, values, ganak)
 
 
+def test_domino_fit_counter_on_a_row_of_tops_across_a_wide_board() -> None:
+    """Every square of the first row is a top: one solution. Finding a row's moves stops a
+    branch that has fewer squares left than tops to place (without it, every subset of 60
+    columns was tried, hours of it); the arrays' byte counts are checked."""
+    from array import array
+
+    from satdomino.puzzles import _fitcount
+
+    board = F.DominoFit(60, 2, frozenset(), *F._sums(60, 2, [("V", (0, c)) for c in range(60)]))
+    assert F.count_placements(board) == 1
+    free = array("q", [(1 << 60) - 1] * 2)
+    with pytest.raises(ValueError, match="0-254"):
+        _fitcount.count(60, 2, free, array("i", [60, 0]), array("i", [255] + [1] * 59), 10,
+                        0, array("i", [0]))
+
+
 def test_domino_fit_counter_where_a_column_needs_64_pieces() -> None:
     """A column of 64 or more vertical pieces is past the layers' sets: the bounds count it."""
     import random

@@ -36,7 +36,7 @@ without them, the bounds on what the rows left can give each column prune.
 ``free`` is an array('q') of one bit mask per row (bit c: square c is free); ``tops`` and
 ``per_column`` are array('i'). Returns the count, or None when a sweep makes more than
 ``max_states`` states, or when ``control[0]`` (an array('i') of one) is set by another thread.
-Counts beyond 127 bits raise OverflowError. The GIL is released while counting.
+Counts of more than 128 bits raise OverflowError. The GIL is released while counting.
 */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -229,6 +229,11 @@ static void split_from(Split *s, int c, uint64_t x, int left, int run)
 {
     int w = s->b->width;
     if (s->b->stopped || s->b->failed)
+        return;
+    /* no more members than the squares left that could be (else a row of many tops would
+       try every subset of its columns) */
+    uint64_t could = s->allowed & (uint64_t)s->b->free[s->r] & ~s->fixed;
+    if (left > __builtin_popcountll(c < 64 ? could >> c : 0))
         return;
     if (c == w) {
         if (left == 0 && (run & 1) == 0)
@@ -1040,7 +1045,7 @@ static void join(Worker *wk, size_t first, size_t mg, uint64_t tops, const Layer
     const uint8_t *lo = NULL, *hi = NULL;
     if (to && to->lo[d])
         lo = to->lo[d] + (size_t)j * vw, hi = to->hi[d] + (size_t)j * vw;
-    for (size_t e = first; e < out->n && below > bottom; e++) {
+    for (size_t e = first; e < out->n && below > bottom && !worker_stops(wk); e++) {
         if (!moved(out->counts + e * klen, add, lo, hi, have, vw))
             continue;
         int over = 0;
@@ -1237,6 +1242,8 @@ static u128 sweep_row(Board *b, const States *cur, States *next, const States *m
         }
         for (int i = 1; i < threads; i++) {
             States *o = &wk[i].out;
+            if (!o->groups) /* (its arrays may be NULL) */
+                continue;
             for (size_t g = 0; g < o->groups; g++) {
                 next->mask[next->groups + g] = o->mask[g];
                 next->entry[next->groups + g] = o->entry[g];
@@ -1245,8 +1252,7 @@ static u128 sweep_row(Board *b, const States *cur, States *next, const States *m
             memcpy(next->counts + next->n * next->klen, o->counts, o->n * (size_t)o->klen);
             memcpy(next->num + next->n, o->num, o->n * sizeof(u128));
             next->groups += o->groups, next->n += o->n;
-            if (o->groups)
-                next->start[next->groups] = next->n;
+            next->start[next->groups] = next->n;
             states_free(o);
         }
     }
@@ -1321,6 +1327,13 @@ static PyObject *count(PyObject *self, PyObject *args)
         bn.len / (Py_ssize_t)sizeof(int) != width || bc.len < (Py_ssize_t)sizeof(int)) {
         PyErr_SetString(PyExc_ValueError, "array lengths do not match the board");
         goto done;
+    }
+    for (int i = 0; i < width + height; i++) { /* counts are bytes: a column's need < 255 */
+        int v = i < width ? ((const int *)bn.buf)[i] : ((const int *)bt.buf)[i - width];
+        if (v < 0 || v > (i < width ? 254 : width)) {
+            PyErr_SetString(PyExc_ValueError, "per_column must be 0-254 and tops 0-width");
+            goto done;
+        }
     }
     Board b = {width, height, bf.buf, bt.buf, bn.buf, NULL, NULL, (size_t)max_states,
                (volatile int *)bc.buf, 0, 0, NULL, 0, 0};
