@@ -348,6 +348,19 @@ def test_domino_fit_counter_against_ganak_on_planted_boards() -> None:
     assert seen >= {1, 3}  # unique boards and boards with many solutions
 
 
+def _fit_counts(board: F.DominoFit, budgets: tuple[int, ...],
+                threads: tuple[int, ...]) -> list[int]:
+    """The Domino Fit counter's answer with each layer budget, on each number of threads."""
+    values = []
+    for budget in budgets:
+        saved, F.MAX_LAYER_BYTES = F.MAX_LAYER_BYTES, budget
+        try:
+            values += [F.count_placements(board, n) for n in threads]
+        finally:
+            F.MAX_LAYER_BYTES = saved
+    return values
+
+
 def test_domino_fit_counter_with_and_without_its_layers() -> None:
     """The sweeps pruned by the layers' sets of counts, by the bounds alone (no layers, or a
     budget they outgrow half-built), on one thread or three, and Ganak agree, on boards with
@@ -365,13 +378,8 @@ def test_domino_fit_counter_with_and_without_its_layers() -> None:
             top = list(board.top)
             top[a], top[b] = top[a] + 1, top[b] - 1
             board = dataclasses.replace(board, top=tuple(top))
-        values = []
-        for budget in (F.MAX_LAYER_BYTES, 0, 400_000):  # 400 kB: outgrown on the larger boards
-            saved, F.MAX_LAYER_BYTES = F.MAX_LAYER_BYTES, budget
-            try:
-                values += [F.count_placements(board, threads) for threads in (1, 3)]
-            finally:
-                F.MAX_LAYER_BYTES = saved
+        # 400 kB: outgrown on the larger boards
+        values = _fit_counts(board, (F.MAX_LAYER_BYTES, 0, 400_000), (1, 3))
         ganak = count(board, family("dominofit"), methods=("ganak",)).value
         assert values == [ganak] * 6, (k, values, ganak)
         seen.add(min(ganak, 2))
@@ -388,13 +396,7 @@ def test_domino_fit_counter_on_boards_of_one_to_three_rows() -> None:
         height = 1 + k % 3
         board, _ = F.planted(rng.randint(2, 9), height, rng.randrange(10**6),
                              blacks=rng.choice([0.0, 0.1]))
-        values = []
-        for budget in (F.MAX_LAYER_BYTES, 0):
-            saved, F.MAX_LAYER_BYTES = F.MAX_LAYER_BYTES, budget
-            try:
-                values += [F.count_placements(board, threads) for threads in (1, 2)]
-            finally:
-                F.MAX_LAYER_BYTES = saved
+        values = _fit_counts(board, (F.MAX_LAYER_BYTES, 0), (1, 2))
         ganak = count(board, family("dominofit"), methods=("ganak",)).value
         assert values == [ganak] * 4, (k, values, ganak)
 

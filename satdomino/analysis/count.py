@@ -154,9 +154,9 @@ class _Race:
             if self.enumerating and len(self.others) < 2:
                 runs["enumeration"] = ForkedRun(self.enumerator.run,
                                                 (self.engine, self.formula, cap, shared))
+            with_dp = any(name == "dp" for name, *_ in self.others)
             for name, fn, args in self.others:
-                member = _member_behind_dp if name != "dp" and self.others[0][0] == "dp" \
-                    else _exact_member
+                member = _member_behind_dp if with_dp and name != "dp" else _exact_member
                 runs[name] = ForkedRun(member, (fn, args))
             return self._wait(runs, found, shared)
         finally:

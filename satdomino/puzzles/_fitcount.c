@@ -55,69 +55,47 @@ typedef unsigned __int128 u128;
 
 enum { MAX_WIDTH = 64, VMAX = 64 };
 
-/* a table of states: key = mask (8 bytes) + one byte a column; value = count */
+/* an index of masks (a row's set of squares): entry e is mask[e], found by an open hash */
 typedef struct {
-    int width, keylen;    /* keylen = 8 + width, rounded up to 8 */
     size_t n, cap, slots; /* entries, entry capacity, hash slots (a power of two) */
-    uint8_t *keys;        /* n * keylen */
-    u128 *counts;
-    uint64_t *slot;       /* entry index + 1 (low half; 0 empty), the key's hash (high half) */
-    int overflow;
-} Table;
+    uint64_t *mask;
+    uint64_t *slot; /* entry index + 1 (low half; 0 empty), the mask's hash (high half) */
+} Masks;
 
-static int table_init(Table *t, int width, size_t cap)
+static int masks_init(Masks *t, size_t cap)
 {
-    t->width = width;
-    t->keylen = (8 + width + 7) & ~7;
     t->n = 0;
     t->cap = cap < 1024 ? 1024 : cap;
-    t->slots = 1;
-    while (t->slots < 2 * t->cap)
+    for (t->slots = 1; t->slots < 2 * t->cap;)
         t->slots <<= 1;
-    t->keys = malloc(t->cap * t->keylen);
-    t->counts = malloc(t->cap * sizeof(u128));
-    t->slot = calloc(t->slots, sizeof(uint64_t));
-    t->overflow = 0;
-    return t->keys && t->counts && t->slot ? 0 : -1;
+    t->mask = malloc(t->cap * 8);
+    t->slot = calloc(t->slots, 8);
+    return t->mask && t->slot ? 0 : -1;
 }
 
-static void table_free(Table *t)
+static void masks_free(Masks *t)
 {
-    free(t->keys);
-    free(t->counts);
-    free(t->slot);
-    t->keys = NULL;
-    t->counts = NULL;
-    t->slot = NULL;
+    free(t->mask), free(t->slot);
+    t->mask = t->slot = NULL;
 }
 
-static uint64_t hash_key(const uint8_t *k, int len)
+static uint64_t hash_mask(uint64_t m)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (int i = 0; i < len; i += 8) {
-        uint64_t w;
-        memcpy(&w, k + i, 8);
-        h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
-        h ^= h >> 29;
-    }
-    return h;
+    uint64_t h = (m ^ 1469598103934665603ULL) * 0x9E3779B97F4A7C15ULL;
+    return h ^ (h >> 29);
 }
 
-static int table_grow(Table *t)
+static int masks_grow(Masks *t)
 {
     size_t cap = t->cap * 2, slots = t->slots * 2;
-    uint8_t *keys = realloc(t->keys, cap * t->keylen);
-    if (!keys)
+    uint64_t *mask = realloc(t->mask, cap * 8);
+    if (!mask)
         return -1;
-    t->keys = keys;
-    u128 *counts = realloc(t->counts, cap * sizeof(u128));
-    if (!counts)
-        return -1;
-    t->counts = counts;
-    uint64_t *slot = calloc(slots, sizeof(uint64_t));
+    t->mask = mask;
+    uint64_t *slot = calloc(slots, 8);
     if (!slot)
         return -1;
-    for (size_t h = 0; h < t->slots; h++) { /* the old slots carry their keys' hashes */
+    for (size_t h = 0; h < t->slots; h++) { /* the old slots carry their masks' hashes */
         uint64_t v = t->slot[h];
         if (!v)
             continue;
@@ -127,44 +105,37 @@ static int table_grow(Table *t)
         slot[i] = v;
     }
     free(t->slot);
-    t->slot = slot;
-    t->slots = slots;
-    t->cap = cap;
+    t->slot = slot, t->slots = slots, t->cap = cap;
     return 0;
 }
 
-static int same_key(const uint8_t *a, const uint8_t *b, int len)
+/* the entry of ``m``, -2 when absent; ``*at``, when given: its slot, or the free one */
+static long masks_at(const Masks *t, uint64_t m, size_t *at)
 {
-    for (int i = 0; i < len; i += 8) {
-        uint64_t x, y;
-        memcpy(&x, a + i, 8);
-        memcpy(&y, b + i, 8);
-        if (x != y)
-            return 0;
-    }
-    return 1;
+    uint64_t tag = hash_mask(m) >> 32;
+    size_t h = (size_t)tag & (t->slots - 1);
+    long e = -2;
+    for (uint64_t v; (v = t->slot[h]); h = (h + 1) & (t->slots - 1))
+        if (v >> 32 == tag && t->mask[(size_t)(v & 0xffffffffu) - 1] == m) {
+            e = (long)(v & 0xffffffffu) - 1;
+            break;
+        }
+    if (at)
+        *at = h;
+    return e;
 }
 
-/* the entry for key (added with count 0 when new), or -1 when out of memory */
-static long table_find(Table *t, const uint8_t *key, int add)
+/* the entry of ``m`` (added when new and ``add``); -2 when absent, -1 when out of memory */
+static long masks_find(Masks *t, uint64_t m, int add)
 {
-    uint64_t tag = hash_key(key, t->keylen) >> 32;
-    size_t h = (size_t)tag & (t->slots - 1);
-    for (uint64_t v; (v = t->slot[h]); h = (h + 1) & (t->slots - 1)) {
-        size_t e = (size_t)(v & 0xffffffffu) - 1;
-        if (v >> 32 == tag && same_key(t->keys + e * t->keylen, key, t->keylen))
-            return (long)e;
-    }
-    if (!add)
-        return -2;
-    if (t->n == t->cap) {
-        if (table_grow(t) < 0)
-            return -1;
-        return table_find(t, key, add);
-    }
-    memcpy(t->keys + t->n * t->keylen, key, t->keylen);
-    t->counts[t->n] = 0;
-    t->slot[h] = tag << 32 | (uint64_t)(t->n + 1);
+    size_t h;
+    long e = masks_at(t, m, &h);
+    if (e != -2 || !add)
+        return e;
+    if (t->n == t->cap)
+        return masks_grow(t) < 0 ? -1 : masks_find(t, m, add);
+    t->mask[t->n] = m;
+    t->slot[h] = hash_mask(m) >> 32 << 32 | (uint64_t)(t->n + 1);
     return (long)t->n++;
 }
 
@@ -175,7 +146,7 @@ static long table_find(Table *t, const uint8_t *key, int add)
    sweep's state whose counts lie outside them has no completion. A mask whose sets are empty
    is dead (``future`` of column 0 is 0). */
 typedef struct {
-    Table index;             /* the masks (keys of 8 bytes, no counts) */
+    Masks index;             /* the masks */
     size_t cap;              /* entries ``past`` and ``future`` hold */
     uint64_t *past, *future; /* index.n * width */
     /* the moves across the row below: entry i reaches entries to[first[i] .. first[i + 1])
@@ -256,7 +227,7 @@ static void split_from(Split *s, int c, uint64_t x, int left, int run)
 
 static void layer_free(Layer *l)
 {
-    table_free(&l->index);
+    masks_free(&l->index);
     free(l->past), free(l->future);
     free(l->first), free(l->rfirst), free(l->to), free(l->from);
     for (int d = 0; d < 2; d++)
@@ -264,24 +235,15 @@ static void layer_free(Layer *l)
     memset(l, 0, sizeof *l);
 }
 
-static uint64_t layer_mask(const Layer *l, size_t e)
-{
-    uint64_t mask;
-    memcpy(&mask, l->index.keys + e * 8, 8);
-    return mask;
-}
-
 /* the entry of ``mask``: added (its sets empty) when ``add`` is given, the bytes its growth
    takes counted off ``*add``; -2 when absent, -1 when out of memory or of those bytes */
 static long layer_find(Layer *l, uint64_t mask, size_t *add, int width)
 {
-    uint8_t key[8];
-    memcpy(key, &mask, 8);
-    long e = table_find(&l->index, key, 0);
+    long e = masks_find(&l->index, mask, 0);
     if (e != -2 || !add)
         return e;
     size_t w = (size_t)width, n = l->index.n;
-    size_t grows = (n == l->index.cap ? n * 24 + l->index.slots * 16 : 0) +
+    size_t grows = (n == l->index.cap ? n * 8 + l->index.slots * 16 : 0) +
                    (n == l->cap ? (n ? n : 64) * 16 * w : 0);
     if (grows > *add)
         return -1;
@@ -298,7 +260,7 @@ static long layer_find(Layer *l, uint64_t mask, size_t *add, int width)
         l->future = fu;
         l->cap = cap;
     }
-    e = table_find(&l->index, key, 1);
+    e = masks_find(&l->index, mask, 1);
     if (e < 0)
         return -1;
     memset(l->past + e * w, 0, w * 8);
@@ -384,7 +346,7 @@ static void pass_move(void *ctx, uint64_t x)
 
 static void pass_row(Board *b, Pass *ps, int r)
 {
-    uint64_t fixed = layer_mask(ps->at, ps->i);
+    uint64_t fixed = ps->at->index.mask[ps->i];
     Split s = {b, r, b->tops[r], fixed, r + 1 < b->height ? (uint64_t)b->free[r + 1] : 0,
                pass_move, ps};
     split_from(&s, 0, 0, s.k, 0);
@@ -437,11 +399,11 @@ static int build_layers(Board *b, size_t budget)
         return 0;
     b->layers = L;
     b->room = budget;
-    for (int r = 0; r <= h; r++) /* a table starts with room for 1,024 masks: 40 KB */
-        if (b->room < (40 << 10) || table_init(&L[r].index, 0, 1024) < 0)
+    for (int r = 0; r <= h; r++) /* an index starts with room for 1,024 masks: 24 KB */
+        if (b->room < (24 << 10) || masks_init(&L[r].index, 1024) < 0)
             goto fail;
         else
-            b->room -= 40 << 10;
+            b->room -= 24 << 10;
     if (layer_find(&L[0], 0, &b->room, w) < 0)
         goto fail;
     for (int c = 0; c < w; c++)
@@ -463,7 +425,7 @@ static int build_layers(Board *b, size_t budget)
                 goto fail;
             memset(acc, 0, sizeof acc);
             if (r == h) {
-                if (layer_mask(&L[r], i) == 0)
+                if (L[r].index.mask[i] == 0)
                     for (int c = 0; c < w; c++)
                         acc[c] = 1;
             } else {
@@ -572,6 +534,15 @@ static int completable(const Board *b, int r, size_t j, const uint8_t *counts, i
     return 1;
 }
 
+/* ``p`` reallocated to ``bytes``, or, when that fails, ``p`` as it was and ``*ok`` cleared */
+static void *resized(void *p, size_t bytes, int *ok)
+{
+    void *q = realloc(p, bytes);
+    if (!q)
+        *ok = 0;
+    return q ? q : p;
+}
+
 /* The states at one boundary, grouped by mask: group g (mask ``mask[g]``, entry ``entry[g]``
    of its layer or -1) holds states start[g] .. start[g + 1] - 1, each its counts per column
    (``klen`` bytes) and the number of fillings that reach it (``num``). */
@@ -594,44 +565,32 @@ static void states_free(States *s)
 /* room for ``groups`` more groups and ``n`` more states; 0 when out of memory */
 static int states_reserve(States *s, size_t groups, size_t n)
 {
+    int ok = 1;
     if (s->groups + groups > s->gcap) {
         size_t cap = 2 * (s->groups + groups) + 16;
-        uint64_t *m = realloc(s->mask, cap * 8);
-        if (m)
-            s->mask = m;
-        long *e = realloc(s->entry, cap * sizeof(long));
-        if (e)
-            s->entry = e;
-        size_t *st = realloc(s->start, (cap + 1) * sizeof(size_t));
-        if (st)
-            s->start = st;
-        if (!m || !e || !st)
-            return 0;
-        s->gcap = cap;
+        s->mask = resized(s->mask, cap * 8, &ok);
+        s->entry = resized(s->entry, cap * sizeof(long), &ok);
+        s->start = resized(s->start, (cap + 1) * sizeof(size_t), &ok);
+        if (ok)
+            s->gcap = cap;
     }
-    if (s->n + n > s->cap) {
+    if (ok && s->n + n > s->cap) {
         size_t cap = s->n + n > 2 * s->cap ? s->n + n : 2 * s->cap;
         /* room to read a whole vector (``VMAX`` bytes) at the last state */
-        uint8_t *c = realloc(s->counts, cap * (size_t)s->klen + VMAX);
-        if (c)
-            s->counts = c;
-        u128 *u = realloc(s->num, cap * sizeof(u128));
-        if (u)
-            s->num = u;
-        if (!c || !u)
-            return 0;
-        s->cap = cap;
+        s->counts = resized(s->counts, cap * (size_t)s->klen + VMAX, &ok);
+        s->num = resized(s->num, cap * sizeof(u128), &ok);
+        if (ok)
+            s->cap = cap;
     }
-    return 1;
+    return ok;
 }
 
-/* The moves across one row from the groups of a States: the masks they reach (``mask``,
-   ``entry`` in their layer or -1), and for each, the groups that reach it
+/* The moves across one row from the groups of a States: the masks they reach (``index``,
+   each with its ``entry`` in its layer or -1), and for each, the groups that reach it
    (from[first[t]] .. from[first[t + 1] - 1]). */
 typedef struct {
-    size_t nt, ne, ecap;
-    Table index; /* the masks reached */
-    uint64_t *mask;
+    size_t ne, ecap;
+    Masks index; /* the masks reached */
     long *entry;
     size_t *first;
     uint32_t *from;
@@ -642,8 +601,8 @@ typedef struct {
 
 static void moves_free(Moves *m)
 {
-    table_free(&m->index);
-    free(m->mask), free(m->entry), free(m->first), free(m->from), free(m->eg), free(m->et);
+    masks_free(&m->index);
+    free(m->entry), free(m->first), free(m->from), free(m->eg), free(m->et);
     memset(m, 0, sizeof *m);
 }
 
@@ -651,33 +610,23 @@ static void add_move(Moves *m, uint64_t x, long j)
 {
     if (halted(m->b)) /* one row may have millions of moves */
         return;
-    uint8_t key[8];
-    memcpy(key, &x, 8);
     size_t before = m->index.n;
-    long t = table_find(&m->index, key, 1);
-    if (t >= 0 && m->index.n > before && m->index.n > m->nt) { /* a new mask */
-        if (m->nt % 1024 == 0) {
-            uint64_t *mk = realloc(m->mask, (m->nt + 1024) * 8);
-            if (mk)
-                m->mask = mk;
-            long *en = realloc(m->entry, (m->nt + 1024) * sizeof(long));
-            if (en)
-                m->entry = en;
-            if (!mk || !en)
-                t = -1;
-        }
-        if (t >= 0)
-            m->mask[m->nt] = x, m->entry[m->nt] = j, m->nt++;
+    long t = masks_find(&m->index, x, 1);
+    if (t >= 0 && m->index.n > before) { /* a new mask */
+        int ok = 1;
+        if (before % 1024 == 0)
+            m->entry = resized(m->entry, (before + 1024) * sizeof(long), &ok);
+        if (ok)
+            m->entry[t] = j;
+        else
+            t = -1;
     }
     if (t >= 0 && m->ne == m->ecap) {
         size_t cap = m->ecap ? 2 * m->ecap : 4096;
-        uint32_t *g = realloc(m->eg, cap * 4);
-        if (g)
-            m->eg = g;
-        uint32_t *e = realloc(m->et, cap * 4);
-        if (e)
-            m->et = e;
-        if (g && e)
+        int ok = 1;
+        m->eg = resized(m->eg, cap * 4, &ok);
+        m->et = resized(m->et, cap * 4, &ok);
+        if (ok)
             m->ecap = cap;
         else
             t = -1;
@@ -697,7 +646,7 @@ static int find_moves(Board *b, const States *cur, int r, int down, Moves *m)
 {
     memset(m, 0, sizeof *m);
     m->b = b;
-    if (table_init(&m->index, 0, 1024) < 0)
+    if (masks_init(&m->index, 1024) < 0)
         return 0;
     uint64_t below_free = r + 1 < b->height ? (uint64_t)b->free[r + 1] : 0;
     uint64_t above_free = r > 0 ? (uint64_t)b->free[r - 1] : 0;
@@ -710,7 +659,7 @@ static int find_moves(Board *b, const States *cur, int r, int down, Moves *m)
             const uint32_t *ends = down ? at->to : at->from;
             for (size_t k = first[i]; k < first[i + 1]; k++)
                 if (to->future[(size_t)ends[k] * b->width]) /* not dead since */
-                    add_move(m, layer_mask(to, ends[k]), ends[k]);
+                    add_move(m, to->index.mask[ends[k]], ends[k]);
         } else {
             /* down: the mask = squares covered from above, choose the tops (they need a free
                square below); up: the mask = this row's tops (asked for by the row below),
@@ -722,18 +671,18 @@ static int find_moves(Board *b, const States *cur, int r, int down, Moves *m)
     }
     if (b->failed || b->stopped)
         return 0;
-    m->first = calloc(m->nt + 1, sizeof(size_t));
+    m->first = calloc(m->index.n + 1, sizeof(size_t));
     m->from = malloc((m->ne + 1) * 4);
-    size_t *fill = malloc((m->nt + 1) * sizeof(size_t));
+    size_t *fill = malloc((m->index.n + 1) * sizeof(size_t));
     if (!m->first || !m->from || !fill) {
         free(fill);
         return 0;
     }
     for (size_t e = 0; e < m->ne; e++)
         m->first[m->et[e] + 1]++;
-    for (size_t t = 0; t < m->nt; t++)
+    for (size_t t = 0; t < m->index.n; t++)
         m->first[t + 1] += m->first[t];
-    memcpy(fill, m->first, (m->nt + 1) * sizeof(size_t));
+    memcpy(fill, m->first, (m->index.n + 1) * sizeof(size_t));
     for (size_t e = 0; e < m->ne; e++)
         m->from[fill[m->et[e]]++] = m->eg[e];
     free(fill);
@@ -780,8 +729,8 @@ static int compare_counts(const uint8_t *a, const uint8_t *b, int klen)
     return 0;
 }
 
-/* One worker's share of a row: the masks reached ``t0`` .. ``t1`` - 1. Each merges the
-   states of the groups that reach it, moved (their counts plus the tops the row adds) and
+/* One worker of a row: it takes the masks reached one at a time. Each merges the states of
+   the groups that reach it, moved (their counts plus the tops the row adds) and
    kept when they can be completed, into a group of ``out``; or, at the meeting row, joins
    them with the group of ``meet`` with its mask: each state times the one holding the rest
    of every column's count (``total``). Groups are kept in the order of their counts, so both
@@ -789,7 +738,7 @@ static int compare_counts(const uint8_t *a, const uint8_t *b, int klen)
 typedef struct {
     Board *b;
     const States *cur, *meet;
-    const Table *meet_index; /* meet's masks: entry = group */
+    const Masks *meet_index; /* meet's masks: entry = group */
     const Moves *mv;
     /* meeting two rows on: for each mask reached, the groups of ``meet`` its moves across the
        next row reach (hop_group[hop_first[t]] ..), and the tops each adds (``hop_tops``) */
@@ -931,7 +880,7 @@ typedef struct {
     uint64_t *tops;
     long *entry; /* the mask reached, in its layer (for its bounds), or -1 */
     size_t n, cap;
-    const Table *index;
+    const Masks *index;
     uint64_t x;
     int down, failed;
     Board *b;
@@ -947,23 +896,16 @@ static void hop_into(Hops *h, uint64_t y, long j)
 {
     if (halted(h->b))
         return;
-    uint8_t key[8];
-    memcpy(key, &y, 8);
-    long g = table_find((Table *)h->index, key, 0);
+    long g = masks_at(h->index, y, NULL);
     if (g < 0)
         return;
     if (h->n == h->cap) {
         size_t cap = h->cap ? 2 * h->cap : 1024;
-        uint32_t *gr = realloc(h->group, cap * 4);
-        if (gr)
-            h->group = gr;
-        uint64_t *tp = realloc(h->tops, cap * 8);
-        if (tp)
-            h->tops = tp;
-        long *en = realloc(h->entry, cap * sizeof(long));
-        if (en)
-            h->entry = en;
-        if (!gr || !tp || !en) {
+        int ok = 1;
+        h->group = resized(h->group, cap * 4, &ok);
+        h->tops = resized(h->tops, cap * 8, &ok);
+        h->entry = resized(h->entry, cap * sizeof(long), &ok);
+        if (!ok) {
             h->failed = 1;
             return;
         }
@@ -976,20 +918,20 @@ static void hop_found(void *ctx, uint64_t y) { hop_into(ctx, y, -1); }
 
 static int find_hops(Board *b, const Moves *mv, int r, int down, Hops *h)
 {
-    h->first = malloc((mv->nt + 1) * sizeof(size_t));
+    h->first = malloc((mv->index.n + 1) * sizeof(size_t));
     if (!h->first)
         return 0;
     h->down = down, h->b = b;
-    for (size_t t = 0; t < mv->nt && !h->failed && !b->stopped; t++) {
+    for (size_t t = 0; t < mv->index.n && !h->failed && !b->stopped; t++) {
         h->first[t] = h->n;
-        h->x = mv->mask[t];
+        h->x = mv->index.mask[t];
         if (b->layers) {
             const Layer *at = &b->layers[down ? r + 1 : r], *to = &b->layers[down ? r + 2 : r - 1];
             size_t i = (size_t)mv->entry[t];
             const size_t *first = down ? at->first : at->rfirst;
             const uint32_t *ends = down ? at->to : at->from;
             for (size_t k = first[i]; k < first[i + 1]; k++)
-                hop_into(h, layer_mask(to, ends[k]), ends[k]);
+                hop_into(h, to->index.mask[ends[k]], ends[k]);
         } else {
             int row = down ? r + 1 : r - 1, ask = down ? b->tops[row] : (row > 0 ? b->tops[row - 1] : 0);
             int beside = down ? row + 1 : row - 1;
@@ -998,7 +940,7 @@ static int find_hops(Board *b, const Moves *mv, int r, int down, Hops *h)
             split_from(&s, 0, 0, s.k, 0);
         }
     }
-    h->first[mv->nt] = h->n;
+    h->first[mv->index.n] = h->n;
     return !h->failed && !b->stopped;
 }
 
@@ -1074,7 +1016,7 @@ static void gather_into(Worker *wk, size_t t, Stream *streams, Head *heap)
     const States *cur = wk->cur, *meet = wk->meet;
     const Moves *mv = wk->mv;
     int w = b->width, vw = vec_width(w), down = wk->down, klen = cur->klen;
-    Into in = {wk, mv->mask[t], mv->entry[t], NULL, NULL, 0};
+    Into in = {wk, mv->index.mask[t], mv->entry[t], NULL, NULL, 0};
     const Layer *to = in.j >= 0 ? &b->layers[down ? wk->r + 1 : wk->r] : NULL;
     if (to && to->lo[down]) {
         in.lo = to->lo[down] + (size_t)in.j * vw, in.hi = to->hi[down] + (size_t)in.j * vw;
@@ -1122,9 +1064,7 @@ static void gather_into(Worker *wk, size_t t, Stream *streams, Head *heap)
         return;
     if (meet) { /* matched, then dropped */
         if (!wk->hop_first) {
-            uint8_t key[8];
-            memcpy(key, &in.x, 8);
-            long f = table_find((Table *)wk->meet_index, key, 0);
+            long f = masks_at(wk->meet_index, in.x, NULL);
             if (f >= 0)
                 join(wk, first, (size_t)f, 0, NULL, -1);
         } else {
@@ -1149,7 +1089,7 @@ static void *work(void *arg)
     Worker *wk = arg;
     const Moves *mv = wk->mv;
     size_t most = 1; /* the most groups reaching one mask */
-    for (size_t t = 0; t < mv->nt; t++)
+    for (size_t t = 0; t < mv->index.n; t++)
         if (mv->first[t + 1] - mv->first[t] > most)
             most = mv->first[t + 1] - mv->first[t];
     Stream *streams = malloc(most * sizeof(Stream));
@@ -1158,7 +1098,7 @@ static void *work(void *arg)
         wk->b->failed = 1;
     while (!wk->b->stopped && !wk->b->failed) {
         size_t t = __atomic_fetch_add(wk->next_target, 1, __ATOMIC_RELAXED);
-        if (t >= mv->nt)
+        if (t >= mv->index.n)
             break;
         gather_into(wk, t, streams, heap);
     }
@@ -1175,7 +1115,7 @@ static u128 sweep_row(Board *b, const States *cur, States *next, const States *m
     Moves mv = {0};
     Hops hops = {0};
     u128 total = 0;
-    Table meet_index = {0};
+    Masks meet_index = {0};
     Worker *wk = calloc((size_t)threads, sizeof(Worker));
     pthread_t *tid = calloc((size_t)threads, sizeof(pthread_t));
     if (!wk || !tid || !find_moves(b, cur, r, down, &mv)) {
@@ -1186,16 +1126,13 @@ static u128 sweep_row(Board *b, const States *cur, States *next, const States *m
     if (b->layers)
         layer_bounds(b, &b->layers[down ? r + 1 : r], down);
     if (meet) {
-        if (table_init(&meet_index, 0, meet->groups) < 0) {
+        if (masks_init(&meet_index, meet->groups) < 0) {
             b->failed = 1;
             goto done;
         }
-        for (size_t g = 0; g < meet->groups; g++) {
-            uint8_t key[8];
-            memcpy(key, &meet->mask[g], 8);
-            if (table_find(&meet_index, key, 1) < 0)
+        for (size_t g = 0; g < meet->groups; g++)
+            if (masks_find(&meet_index, meet->mask[g], 1) < 0)
                 b->failed = 1;
-        }
         hops.index = &meet_index;
         if (span == 2 && b->layers)
             layer_bounds(b, &b->layers[down ? r + 2 : r - 1], down);
@@ -1263,7 +1200,7 @@ done:
     free(wk), free(tid);
     moves_free(&mv);
     hops_free(&hops);
-    table_free(&meet_index);
+    masks_free(&meet_index);
     return total;
 }
 
@@ -1340,7 +1277,7 @@ static PyObject *count(PyObject *self, PyObject *args)
     b.above = calloc((size_t)(height + 1) * width, sizeof(int));
     b.below = calloc((size_t)(height + 1) * width, sizeof(int));
     int klen = (width + 7) & ~7;
-    States up = {klen}, down = {klen};
+    States up = {.klen = klen}, down = {.klen = klen};
     int ok = b.above && b.below;
     u128 total = 0;
     int overflow = 0;
@@ -1379,7 +1316,7 @@ static PyObject *count(PyObject *self, PyObject *args)
         /* down to two rows apart (one when the board has one row), then meet */
         while (!none && bottom - top > 2 && !b.failed && !b.stopped) {
             int go_down = moving(&b, &down, top, 1) <= moving(&b, &up, bottom, 0);
-            States *cur = go_down ? &down : &up, next = {klen};
+            States *cur = go_down ? &down : &up, next = {.klen = klen};
             if (go_down)
                 sweep_row(&b, cur, &next, NULL, top++, 1, 1, threads, &overflow);
             else
