@@ -1,7 +1,7 @@
 """The compiled parts: the ``sls`` backend's local search (satdomino/backends/_sls.c), the
 ``dlx`` backend's exact cover search (satdomino/backends/_dlx.c), the packing counter
-(satdomino/kernels/_xcount.c), Domino Fit's counter
-(satdomino/puzzles/_fitcount.c) and SIGTERM into a python-sat search
+(satdomino/kernels/_xcount.c), Domino Fit's counter and estimator
+(satdomino/puzzles/_fitcount.c, built twice) and SIGTERM into a python-sat search
 (satdomino/process/_sigterm.c).
 
 Optional: without a C compiler the install goes on, ``sls`` and ``dlx`` say they are not
@@ -19,6 +19,10 @@ setup(ext_modules=[
               extra_compile_args=["-O2", "-std=gnu99"], optional=True),
     Extension("satdomino.puzzles._fitcount", ["satdomino/puzzles/_fitcount.c"],
               depends=SHARED, extra_compile_args=["-O2", "-std=gnu99"], optional=True),
+    # the same sweep, estimating (weights for numbers of ways, the side from above thinned)
+    Extension("satdomino.puzzles._fitestimate", ["satdomino/puzzles/_fitcount.c"],
+              define_macros=[("FIT_ESTIMATE", "1")], depends=SHARED,
+              extra_compile_args=["-O2", "-std=gnu99"], optional=True),
     Extension("satdomino.backends._dlx", ["satdomino/backends/_dlx.c"], depends=SHARED,
               extra_compile_args=["-O2", "-std=c99"], optional=True),
     Extension("satdomino.process._sigterm", ["satdomino/process/_sigterm.c"],

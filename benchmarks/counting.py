@@ -153,6 +153,26 @@ def domino_fit(limit: float) -> None:
                   f"{c.method} | {c.seconds:.1f} |", flush=True)
 
 
+def domino_fit_estimates(limit: float) -> None:
+    """``--count approx`` on Domino Fit boards: the estimate against the exact count where one
+    is known (counted here, in process), and on boards no exact method counts."""
+    fam = family("dominofit")
+    print(f"\n| board | exact | count approx (limit {limit:g}) | method | error | "
+          "approx / exact | seconds |")
+    print("|---|---|---|---|---|---|---|")
+    known = [(20, 0.07, 2), (20, 0.07, 3), (20, 0.05, 1)]
+    for size, blacks, seed in known + [(20, 0.07, 17), (20, 0.07, 19), (30, 0.1, 1),
+                                       (30, 0.1, 2)]:
+        board, _ = dominofit.planted(size, size, seed, blacks=blacks)
+        exact = dominofit.count_placements(board) if (size, blacks, seed) in known else None
+        c = count(board, fam, timeout=limit, approx=True)
+        error = f"{c.error:.1%}" if c.error is not None else "-"
+        ratio = f"{c.value / exact:.3f}" if exact else "-"
+        shown = f"{exact:,}" if exact else "not counted"
+        print(f"| {size}x{size} blacks={blacks} seed {seed} | {shown} | {c.value:,} | "
+              f"{c.method} | {error} | {ratio} | {c.seconds:.1f} |", flush=True)
+
+
 def pips_corpus(baseline: str, repeats: int) -> None:
     if not PIPS.is_dir():
         print(f"\n{PIPS} is absent: the Pips comparison is skipped")
@@ -189,7 +209,8 @@ def main() -> None:
     ap.add_argument("--ganak-limit", type=float, default=60.0,
                     help="Dominosa: seconds Ganak may take on a board")
     ap.add_argument("--part", default="pentominoes,dominosa,dominofit",
-                    help="which of the first three parts to run (comma-separated)")
+                    help="which parts to run (comma-separated): pentominoes, dominosa, "
+                    "dominofit, estimates (Domino Fit's --count approx)")
     args = ap.parse_args()
     parts = args.part.split(",")
     if "pentominoes" in parts:
@@ -199,6 +220,8 @@ def main() -> None:
                         args.ganak_limit)
     if "dominofit" in parts:
         domino_fit(args.limit)
+    if "estimates" in parts:
+        domino_fit_estimates(args.limit)
     if args.baseline:
         pips_corpus(args.baseline, args.repeats)
 

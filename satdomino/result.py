@@ -22,10 +22,12 @@ class Count:
     """How many distinct solutions ``analysis.count`` found, and how."""
 
     value: int
-    method: str  # "enumeration", "dp", "ganak" or "approx" (incomplete: what ran, "dp+ganak")
+    # "enumeration", "dp", "ganak", "approx" or "estimate" (incomplete: what ran, "dp+ganak")
+    method: str
     complete: bool  # False: stopped at --limit or the time limit (value is then a lower bound)
     seconds: float
     by: str = "placement"
     reason: str = ""  # why it is incomplete: "time limit", "--limit reached", ...
     epsilon: float | None = None  # for an approximate count: its guarantee
     delta: float | None = None
+    error: float | None = None  # for the family's estimate: its relative standard error

@@ -66,6 +66,8 @@ class Outcome:
                        count_complete=self.count.complete, count_by=self.count.by)
             if self.count.method == "approx":
                 rec.update(epsilon=self.count.epsilon, delta=self.count.delta)
+            if self.count.method == "estimate":
+                rec.update(count_error=self.count.error)
         return rec
 
 

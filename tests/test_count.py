@@ -4,16 +4,20 @@ counts within their bound, incomplete counts, the projection line of exported fi
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
+import time
 
 import pytest
 
 from satdomino import family, solve
+from satdomino.analysis import count as count_module
 from satdomino.analysis.approx import threshold
 from satdomino.analysis.count import METHODS, count, never_true, terminal_progress
 from satdomino.clock import Deadline
@@ -492,3 +496,69 @@ def test_domino_fit_counter_refuses_what_it_cannot_count() -> None:
             F.count_placements(big)
     finally:
         F.COUNT_BYTES = saved
+
+
+def _estimate_runs(board: F.DominoFit, budget: int, seeds: range) -> list[tuple[float, int]]:
+    """The Domino Fit estimate's single runs (value, thinned), on one thread."""
+    args = F._sweep_args(board, 1)
+    assert args is not None and F._fitestimate is not None
+    return [F._fitestimate.count(*args, budget, seed) for seed in seeds]
+
+
+def test_domino_fit_estimate_averages_to_the_count_on_small_boards() -> None:
+    """Thinned to 4 states a row, the runs' mean lies within 4 standard errors of the exact
+    count (a sweep that kept the plain weights of the states it keeps, not max(w, tau), is
+    biased low and fails here)."""
+    rng = random.Random(41)
+    checked = 0
+    while checked < 6:
+        board, _ = F.planted(rng.randint(6, 10), rng.randint(6, 10), rng.randrange(10**6),
+                             blacks=0.1)
+        exact = F.count_placements(board)
+        if exact < 30:
+            continue
+        runs = _estimate_runs(board, 4, range(400))
+        assert all(thinned for _, thinned in runs)
+        values = [v for v, _ in runs]
+        mean, error = statistics.fmean(values), statistics.stdev(values) / 20
+        assert abs(mean - exact) <= 4 * error, (board, exact, mean, error)
+        checked += 1
+
+
+def test_domino_fit_estimate_that_drops_nothing_is_the_count() -> None:
+    rng = random.Random(43)
+    for _ in range(8):
+        board, _ = F.planted(rng.randint(4, 12), rng.randint(4, 12), rng.randrange(10**6),
+                             blacks=rng.choice([0.0, 0.1]))
+        assert F.estimate_placements(board, seconds=5) == (F.count_placements(board), 0.0)
+
+
+def test_approx_races_the_family_estimate(monkeypatch) -> None:
+    """With ApproxMC out of the way, the family's estimate answers under approx, with its
+    error; the exact counter answers first where it can, and the estimate's unthinned sweep
+    is named as exact."""
+    monkeypatch.setattr(count_module, "_approx", lambda *args: time.sleep(600))
+    thinned = dataclasses.replace(
+        family("dominofit"), estimate_count=lambda p, s: F.estimate_placements(p, s, budget=20))
+    board, _ = F.planted(16, 16, 1, blacks=0.05)  # 39,264 solutions
+    exact = F.count_placements(board)
+    c = count(board, thinned, approx=True, methods=(), timeout=120)
+    assert (c.method, c.complete) == ("estimate", True) and c.error is not None
+    assert 0 < c.error < 1 and abs(c.value - exact) <= 6 * c.error * c.value
+    c = count(board, family("dominofit"), approx=True, timeout=120)
+    assert (c.value, c.method, c.error) == (exact, "dp", None)
+
+
+@pytest.mark.slow  # the slow tier: python -m pytest -m slow
+def test_cli_states_an_estimate_and_its_error(tmp_path) -> None:
+    """A 20x20 board whose exact count needs more states than fit (blacks=0.07, seed 17)."""
+    board, _ = F.planted(20, 20, 17, blacks=0.07)
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(F.to_json(board)))
+    run = _satdomino("solve", "--count", "approx", str(path), "--timeout", "40")
+    assert run.returncode == 0, run.stderr
+    assert "count: about " in run.stdout and "(estimate, standard error " in run.stdout
+    run = _satdomino("solve", "--count", "approx", str(path), "--timeout", "40", "--json")
+    rec = json.loads(run.stdout)
+    assert rec["count_method"] == "estimate" and 0 < rec["count_error"] < 0.2
+    assert 10**14 < rec["count"] < 10**15

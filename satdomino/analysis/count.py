@@ -9,7 +9,10 @@
   family and every count view;
 - ``approx`` (when asked for, it joins the race): the ApproxMC algorithm on CryptoMiniSat
   (``approx``), an estimate within a factor (1 + epsilon) of the count with probability at
-  least 1 - delta. An exact method that finishes first answers exactly, and says so.
+  least 1 - delta; and ``estimate``, the family's own estimate where it has one (Domino Fit:
+  its exact sweep with the states thinned by priority sampling, the mean of runs over about
+  ``ESTIMATE_SECONDS``), with its relative standard error. An exact method that finishes
+  first answers exactly, and says so.
 
 Enumeration first runs alone in this process for ``HEAD_START`` seconds (a MiniSat that stops on
 an interrupt), which settles most small counts without a process; past that, the methods race in
@@ -46,12 +49,13 @@ from .approx import approx_count
 
 METHODS = ("enumeration", "dp", "ganak")
 HEAD_START = 0.02  # seconds enumeration has alone, in this process
+ESTIMATE_SECONDS = 20.0  # the family's estimate runs this long (less with a nearer deadline)
 # in a race, enumeration gives up here: each solution adds a clause to its solver, and an exact
 # method is running beside it
 ENUMERATION_CAP = 100_000
 Progress = Callable[[int, float], None]  # (solutions found so far, seconds): long counts
 Build = Callable[[Any], Model]
-Exact = tuple[str, Callable[..., int], tuple]  # an exact method: its name, counter, arguments
+Exact = tuple[str, Callable[..., Any], tuple]  # a method: its name, counter, arguments
 
 
 def count(puzzle: Any, family: Family[Any, Any], *, model: str | None = None,
@@ -99,12 +103,15 @@ def count(puzzle: Any, family: Family[Any, Any], *, model: str | None = None,
     try:  # building and lowering are Python loops: the deadline stops them too
         with limit_at.interrupting():
             race = _Race(puzzle, family, build, engine, chosen.encodings, limit, limit_at,
-                         exact, progress, methods, (epsilon, delta) if approx else None)
+                         exact, progress, methods, (epsilon, delta) if approx else None,
+                         family.estimate_count if by == "placement" else None)
     except TimeUp:
         return done(0, "enumeration", False, "time limit, while building and encoding")
     out = done(*race.run())
     if out.method == "approx":  # the estimate won: its guarantee goes with it
         out.epsilon, out.delta = epsilon, delta
+    if out.method == "estimate":
+        out.error = race.error
     return out
 
 
@@ -115,7 +122,8 @@ class _Race:
     def __init__(self, puzzle: Any, family: Family[Any, Any], build: Build, engine: Backend,
                  encodings: Encodings, limit: int | None, deadline: Deadline,
                  exact: Callable[[Any], int] | None, progress: Progress | None,
-                 methods: tuple[str, ...], approx: tuple[float, float] | None = None) -> None:
+                 methods: tuple[str, ...], approx: tuple[float, float] | None = None,
+                 estimate: Callable[[Any, float], tuple[int, float]] | None = None) -> None:
         self.engine = engine
         self.limit, self.deadline, self.progress = limit, deadline, progress
         engine.prepare()  # before the puzzle is built, as ``solve`` does
@@ -125,13 +133,20 @@ class _Race:
         self.others: list[Exact] = [("dp", exact, (puzzle,))] if exact else []
         if "ganak" in methods and ganak_available():
             self.others.append(("ganak", _ganak, (build, puzzle, encodings)))
-        if approx is not None:  # an estimate, raced: an exact answer that comes first wins
+        if approx is not None:  # estimates, raced: an exact answer that comes first wins
             self.others.append(("approx", _approx, (build, puzzle, encodings, *approx)))
+            if estimate is not None:
+                left = deadline.left()
+                seconds = ESTIMATE_SECONDS if left is None else min(ESTIMATE_SECONDS,
+                                                                     0.8 * left)
+                self.others.append(("estimate", _estimate,
+                                    (estimate, puzzle, seconds)))
         if not self.others and "enumeration" not in methods:
             raise SatDominoError(f"counting {family.kind} by {', '.join(methods)}: not "
                                  "available here (no exact counter for this family or view, "
                                  "or no pyganak)")
         self.enumerating = "enumeration" in methods or not self.others
+        self.error: float | None = None  # the winning estimate's relative standard error
 
     def run(self) -> tuple[int, str, bool, str]:
         found, ended = 0, "stopped"
@@ -157,7 +172,10 @@ class _Race:
             with_dp = any(name == "dp" for name, *_ in self.others)
             for name, fn, args in self.others:
                 member = _member_behind_dp if with_dp and name != "dp" else _exact_member
-                runs[name] = ForkedRun(member, (fn, args))
+                # the estimate answers with its error, at the exact counter's priority: with
+                # approx, it is what was asked for
+                runs[name] = (ForkedRun(fn, args) if name == "estimate"
+                              else ForkedRun(member, (fn, args)))
             return self._wait(runs, found, shared)
         finally:
             for run in runs.values():
@@ -181,13 +199,16 @@ class _Race:
                     continue
                 del runs[name]
                 try:
-                    value, complete = run.result()
+                    value, complete, *error = run.result()
                 except (SatDominoError, RecursionError, MemoryError) as e:
                     if str(e).startswith("VerificationError"):  # a bug or a lying solver
                         raise VerificationError(str(e).partition(": ")[2]) from None
                     failures.append(f"{name}: {e}")
                     continue
                 if complete:
+                    self.error = error[0] if error else None
+                    if self.error == 0:  # the estimate's sweep dropped nothing: the exact one
+                        name, self.error = "dp", None
                     return value, name, True, ""
                 enumerated = value
                 if self.limit is not None and value >= self.limit:  # the user's limit
@@ -211,6 +232,13 @@ def _member_behind_dp(fn: Callable[..., int], args: tuple) -> tuple[int, bool]:
     does): it gives way to it on a busy machine, and has its core when the counter has one."""
     os.nice(19)
     return fn(*args), True
+
+
+def _estimate(fn: Callable[[Any, float], tuple[int, float]], puzzle: Any,
+              seconds: float) -> tuple[int, bool, float]:
+    """The family's estimate: (value, complete, relative standard error)."""
+    value, error = fn(puzzle, seconds)
+    return value, True, error
 
 
 class _Enumerator:

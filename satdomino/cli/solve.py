@@ -117,9 +117,10 @@ def report(item: Item, out: Outcome, asked_unique: bool) -> str:
                  + item.family.render_text(item.puzzle, out.other))
     if out.count is not None:
         c = out.count
-        about = "about " if c.method == "approx" else ""
+        about = "about " if c.method in ("approx", "estimate") else ""
         guarantee = (f", within x{1 + c.epsilon:g} with probability {1 - c.delta:g}"
-                     if c.epsilon is not None and c.delta is not None else "")
+                     if c.epsilon is not None and c.delta is not None else
+                     f", standard error {c.error:.1%}" if c.error is not None else "")
         short = "" if c.complete else f"+ (incomplete: {c.reason or 'stopped early'})"
         noun = f"distinct {c.by}" + ("" if c.value == 1 and c.complete else "s")
         body = (f"count: {about}{c.value}{short} "

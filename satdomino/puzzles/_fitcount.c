@@ -37,6 +37,21 @@ without them, the bounds on what the rows left can give each column prune.
 ``per_column`` are array('i'). Returns the count, or None when a sweep makes more than
 ``max_states`` states, or when ``control[0]`` (an array('i') of one) is set by another thread.
 Counts of more than 128 bits raise OverflowError. The GIL is released while counting.
+
+Built a second time with FIT_ESTIMATE defined, the same sweep estimates the count
+(``_fitestimate``, ``dominofit.estimate_placements``):
+
+count(width, height, free, tops, per_column, max_states, layer_bytes, control, threads,
+      budget, seed) -> (float, thinned) | None
+
+The numbers of ways become weights (doubles). The side swept from below stays exact; when
+the side from above holds more than ``budget`` states after a row, it keeps ``budget`` of
+them by priority sampling (Duffield, Lund and Thorup 2007: state i, weight w, drawn u in
+(0, 1], has priority w / u; the ``budget`` highest are kept, each weighted max(w, tau), tau
+the next priority), so that each weight's expectation is the number of ways. The count is
+linear in the weights, so the estimate's expectation is the exact count; ``thinned`` is 0
+when no state was dropped (the estimate is then the count). The side from below goes on
+while it holds at most 20 x ``budget`` states. ``seed`` seeds the draws.
 */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -51,7 +66,17 @@ Counts of more than 128 bits raise OverflowError. The GIL is released while coun
 
 #include "../_cbuffers.h"
 
-typedef unsigned __int128 u128;
+#ifdef FIT_ESTIMATE
+typedef double Num; /* a state's weight: its number of ways, in expectation */
+#define MUL_OVERFLOWS(x, y) 0
+#define MODULE_NAME "_fitestimate"
+#define MODULE_INIT PyInit__fitestimate
+#else
+typedef unsigned __int128 Num; /* a state's number of ways */
+#define MUL_OVERFLOWS(x, y) ((x) && (y) > ~(Num)0 / (x))
+#define MODULE_NAME "_fitcount"
+#define MODULE_INIT PyInit__fitcount
+#endif
 
 enum { MAX_WIDTH = 64, VMAX = 64 };
 
@@ -173,6 +198,9 @@ typedef struct {
     Layer *layers; /* height + 1 boundaries, or NULL: the sweeps go by the bounds alone */
     size_t room;   /* the bytes the layers may still take */
     unsigned ticks;
+    size_t budget;   /* an estimate's states from above (FIT_ESTIMATE) */
+    uint64_t draws;  /* its random state */
+    int thinned;     /* states were dropped */
 } Board;
 
 /* stopped (by ``control``, looked at every 4096 calls: one state may have millions of moves)
@@ -553,7 +581,7 @@ typedef struct {
     long *entry;
     size_t *start;
     uint8_t *counts;
-    u128 *num;
+    Num *num;
 } States;
 
 static void states_free(States *s)
@@ -578,7 +606,7 @@ static int states_reserve(States *s, size_t groups, size_t n)
         size_t cap = s->n + n > 2 * s->cap ? s->n + n : 2 * s->cap;
         /* room to read a whole vector (``VMAX`` bytes) at the last state */
         s->counts = resized(s->counts, cap * (size_t)s->klen + VMAX, &ok);
-        s->num = resized(s->num, cap * sizeof(u128), &ok);
+        s->num = resized(s->num, cap * sizeof(Num), &ok);
         if (ok)
             s->cap = cap;
     }
@@ -749,7 +777,7 @@ typedef struct {
     int r, down;
     size_t *next_target; /* shared: the next mask a worker takes */
     States out;
-    u128 total;
+    Num total;
     int overflow;
     size_t ticks;
     size_t *produced; /* states made by every worker of the row */
@@ -760,7 +788,7 @@ typedef struct {
     size_t e, end;
     uint8_t tops[VMAX]; /* the tops the row adds (1 in their columns) */
     uint8_t have[VMAX]; /* the state at ``e`` - 1, moved */
-    u128 num;
+    Num num;
 } Stream;
 
 /* have = counts + tops (vw bytes, a multiple of 32); within the bounds lo, hi when given */
@@ -999,10 +1027,10 @@ static void join(Worker *wk, size_t first, size_t mg, uint64_t tops, const Layer
             continue;
         below = settle(meet->counts, klen, bottom, below, rest);
         if (below > bottom && compare_counts(meet->counts + (below - 1) * klen, rest, klen) == 0) {
-            u128 x = out->num[e], y = meet->num[below - 1];
-            if (x && y > ~(u128)0 / x)
+            Num x = out->num[e], y = meet->num[below - 1];
+            if (MUL_OVERFLOWS(x, y))
                 wk->overflow = 1;
-            u128 p = x * y;
+            Num p = x * y;
             wk->total += p;
             if (wk->total < p)
                 wk->overflow = 1;
@@ -1042,7 +1070,7 @@ static void gather_into(Worker *wk, size_t t, Stream *streams, Head *heap)
         Stream *s = heap[0].s;
         if (out->n > first &&
             compare_counts(out->counts + (out->n - 1) * klen, s->have, klen) == 0) {
-            u128 sum = out->num[out->n - 1] + s->num; /* the same state from another group */
+            Num sum = out->num[out->n - 1] + s->num; /* the same state from another group */
             if (sum < s->num)
                 wk->overflow = 1;
             out->num[out->n - 1] = sum;
@@ -1109,12 +1137,12 @@ static void *work(void *arg)
 /* Sweep row r (``down`` or up) from ``cur`` into ``next``; or, given ``meet`` (the other
    side's states, ``span`` rows on: one or two), return the count of the fillings they
    complete. The masks reached are taken one at a time by ``threads`` workers. */
-static u128 sweep_row(Board *b, const States *cur, States *next, const States *meet, int r,
+static Num sweep_row(Board *b, const States *cur, States *next, const States *meet, int r,
                       int down, int span, int threads, int *overflow)
 {
     Moves mv = {0};
     Hops hops = {0};
-    u128 total = 0;
+    Num total = 0;
     Masks meet_index = {0};
     Worker *wk = calloc((size_t)threads, sizeof(Worker));
     pthread_t *tid = calloc((size_t)threads, sizeof(pthread_t));
@@ -1162,7 +1190,7 @@ static u128 sweep_row(Board *b, const States *cur, States *next, const States *m
         work(&wk[i]);
     size_t groups = 0, n = 0;
     for (int i = 0; i < threads; i++) {
-        u128 p = wk[i].total;
+        Num p = wk[i].total;
         total += p;
         if (total < p)
             *overflow = 1;
@@ -1187,7 +1215,7 @@ static u128 sweep_row(Board *b, const States *cur, States *next, const States *m
                 next->start[next->groups + g] = next->n + o->start[g];
             }
             memcpy(next->counts + next->n * next->klen, o->counts, o->n * (size_t)o->klen);
-            memcpy(next->num + next->n, o->num, o->n * sizeof(u128));
+            memcpy(next->num + next->n, o->num, o->n * sizeof(Num));
             next->groups += o->groups, next->n += o->n;
             next->start[next->groups] = next->n;
             states_free(o);
@@ -1235,15 +1263,97 @@ static size_t moving(const Board *b, const States *s, int boundary, int down)
     return work;
 }
 
+#ifdef FIT_ESTIMATE
+/* a draw in (0, 1] (splitmix64) */
+static double draw(Board *b)
+{
+    uint64_t z = (b->draws += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return ((double)((z ^ (z >> 31)) >> 11) + 1.0) / 9007199254740992.0;
+}
+
+/* the k-th smallest of a[0 .. n) (Hoare's selection; a is reordered) */
+static double select_kth(double *a, size_t n, size_t k)
+{
+    long lo = 0, hi = (long)n - 1, want = (long)k;
+    while (lo < hi) {
+        double pivot = a[lo + (hi - lo) / 2];
+        long i = lo, j = hi;
+        while (i <= j) {
+            while (a[i] < pivot)
+                i++;
+            while (a[j] > pivot)
+                j--;
+            if (i <= j) {
+                double t = a[i];
+                a[i++] = a[j], a[j--] = t;
+            }
+        }
+        if (want <= j)
+            hi = j;
+        else if (want >= i)
+            lo = i;
+        else
+            break;
+    }
+    return a[want];
+}
+
+/* keep ``b->budget`` of the states by priority sampling (the top of this file) */
+static int thin(Board *b, States *s)
+{
+    if (s->n <= b->budget)
+        return 1;
+    double *q = malloc(s->n * sizeof(double)), *order = malloc(s->n * sizeof(double));
+    if (!q || !order) {
+        free(q), free(order);
+        return 0;
+    }
+    for (size_t i = 0; i < s->n; i++)
+        q[i] = order[i] = s->num[i] / draw(b);
+    double tau = select_kth(order, s->n, s->n - b->budget - 1);
+    size_t n = 0, kept = 0;
+    for (size_t g = 0; g < s->groups; g++) {
+        size_t first = n;
+        for (size_t i = s->start[g]; i < s->start[g + 1]; i++)
+            if (q[i] > tau) {
+                memmove(s->counts + n * s->klen, s->counts + i * s->klen, (size_t)s->klen);
+                s->num[n++] = s->num[i] > tau ? s->num[i] : tau;
+            }
+        if (n > first) { /* groups left empty go */
+            s->mask[kept] = s->mask[g], s->entry[kept] = s->entry[g];
+            s->start[kept++] = first;
+        }
+    }
+    s->groups = kept, s->n = n, s->start[kept] = n;
+    b->thinned = 1;
+    free(q), free(order);
+    return 1;
+}
+#endif
+
 static PyObject *count(PyObject *self, PyObject *args)
 {
     int width, height;
     PyObject *o_free, *o_tops, *o_need, *o_control;
     Py_ssize_t max_states, layer_bytes;
     int threads = 1;
+#ifdef FIT_ESTIMATE
+    Py_ssize_t budget;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "iiOOOnnOinK", &width, &height, &o_free, &o_tops, &o_need,
+                          &max_states, &layer_bytes, &o_control, &threads, &budget, &seed))
+        return NULL;
+    if (budget < 1) {
+        PyErr_SetString(PyExc_ValueError, "budget at least 1");
+        return NULL;
+    }
+#else
     if (!PyArg_ParseTuple(args, "iiOOOnnO|i", &width, &height, &o_free, &o_tops, &o_need,
                           &max_states, &layer_bytes, &o_control, &threads))
         return NULL;
+#endif
     if (width < 1 || width > MAX_WIDTH || height < 1 || max_states < 1 || threads < 1 ||
         threads > 64) {
         PyErr_SetString(PyExc_ValueError,
@@ -1273,13 +1383,16 @@ static PyObject *count(PyObject *self, PyObject *args)
         }
     }
     Board b = {width, height, bf.buf, bt.buf, bn.buf, NULL, NULL, (size_t)max_states,
-               (volatile int *)bc.buf, 0, 0, NULL, 0, 0};
+               (volatile int *)bc.buf, 0, 0, NULL, 0, 0, 0, 0, 0};
+#ifdef FIT_ESTIMATE
+    b.budget = (size_t)budget, b.draws = seed;
+#endif
     b.above = calloc((size_t)(height + 1) * width, sizeof(int));
     b.below = calloc((size_t)(height + 1) * width, sizeof(int));
     int klen = (width + 7) & ~7;
     States up = {.klen = klen}, down = {.klen = klen};
     int ok = b.above && b.below;
-    u128 total = 0;
+    Num total = 0;
     int overflow = 0;
     if (ok) {
         Py_BEGIN_ALLOW_THREADS
@@ -1315,7 +1428,12 @@ static PyObject *count(PyObject *self, PyObject *args)
         int top = 0, bottom = height; /* rows [0, top) swept down, [bottom, height) up */
         /* down to two rows apart (one when the board has one row), then meet */
         while (!none && bottom - top > 2 && !b.failed && !b.stopped) {
+#ifdef FIT_ESTIMATE /* below, exact while it is small; above, thinned */
+            int go_down = up.n > 20 * b.budget ||
+                          moving(&b, &down, top, 1) <= moving(&b, &up, bottom, 0);
+#else
             int go_down = moving(&b, &down, top, 1) <= moving(&b, &up, bottom, 0);
+#endif
             States *cur = go_down ? &down : &up, next = {.klen = klen};
             if (go_down)
                 sweep_row(&b, cur, &next, NULL, top++, 1, 1, threads, &overflow);
@@ -1323,6 +1441,10 @@ static PyObject *count(PyObject *self, PyObject *args)
                 sweep_row(&b, cur, &next, NULL, --bottom, 0, 1, threads, &overflow);
             states_free(cur);
             *cur = next;
+#ifdef FIT_ESTIMATE
+            if (go_down && !b.failed && !thin(&b, cur))
+                b.failed = 1;
+#endif
         }
         /* meet across the rows between: each state from above (mask = the squares of row
            ``top`` covered from above, counts so far), moved across them, against the state
@@ -1344,6 +1466,9 @@ static PyObject *count(PyObject *self, PyObject *args)
     } else if (b.stopped) {
         result = Py_NewRef(Py_None);
     } else {
+#ifdef FIT_ESTIMATE
+        result = Py_BuildValue("(di)", (double)total, b.thinned);
+#else
         PyObject *hi = PyLong_FromUnsignedLongLong((unsigned long long)(total >> 64));
         PyObject *lo = PyLong_FromUnsignedLongLong((unsigned long long)total);
         PyObject *sh = PyLong_FromLong(64);
@@ -1353,6 +1478,7 @@ static PyObject *count(PyObject *self, PyObject *args)
         Py_XDECREF(lo);
         Py_XDECREF(sh);
         Py_XDECREF(t1);
+#endif
     }
     states_free(&up);
     states_free(&down);
@@ -1372,6 +1498,6 @@ static PyMethodDef METHODS[] = {
     {"count", count, METH_VARARGS, "Count full-cover Domino Fit solutions (see the source)."},
     {NULL, NULL, 0, NULL}};
 
-static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_fitcount", NULL, -1, METHODS};
+static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, MODULE_NAME, NULL, -1, METHODS};
 
-PyMODINIT_FUNC PyInit__fitcount(void) { return PyModule_Create(&MODULE); }
+PyMODINIT_FUNC MODULE_INIT(void) { return PyModule_Create(&MODULE); }
