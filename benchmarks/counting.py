@@ -8,6 +8,9 @@
    against Ganak (``pyganak``) on a plain pairwise encoding of the same board, in a child
    process stopped at ``--ganak-limit`` seconds, taking turns; medians per board, then totals.
 3. Planted Domino Fit 20x20 (seeds 1-6): ``count`` with a 10 s limit: which finish.
+   ``--part estimates``: ``count`` with ``approx`` (the family's estimate in the race) on
+   20x20 boards whose exact count is known (counted first, in process) and on 20x20 and
+   30x30 boards no exact method counts.
 4. ``--baseline REV`` (needs ../shared/corpus): the NYT Pips corpus, ``satdomino solve --unique
    --count``, whole process, this checkout against git revision REV (checked out and built in a
    temporary folder), taking turns.
@@ -162,7 +165,7 @@ def domino_fit_estimates(limit: float) -> None:
     print("|---|---|---|---|---|---|---|")
     known = [(20, 0.07, 2), (20, 0.07, 3), (20, 0.05, 1)]
     for size, blacks, seed in known + [(20, 0.07, 17), (20, 0.07, 19), (30, 0.1, 1),
-                                       (30, 0.1, 2)]:
+                                       (30, 0.1, 2), (30, 0.1, 3)]:
         board, _ = dominofit.planted(size, size, seed, blacks=blacks)
         exact = dominofit.count_placements(board) if (size, blacks, seed) in known else None
         c = count(board, fam, timeout=limit, approx=True)

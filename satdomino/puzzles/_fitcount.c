@@ -42,16 +42,17 @@ Built a second time with FIT_ESTIMATE defined, the same sweep estimates the coun
 (``_fitestimate``, ``dominofit.estimate_placements``):
 
 count(width, height, free, tops, per_column, max_states, layer_bytes, control, threads,
-      budget, seed) -> (float, thinned) | None
+      budget, seed, runs, seconds) -> ([float, ...], thinned) | None
 
-The numbers of ways become weights (doubles). The side swept from below stays exact; when
-the side from above holds more than ``budget`` states after a row, it keeps ``budget`` of
-them by priority sampling (Duffield, Lund and Thorup 2007: state i, weight w, drawn u in
-(0, 1], has priority w / u; the ``budget`` highest are kept, each weighted max(w, tau), tau
-the next priority), so that each weight's expectation is the number of ways. The count is
-linear in the weights, so the estimate's expectation is the exact count; ``thinned`` is 0
-when no state was dropped (the estimate is then the count). The side from below goes on
-while it holds at most 20 x ``budget`` states. ``seed`` seeds the draws.
+The numbers of ways become weights (doubles). The side swept from below stays exact while
+its next row is at most 20 x ``budget`` moves to try; after each row the side from above
+keeps ``budget`` of its states by priority sampling (Duffield, Lund and Thorup 2007: state
+i, weight w, drawn u in (0, 1], has priority w / u; the ``budget`` highest are kept, each
+weighted max(w, tau), tau the next priority), so that each weight's expectation is its
+number of ways. The count is linear in the weights, so each run's expectation is the exact
+count. Runs with seeds ``seed``, ``seed + 1``, ... share the layers and go on while another
+fits in ``seconds`` (at least two, at most ``runs``); their values are returned. ``thinned``
+is 0 when the one run made dropped no state: its value is then the count.
 */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -1333,6 +1334,67 @@ static int thin(Board *b, States *s)
 }
 #endif
 
+/* one sweep of the board (the layers built): the count, or with FIT_ESTIMATE one estimate */
+static Num sweep_board(Board *b, int threads, int *overflow)
+{
+    int width = b->width, height = b->height, klen = (width + 7) & ~7;
+    States up = {.klen = klen}, down = {.klen = klen};
+    Num total = 0;
+    /* from above: nothing covered, no tops yet; from below: no tops asked of the last row
+       (with layers, a board whose last boundary cannot be empty has no filling) */
+    long first = b->layers ? layer_find(&b->layers[0], 0, NULL, width) : -1;
+    long last = b->layers ? layer_find(&b->layers[height], 0, NULL, width) : -1;
+    int none = b->layers && (first < 0 || last < 0);
+    if (!states_reserve(&down, 1, 1) || !states_reserve(&up, 1, 1))
+        b->failed = 1;
+    else {
+        States *ends[] = {&down, &up};
+        for (int i = 0; i < 2; i++) {
+            States *e = ends[i];
+            e->mask[0] = 0, e->entry[0] = i ? last : first;
+            e->start[0] = 0, e->start[1] = 1;
+            memset(e->counts, 0, (size_t)klen);
+            e->num[0] = 1;
+            e->groups = e->n = 1;
+        }
+    }
+    int top = 0, bottom = height; /* rows [0, top) swept down, [bottom, height) up */
+    /* down to two rows apart (one when the board has one row), then meet */
+    while (!none && bottom - top > 2 && !b->failed && !b->stopped) {
+        size_t below = moving(b, &up, bottom, 0);
+#ifdef FIT_ESTIMATE /* below, exact while its next row is little work; above, thinned */
+        int go_down = below > 20 * b->budget || moving(b, &down, top, 1) <= below;
+#else
+        int go_down = moving(b, &down, top, 1) <= below;
+#endif
+        States *cur = go_down ? &down : &up, next = {.klen = klen};
+        if (go_down)
+            sweep_row(b, cur, &next, NULL, top++, 1, 1, threads, overflow);
+        else
+            sweep_row(b, cur, &next, NULL, --bottom, 0, 1, threads, overflow);
+        states_free(cur);
+        *cur = next;
+#ifdef FIT_ESTIMATE
+        if (go_down && !b->failed && !thin(b, cur))
+            b->failed = 1;
+#endif
+    }
+    /* meet across the rows between: each state from above (mask = the squares of row ``top``
+       covered from above, counts so far), moved across them, against the state from below
+       with the mask it reaches and the rest of each column's count; or each state from below
+       moved up against those from above */
+    if (!none && !b->failed && !b->stopped) {
+        int span = bottom - top;
+        if (moving(b, &down, top, 1) <= moving(b, &up, bottom, 0))
+            total = sweep_row(b, &down, NULL, &up, top, 1, span, threads, overflow);
+        else
+            total = sweep_row(b, &up, NULL, &down, bottom - 1, 0, span, threads, overflow);
+    }
+    states_free(&up);
+    states_free(&down);
+    return total;
+}
+
 static PyObject *count(PyObject *self, PyObject *args)
 {
     int width, height;
@@ -1340,36 +1402,40 @@ static PyObject *count(PyObject *self, PyObject *args)
     Py_ssize_t max_states, layer_bytes;
     int threads = 1;
 #ifdef FIT_ESTIMATE
-    Py_ssize_t budget;
+    Py_ssize_t budget, runs;
     unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "iiOOOnnOinK", &width, &height, &o_free, &o_tops, &o_need,
-                          &max_states, &layer_bytes, &o_control, &threads, &budget, &seed))
+    double seconds;
+    if (!PyArg_ParseTuple(args, "iiOOOnnOinKnd", &width, &height, &o_free, &o_tops, &o_need,
+                          &max_states, &layer_bytes, &o_control, &threads, &budget, &seed,
+                          &runs, &seconds))
         return NULL;
-    if (budget < 1) {
-        PyErr_SetString(PyExc_ValueError, "budget at least 1");
+    if (budget < 1 || runs < 1) {
+        PyErr_SetString(PyExc_ValueError, "budget and runs at least 1");
         return NULL;
     }
+    double *values = calloc((size_t)runs, sizeof(double));
+    if (!values)
+        return PyErr_NoMemory();
 #else
     if (!PyArg_ParseTuple(args, "iiOOOnnO|i", &width, &height, &o_free, &o_tops, &o_need,
                           &max_states, &layer_bytes, &o_control, &threads))
         return NULL;
 #endif
-    if (width < 1 || width > MAX_WIDTH || height < 1 || max_states < 1 || threads < 1 ||
-        threads > 64) {
-        PyErr_SetString(PyExc_ValueError,
-                        "width 1-64, threads 1-64, height and max_states at least 1");
-        return NULL;
-    }
+    PyObject *result = NULL;
     Py_buffer bf, bt, bn, bc;
     Py_buffer *views[] = {&bf, &bt, &bn, &bc};
     PyObject *objs[] = {o_free, o_tops, o_need, o_control};
     const char *names[] = {"free", "tops", "per_column", "control"};
-    int got = get_buffers(objs, views, 4, "qiii", 1, names);
-    if (got < 4) {
-        release_buffers(views, got);
-        return NULL;
+    int got = 0;
+    if (width < 1 || width > MAX_WIDTH || height < 1 || max_states < 1 || threads < 1 ||
+        threads > 64) {
+        PyErr_SetString(PyExc_ValueError,
+                        "width 1-64, threads 1-64, height and max_states at least 1");
+        goto done;
     }
-    PyObject *result = NULL;
+    got = get_buffers(objs, views, 4, "qiii", 1, names);
+    if (got < 4)
+        goto done;
     if (bf.len / 8 != height || bt.len / (Py_ssize_t)sizeof(int) != height ||
         bn.len / (Py_ssize_t)sizeof(int) != width || bc.len < (Py_ssize_t)sizeof(int)) {
         PyErr_SetString(PyExc_ValueError, "array lengths do not match the board");
@@ -1384,16 +1450,15 @@ static PyObject *count(PyObject *self, PyObject *args)
     }
     Board b = {width, height, bf.buf, bt.buf, bn.buf, NULL, NULL, (size_t)max_states,
                (volatile int *)bc.buf, 0, 0, NULL, 0, 0, 0, 0, 0};
-#ifdef FIT_ESTIMATE
-    b.budget = (size_t)budget, b.draws = seed;
-#endif
     b.above = calloc((size_t)(height + 1) * width, sizeof(int));
     b.below = calloc((size_t)(height + 1) * width, sizeof(int));
-    int klen = (width + 7) & ~7;
-    States up = {.klen = klen}, down = {.klen = klen};
     int ok = b.above && b.below;
-    Num total = 0;
     int overflow = 0;
+#ifdef FIT_ESTIMATE
+    Py_ssize_t done_runs = 0;
+#else
+    Num total = 0;
+#endif
     if (ok) {
         Py_BEGIN_ALLOW_THREADS
         /* the most vertical pieces a column can still take, as bounds: below[r] within
@@ -1407,56 +1472,21 @@ static PyObject *count(PyObject *self, PyObject *args)
             small &= b.need[c] < 64;
         if (small && layer_bytes > 0)
             build_layers(&b, (size_t)layer_bytes);
-        /* from above: nothing covered, no tops yet; from below: no tops asked of the last
-           row (with layers, a board whose last boundary cannot be empty has no filling) */
-        long first = b.layers ? layer_find(&b.layers[0], 0, NULL, width) : -1;
-        long last = b.layers ? layer_find(&b.layers[height], 0, NULL, width) : -1;
-        int none = b.layers && (first < 0 || last < 0);
-        if (!states_reserve(&down, 1, 1) || !states_reserve(&up, 1, 1))
-            b.failed = 1;
-        else {
-            States *ends[] = {&down, &up};
-            for (int i = 0; i < 2; i++) {
-                States *e = ends[i];
-                e->mask[0] = 0, e->entry[0] = i ? last : first;
-                e->start[0] = 0, e->start[1] = 1;
-                memset(e->counts, 0, (size_t)klen);
-                e->num[0] = 1;
-                e->groups = e->n = 1;
-            }
-        }
-        int top = 0, bottom = height; /* rows [0, top) swept down, [bottom, height) up */
-        /* down to two rows apart (one when the board has one row), then meet */
-        while (!none && bottom - top > 2 && !b.failed && !b.stopped) {
-#ifdef FIT_ESTIMATE /* below, exact while it is small; above, thinned */
-            int go_down = up.n > 20 * b.budget ||
-                          moving(&b, &down, top, 1) <= moving(&b, &up, bottom, 0);
-#else
-            int go_down = moving(&b, &down, top, 1) <= moving(&b, &up, bottom, 0);
-#endif
-            States *cur = go_down ? &down : &up, next = {.klen = klen};
-            if (go_down)
-                sweep_row(&b, cur, &next, NULL, top++, 1, 1, threads, &overflow);
-            else
-                sweep_row(&b, cur, &next, NULL, --bottom, 0, 1, threads, &overflow);
-            states_free(cur);
-            *cur = next;
 #ifdef FIT_ESTIMATE
-            if (go_down && !b.failed && !thin(&b, cur))
-                b.failed = 1;
+        /* runs with seeds seed, seed + 1, ... on the same layers, while another fits in
+           ``seconds`` (at least two), or the one run that dropped nothing */
+        b.budget = (size_t)budget;
+        double t0 = now();
+        while (done_runs < runs && !b.failed && !b.stopped) {
+            b.draws = seed + (uint64_t)done_runs, b.thinned = 0;
+            values[done_runs++] = (double)sweep_board(&b, threads, &overflow);
+            double spent = now() - t0;
+            if (!b.thinned || (done_runs >= 2 && spent / done_runs * (done_runs + 1) > seconds))
+                break;
+        }
+#else
+        total = sweep_board(&b, threads, &overflow);
 #endif
-        }
-        /* meet across the rows between: each state from above (mask = the squares of row
-           ``top`` covered from above, counts so far), moved across them, against the state
-           from below with the mask it reaches and the rest of each column's count; or each
-           state from below moved up against those from above */
-        if (!none && !b.failed && !b.stopped) {
-            int span = bottom - top;
-            if (moving(&b, &down, top, 1) <= moving(&b, &up, bottom, 0))
-                total = sweep_row(&b, &down, NULL, &up, top, 1, span, threads, &overflow);
-            else
-                total = sweep_row(&b, &up, NULL, &down, bottom - 1, 0, span, threads, &overflow);
-        }
         Py_END_ALLOW_THREADS
     }
     if (!ok || b.failed) {
@@ -1467,7 +1497,10 @@ static PyObject *count(PyObject *self, PyObject *args)
         result = Py_NewRef(Py_None);
     } else {
 #ifdef FIT_ESTIMATE
-        result = Py_BuildValue("(di)", (double)total, b.thinned);
+        PyObject *list = PyList_New(done_runs);
+        for (Py_ssize_t i = 0; list && i < done_runs; i++)
+            PyList_SET_ITEM(list, i, PyFloat_FromDouble(values[i]));
+        result = list ? Py_BuildValue("(Ni)", list, b.thinned) : NULL;
 #else
         PyObject *hi = PyLong_FromUnsignedLongLong((unsigned long long)(total >> 64));
         PyObject *lo = PyLong_FromUnsignedLongLong((unsigned long long)total);
@@ -1480,8 +1513,6 @@ static PyObject *count(PyObject *self, PyObject *args)
         Py_XDECREF(t1);
 #endif
     }
-    states_free(&up);
-    states_free(&down);
     if (b.layers) {
         for (int r = 0; r <= height; r++)
             layer_free(&b.layers[r]);
@@ -1491,6 +1522,9 @@ static PyObject *count(PyObject *self, PyObject *args)
     free(b.below);
 done:
     release_buffers(views, got);
+#ifdef FIT_ESTIMATE
+    free(values);
+#endif
     return result;
 }
 

@@ -17,7 +17,6 @@ import json
 import os
 import random
 import statistics
-import time
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -326,6 +325,8 @@ def count_placements(p: DominoFit, threads: int = 0) -> int:
 # states the estimate keeps from above after each row: runs of about a second on planted
 # 20x20 boards, each within about 10% of the count
 ESTIMATE_STATES = 100_000
+# the estimate's sets of counts per mask: wider boards need more than the exact counter's
+ESTIMATE_LAYER_BYTES = min(2 << 30, COUNT_BYTES // 3)
 
 
 def estimate_placements(p: DominoFit, seconds: float = 20.0, threads: int = 0,
@@ -338,28 +339,25 @@ def estimate_placements(p: DominoFit, seconds: float = 20.0, threads: int = 0,
     expectation is the count; runs with seeds ``seed``, ``seed + 1``, ... go on while another
     fits in ``seconds`` (at least two, at most 100), and the estimate is their mean. The
     error is the standard error of that mean over the mean, from the runs' spread: a
-    statistic, not a guarantee. A run that drops no state is the exact count (error 0)."""
+    statistic, not a guarantee. A run that drops no state is the exact count (error 0).
+    SatDominoError when every run comes to 0 (the fillings are too rare among the states
+    kept to say anything)."""
     args = _sweep_args(p, threads)
     if args is None:
         return 0, 0.0
     if _fitestimate is None:
         raise SatDominoError("the estimator is not built (no C compiler)")
-    runs: list[float] = []
-    t0 = time.perf_counter()
-    while len(runs) < 100:
-        out = _fitestimate.count(*[*args, budget, seed + len(runs)])
-        if out is None:
-            raise SatDominoError(f"the estimate went past {args[5]:,} states")
-        value, thinned = out
-        if not thinned:
-            return round(value), 0.0
-        runs.append(value)
-        spent = time.perf_counter() - t0
-        if len(runs) >= 2 and spent / len(runs) * (len(runs) + 1) > seconds:
-            break
+    args[6] = ESTIMATE_LAYER_BYTES
+    out = _fitestimate.count(*[*args, budget, seed, 100, seconds])
+    if out is None:
+        raise SatDominoError("the estimate was stopped")
+    runs, thinned = out
+    if not thinned:
+        return round(runs[0]), 0.0
     mean = statistics.fmean(runs)
-    error = statistics.stdev(runs) / len(runs) ** 0.5 / mean if mean else 0.0
-    return round(mean), error
+    if not mean:  # every run lost every filling: no estimate, not a count of 0
+        raise SatDominoError(f"the estimate's {len(runs)} runs kept no filling of the board")
+    return round(mean), statistics.stdev(runs) / len(runs) ** 0.5 / mean
 
 
 def placement_json(p: DominoFit, key: tuple) -> dict:
