@@ -79,7 +79,9 @@ class Puzzle:
         ``count_views``: Pips "grid" or "tiling", Dominosa "tiling"), by the first of
         enumeration, the family's counter and Ganak to finish (``.method`` says which);
         ``limit`` stops an enumeration early (the count is then incomplete). ``approx``:
-        ApproxMC's estimate, within a factor 1 + ``epsilon`` with probability 1 - ``delta``."""
+        ApproxMC's estimate, within a factor 1 + ``epsilon`` with probability 1 - ``delta``,
+        and the family's own estimate where it has one (Domino Fit; ``.error`` is its
+        relative standard error), join the race."""
         return count(self.data, self.family, model=model, backend=backend,
                      encodings=encodings, limit=limit, timeout=timeout, by=by,
                      approx=approx, epsilon=epsilon, delta=delta, deadline=deadline)
