@@ -536,6 +536,26 @@ def test_domino_fit_estimate_that_drops_nothing_is_the_count() -> None:
         assert F.estimate_placements(board, seconds=5) == (F.count_placements(board), 0.0)
 
 
+def test_domino_fit_estimate_that_drops_nothing_keeps_every_digit() -> None:
+    """A 6x80 board with a 63-bit count, swept without thinning: the doubles' sum is off
+    in its last digits, so the answer comes from the exact sweep."""
+    board, _ = F.planted(6, 80, 0, blacks=0.0)
+    exact = F.count_placements(board)
+    args = F._sweep_args(board, 1)
+    assert args is not None and F._fitestimate is not None
+    assert F._fitestimate.count(*args, F.ESTIMATE_STATES, 1, 1, 1.0)[1] == 0  # not thinned
+    assert exact > 2**62 and F.estimate_placements(board, 5) == (exact, 0.0)
+
+
+def test_domino_fit_estimate_is_the_same_for_the_same_seed_on_any_threads() -> None:
+    """Each state's draw is a hash of the seed, the row and the state, not of the order the
+    threads made the states in (equal up to the order of floating-point sums)."""
+    board, _ = F.planted(18, 18, 2, blacks=0.07)
+    values = [F.estimate_placements(board, 0, threads=n, budget=2000)[0]  # two runs
+              for n in (1, 2, 3, 2, 3)]
+    assert max(values) - min(values) <= 1e-9 * max(values)
+
+
 def test_approx_races_the_family_estimate(monkeypatch) -> None:
     """With ApproxMC out of the way, the family's estimate answers under approx, with its
     error; the exact counter answers first where it can, and the estimate's unthinned sweep

@@ -200,7 +200,7 @@ typedef struct {
     size_t room;   /* the bytes the layers may still take */
     unsigned ticks;
     size_t budget;   /* an estimate's states from above (FIT_ESTIMATE) */
-    uint64_t draws;  /* its random state */
+    uint64_t draws;  /* its run's seed */
     int thinned;     /* states were dropped */
 } Board;
 
@@ -1265,13 +1265,25 @@ static size_t moving(const Board *b, const States *s, int boundary, int down)
 }
 
 #ifdef FIT_ESTIMATE
-/* a draw in (0, 1] (splitmix64) */
-static double draw(Board *b)
+static uint64_t mix(uint64_t z)
 {
-    uint64_t z = (b->draws += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return ((double)((z ^ (z >> 31)) >> 11) + 1.0) / 9007199254740992.0;
+    return z ^ (z >> 31);
+}
+
+/* a state's draw in (0, 1]: a hash of the run's seed, the row, the state's mask and counts
+   (splitmix64's finaliser), so that the same seed gives the same estimate whichever thread
+   made which state */
+static double draw(const Board *b, int row, uint64_t mask, const uint8_t *counts, int klen)
+{
+    uint64_t z = mix(b->draws + 0x9E3779B97F4A7C15ull * (uint64_t)(row + 1)) ^ mask;
+    for (int i = 0; i < klen; i += 8) {
+        uint64_t word;
+        memcpy(&word, counts + i, 8);
+        z = mix(z + 0x9E3779B97F4A7C15ull) ^ word;
+    }
+    return ((double)(mix(z) >> 11) + 1.0) / 9007199254740992.0;
 }
 
 /* the k-th smallest of a[0 .. n) (Hoare's selection; a is reordered) */
@@ -1301,8 +1313,9 @@ static double select_kth(double *a, size_t n, size_t k)
     return a[want];
 }
 
-/* keep ``b->budget`` of the states by priority sampling (the top of this file) */
-static int thin(Board *b, States *s)
+/* keep ``b->budget`` of the states at boundary ``row`` by priority sampling (the top of this
+   file) */
+static int thin(Board *b, States *s, int row)
 {
     if (s->n <= b->budget)
         return 1;
@@ -1311,8 +1324,10 @@ static int thin(Board *b, States *s)
         free(q), free(order);
         return 0;
     }
-    for (size_t i = 0; i < s->n; i++)
-        q[i] = order[i] = s->num[i] / draw(b);
+    for (size_t g = 0; g < s->groups; g++)
+        for (size_t i = s->start[g]; i < s->start[g + 1]; i++)
+            q[i] = order[i] =
+                s->num[i] / draw(b, row, s->mask[g], s->counts + i * s->klen, s->klen);
     double tau = select_kth(order, s->n, s->n - b->budget - 1);
     size_t n = 0, kept = 0;
     for (size_t g = 0; g < s->groups; g++) {
@@ -1375,7 +1390,7 @@ static Num sweep_board(Board *b, int threads, int *overflow)
         states_free(cur);
         *cur = next;
 #ifdef FIT_ESTIMATE
-        if (go_down && !b->failed && !thin(b, cur))
+        if (go_down && !b->failed && !thin(b, cur, top))
             b->failed = 1;
 #endif
     }

@@ -352,8 +352,8 @@ def estimate_placements(p: DominoFit, seconds: float = 20.0, threads: int = 0,
     if out is None:
         raise SatDominoError("the estimate was stopped")
     runs, thinned = out
-    if not thinned:
-        return round(runs[0]), 0.0
+    if not thinned:  # the count: doubles hold it exactly below 2^53, the exact sweep above
+        return (round(runs[0]) if runs[0] < 2**53 else count_placements(p, threads)), 0.0
     mean = statistics.fmean(runs)
     if not mean:  # every run lost every filling: no estimate, not a count of 0
         raise SatDominoError(f"the estimate's {len(runs)} runs kept no filling of the board")
