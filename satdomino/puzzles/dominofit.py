@@ -340,8 +340,8 @@ def estimate_placements(p: DominoFit, seconds: float = 20.0, threads: int = 0,
     fits in ``seconds`` (at least two, at most 100), and the estimate is their mean. The
     error is the standard error of that mean over the mean, from the runs' spread: a
     statistic, not a guarantee. A run that drops no state is the exact count (error 0).
-    SatDominoError when every run comes to 0 (the fillings are too rare among the states
-    kept to say anything)."""
+    SatDominoError when fewer than two runs come to more than 0 (the fillings are too rare
+    among the states kept to say anything)."""
     args = _sweep_args(p, threads)
     if args is None:
         return 0, 0.0
@@ -354,9 +354,11 @@ def estimate_placements(p: DominoFit, seconds: float = 20.0, threads: int = 0,
     runs, thinned = out
     if not thinned:  # the count: doubles hold it exactly below 2^53, the exact sweep above
         return (round(runs[0]) if runs[0] < 2**53 else count_placements(p, threads)), 0.0
+    kept = sum(1 for v in runs if v)
+    if kept < 2:  # fillings too rare among the kept states: no estimate, not a count of 0
+        raise SatDominoError(f"the estimate's runs kept a filling of the board in {kept} of "
+                             f"{len(runs)}: too few to say")
     mean = statistics.fmean(runs)
-    if not mean:  # every run lost every filling: no estimate, not a count of 0
-        raise SatDominoError(f"the estimate's {len(runs)} runs kept no filling of the board")
     return round(mean), statistics.stdev(runs) / len(runs) ** 0.5 / mean
 
 
