@@ -322,8 +322,8 @@ def count_placements(p: DominoFit, threads: int = 0) -> int:
     return int(value)
 
 
-# states the estimate keeps from above after each row: runs of about a second on planted
-# 20x20 boards, each within about 10% of the count
+# states the estimate keeps from above after each row: on planted 20x20 boards, runs of
+# about half a second, each within 10-15% of the count
 ESTIMATE_STATES = 100_000
 # the estimate's sets of counts per mask: wider boards need more than the exact counter's
 ESTIMATE_LAYER_BYTES = min(2 << 30, COUNT_BYTES // 3)
