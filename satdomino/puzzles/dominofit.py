@@ -282,9 +282,11 @@ COUNT_BYTES = min(6 << 30, os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGE
 MAX_LAYER_BYTES = 256 << 20
 
 
-def _sweep_args(p: DominoFit, threads: int) -> list[Any] | None:
-    """The C sweep's arguments (``_fitcount.c``) up to ``threads``, or None when the sums admit
-    no full cover."""
+def _sweep_args(p: DominoFit, threads: int,
+                layer_bytes: int | None = None) -> list[Any] | None:
+    """The C sweep's arguments (``_fitcount.c``) up to ``threads``, with ``layer_bytes`` of
+    layers (None: ``MAX_LAYER_BYTES``, read at the call), or None when the sums admit no full
+    cover."""
     if not p.cover:
         raise SatDominoError("the exact counter needs every square covered")
     if p.width > 64:
@@ -299,7 +301,8 @@ def _sweep_args(p: DominoFit, threads: int) -> list[Any] | None:
     # a state: a byte a column (rounded up to 8) and its number (16 bytes)
     max_states = COUNT_BYTES // 3 // ((p.width + 7) // 8 * 8 + 16)
     return [p.width, p.height, array("q", signed), array("i", fixed.v_row),
-            array("i", fixed.v_col), max_states, MAX_LAYER_BYTES, array("i", [0]),
+            array("i", fixed.v_col), max_states,
+            MAX_LAYER_BYTES if layer_bytes is None else layer_bytes, array("i", [0]),
             threads or len(os.sched_getaffinity(0))]
 
 
@@ -342,13 +345,12 @@ def estimate_placements(p: DominoFit, seconds: float = 20.0, threads: int = 0,
     statistic, not a guarantee. A run that drops no state is the exact count (error 0).
     SatDominoError when fewer than two runs come to more than 0 (the fillings are too rare
     among the states kept to say anything)."""
-    args = _sweep_args(p, threads)
+    args = _sweep_args(p, threads, ESTIMATE_LAYER_BYTES)
     if args is None:
         return 0, 0.0
     if _fitestimate is None:
         raise SatDominoError("the estimator is not built (no C compiler)")
-    args[6] = ESTIMATE_LAYER_BYTES
-    out = _fitestimate.count(*[*args, budget, seed, 100, seconds])
+    out = _fitestimate.count(*(args + [budget, seed, 100, seconds]))
     if out is None:
         raise SatDominoError("the estimate was stopped")
     runs, thinned = out
