@@ -31,3 +31,4 @@ class Count:
     epsilon: float | None = None  # for an approximate count: its guarantee
     delta: float | None = None
     error: float | None = None  # for the family's estimate: its relative standard error
+    raced: tuple[str, ...] = ()  # the methods that took part (none: settled without a race)

@@ -63,7 +63,9 @@ class Outcome:
             rec["reason"] = self.reason
         if self.count is not None:
             rec.update(count=self.count.value, count_method=self.count.method,
-                       count_complete=self.count.complete, count_by=self.count.by)
+                       count_complete=self.count.complete, count_by=self.count.by,
+                       count_seconds=round(self.count.seconds, 3),
+                       count_raced=list(self.count.raced))
             if self.count.method == "approx":
                 rec.update(epsilon=self.count.epsilon, delta=self.count.delta)
             if self.count.method == "estimate":

@@ -72,6 +72,7 @@ def test_the_race_settles_big_counts_by_an_exact_method() -> None:
     board, _ = D.planted(30, 1)  # 25,165,824 placements: enumeration could not
     c = count(board, family("dominosa"), timeout=120)
     assert (c.value, c.complete) == (25_165_824, True) and c.method in ("dp", "ganak")
+    assert c.raced == ("enumeration", "dp", "ganak")  # its head start, then the race
     alone = count(board, family("dominosa"), methods=("ganak",), timeout=120)
     assert (alone.value, alone.method) == (25_165_824, "ganak")
 
@@ -237,6 +238,7 @@ def test_approx_races_the_exact_methods() -> None:
     board = D.planted(12, 1)[0]
     c = count(board, family("dominosa"), approx=True, timeout=120)
     assert (c.value, c.complete, c.epsilon) == (240, True, None) and c.method != "approx"
+    assert set(c.raced) >= {"dp", "ganak", "approx"}
     alone = count(board, family("dominosa"), approx=True, epsilon=0.8, timeout=120, methods=())
     assert (alone.method, alone.epsilon, alone.delta) == ("approx", 0.8, 0.2)
     assert 240 / 1.8 <= alone.value <= 240 * 1.8
@@ -249,6 +251,7 @@ def test_counts_cut_short_say_so() -> None:
     assert not c.complete and c.reason == "time limit"
     c = count(hard, fam, timeout=1, methods=("ganak",))
     assert (c.complete, c.method, c.reason, c.value) == (False, "ganak", "time limit", 0)
+    assert c.raced == ("ganak",)
     c = count(D.planted(12, 1)[0], family("dominosa"), limit=5, methods=("enumeration",))
     assert (c.value, c.complete, c.reason) == (5, False, "--limit reached")
 
@@ -284,8 +287,11 @@ def test_progress_is_shown_on_a_terminal_only(monkeypatch, capsys) -> None:
     assert terminal_progress("x") is None
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     show = terminal_progress("board")
-    show(1234, 2.4)
-    assert "board: counting, 1234 found so far (2 s)" in capsys.readouterr().err
+    show(1234, 2.4, ("enumeration", "dp"))
+    assert "board: counting by enumeration, dp, at least 1,234 so far, 2 s" in \
+        capsys.readouterr().err
+    show(1234, 7.6, ("dp", "ganak"))  # no enumeration running: no bound to show
+    assert capsys.readouterr().err.endswith("board: counting by dp, ganak, 8 s\x1b[K")
 
 
 def test_exported_dimacs_states_its_projection_and_counts_by_it(tmp_path) -> None:

@@ -53,7 +53,8 @@ ESTIMATE_SECONDS = 20.0  # the family's estimate runs this long (less with a nea
 # in a race, enumeration gives up here: each solution adds a clause to its solver, and an exact
 # method is running beside it
 ENUMERATION_CAP = 100_000
-Progress = Callable[[int, float], None]  # (solutions found so far, seconds): long counts
+# long counts: (solutions enumerated so far, seconds, the methods still running)
+Progress = Callable[[int, float, tuple[str, ...]], None]
 Build = Callable[[Any], Model]
 Exact = tuple[str, Callable[..., Any], tuple]  # a method: its name, counter, arguments
 
@@ -72,7 +73,8 @@ def count(puzzle: Any, family: Family[Any, Any], *, model: str | None = None,
     the same puzzle, settles unsat answers and proved uniqueness at once. ``approx``:
     ApproxMC's estimate joins the race (an exact answer that comes first wins). ``backend``
     and ``encodings`` as in ``solve``; "auto" enumerates with MiniSat. ``progress`` is called
-    about twice a second while the race runs;
+    about twice a second while the race runs, with the solutions enumerated so far (a lower
+    bound), the seconds and the methods still running;
     ``methods`` keeps only some of the race's exact members (``enumeration``, ``dp``,
     ``ganak``; none, with ``approx``: the estimate alone)."""
     limit_at = time_limit(timeout, deadline)
@@ -82,11 +84,12 @@ def count(puzzle: Any, family: Family[Any, Any], *, model: str | None = None,
     chosen = setup(puzzle, family, model, backend, encodings, task="count")
     t0 = time.perf_counter()
 
-    def done(value: int, method: str, complete: bool, why: str = "") -> Count:
+    def done(value: int, method: str, complete: bool, why: str = "",
+             ran: tuple[str, ...] = ()) -> Count:
         if not complete and not why:
             why = ("--limit reached" if limit is not None and value >= limit
                    else "time limit")
-        return Count(value, method, complete, time.perf_counter() - t0, by, why)
+        return Count(value, method, complete, time.perf_counter() - t0, by, why, raced=ran)
 
     if by != "placement" and (not isinstance(by, str) or by not in family.count_views):
         raise UnknownNameError(f"{family.kind} cannot count by {by!r}; it counts by "
@@ -107,7 +110,7 @@ def count(puzzle: Any, family: Family[Any, Any], *, model: str | None = None,
                          family.estimate_count if by == "placement" else None)
     except TimeUp:
         return done(0, "enumeration", False, "time limit, while building and encoding")
-    out = done(*race.run())
+    out = done(*race.run(), ran=race.ran)
     if out.method == "approx":  # the estimate won: its guarantee goes with it
         out.epsilon, out.delta = epsilon, delta
     if out.method == "estimate":
@@ -147,10 +150,12 @@ class _Race:
                                  "or no pyganak)")
         self.enumerating = "enumeration" in methods or not self.others
         self.error: float | None = None  # the winning estimate's relative standard error
+        self.ran: tuple[str, ...] = ()  # the methods that ran, in the order they started
 
     def run(self) -> tuple[int, str, bool, str]:
         found, ended = 0, "stopped"
         if self.enumerating and self.engine.interruptible:
+            self.ran = ("enumeration",)
             # enumeration alone in this process for HEAD_START seconds, on a solver that
             # stops on an interrupt
             with self.engine.session(self.formula) as s:
@@ -176,6 +181,7 @@ class _Race:
                 # approx, it is what was asked for
                 runs[name] = (ForkedRun(fn, args) if name == "estimate"
                               else ForkedRun(member, (fn, args)))
+            self.ran = tuple(dict.fromkeys(self.ran + tuple(runs)))
             return self._wait(runs, found, shared)
         finally:
             for run in runs.values():
@@ -193,7 +199,7 @@ class _Race:
             ready = wait([r.connection for r in runs.values()],
                          timeout=0.5 if left is None else min(left, 0.5))
             if self.progress is not None:
-                self.progress(shared.value, time.perf_counter() - t_start)
+                self.progress(shared.value, time.perf_counter() - t_start, tuple(runs))
             for name, run in list(runs.items()):
                 if run.connection not in ready:
                     continue
@@ -306,12 +312,14 @@ def _approx(build: Build, puzzle: Any, encodings: Encodings, epsilon: float,
 
 
 def terminal_progress(label: str) -> Progress | None:
-    """A progress line on stderr (the count so far) when stderr is a terminal, else None."""
+    """A progress line on stderr when stderr is a terminal, else None: the methods running,
+    the solutions enumerated so far (while enumeration runs: a lower bound) and the time."""
     if not sys.stderr.isatty():
         return None
 
-    def show(found: int, seconds: float) -> None:
-        print(f"\r{label}: counting, {found} found so far ({seconds:.0f} s)\x1b[K", end="",
-              file=sys.stderr, flush=True)
+    def show(found: int, seconds: float, running: tuple[str, ...]) -> None:
+        bound = f", at least {found:,} so far" if "enumeration" in running else ""
+        print(f"\r{label}: counting by {', '.join(running) or 'nothing'}{bound}, "
+              f"{seconds:.0f} s\x1b[K", end="", file=sys.stderr, flush=True)
 
     return show

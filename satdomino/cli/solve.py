@@ -124,8 +124,9 @@ def report(item: Item, out: Outcome, asked_unique: bool) -> str:
                      f", standard error {c.error:.1%}" if c.error is not None else "")
         short = "" if c.complete else f"+ (incomplete: {c.reason or 'stopped early'})"
         noun = f"distinct {c.by}" + ("" if c.value == 1 and c.complete else "s")
+        raced = f"; raced {', '.join(c.raced)}" if len(c.raced) > 1 else ""
         body = (f"count: {about}{c.value}{short} "
-                f"{noun} ({c.method}{guarantee}, {c.seconds:.3f} s)\n") + body
+                f"{noun} ({c.method}{guarantee}, {c.seconds:.3f} s{raced})\n") + body
     return head + "\n" + body
 
 
