@@ -34,8 +34,8 @@ move), and moves along the masks' recorded moves instead of finding them again. 
 without them, the bounds on what the rows left can give each column prune.
 
 ``free`` is an array('q') of one bit mask per row (bit c: square c is free); ``tops`` and
-``per_column`` are array('i'). Returns the count, or None when a sweep makes more than
-``max_states`` states, or when ``control[0]`` (an array('i') of one) is set by another thread.
+``per_column`` are array('i'). Returns the count, or None when the states held at once (both
+sides' and those of the row being made) pass ``max_states``, or when ``control[0]`` (an array('i') of one) is set by another thread.
 Counts of more than 128 bits raise OverflowError. The GIL is released while counting.
 
 Built a second time with FIT_ESTIMATE defined, the same sweep estimates the count
@@ -193,7 +193,8 @@ typedef struct {
     const int64_t *free;
     const int *tops, *need;
     int *above, *below; /* possible tops in each column: in rows before r, in rows from r */
-    size_t max_states;
+    size_t max_states; /* the states the sweeps may hold at once */
+    size_t held;       /* the states of both sides, while a row is made */
     volatile int *control;
     volatile int stopped, failed;
     Layer *layers; /* height + 1 boundaries, or NULL: the sweeps go by the bounds alone */
@@ -1107,7 +1108,8 @@ static void gather_into(Worker *wk, size_t t, Stream *streams, Head *heap)
     out->mask[out->groups] = in.x, out->entry[out->groups] = in.j;
     out->start[out->groups++] = first;
     out->start[out->groups] = out->n;
-    if (__atomic_add_fetch(wk->produced, out->n - first, __ATOMIC_RELAXED) > b->max_states)
+    if (__atomic_add_fetch(wk->produced, out->n - first, __ATOMIC_RELAXED) + b->held >
+        b->max_states)
         b->stopped = 1;
 }
 
@@ -1383,6 +1385,7 @@ static Num sweep_board(Board *b, int threads, int *overflow)
         int go_down = moving(b, &down, top, 1) <= below;
 #endif
         States *cur = go_down ? &down : &up, next = {.klen = klen};
+        b->held = up.n + down.n;
         if (go_down)
             sweep_row(b, cur, &next, NULL, top++, 1, 1, threads, overflow);
         else
@@ -1463,7 +1466,7 @@ static PyObject *count(PyObject *self, PyObject *args)
             goto done;
         }
     }
-    Board b = {width, height, bf.buf, bt.buf, bn.buf, NULL, NULL, (size_t)max_states,
+    Board b = {width, height, bf.buf, bt.buf, bn.buf, NULL, NULL, (size_t)max_states, 0,
                (volatile int *)bc.buf, 0, 0, NULL, 0, 0, 0, 0, 0};
     b.above = calloc((size_t)(height + 1) * width, sizeof(int));
     b.below = calloc((size_t)(height + 1) * width, sizeof(int));

@@ -275,8 +275,8 @@ def fixed_counts(p: DominoFit) -> FixedCounts | None:
     return FixedCounts(v_row, h_row, v_col, h_col)
 
 
-# the memory the counter's states may take: three sets of them (each side's, and the one
-# being made) in a quarter of the machine's memory, at most 6 GiB
+# the memory the counter's states may take at once (each side's, and the row being made): a
+# quarter of the machine's memory, at most 6 GiB
 COUNT_BYTES = min(6 << 30, os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 4)
 # the counter's sets of counts per mask (``_fitcount.c``): past this it counts without them
 MAX_LAYER_BYTES = 256 << 20
@@ -299,7 +299,7 @@ def _sweep_args(p: DominoFit, threads: int,
     free = [sum(1 << c for c in range(p.width) if p.free((r, c))) for r in range(p.height)]
     signed = [m - (1 << 64) if m >> 63 else m for m in free]  # array("q") of 64-bit masks
     # a state: a byte a column (rounded up to 8) and its number (16 bytes)
-    max_states = COUNT_BYTES // 3 // ((p.width + 7) // 8 * 8 + 16)
+    max_states = COUNT_BYTES // ((p.width + 7) // 8 * 8 + 16)
     return [p.width, p.height, array("q", signed), array("i", fixed.v_row),
             array("i", fixed.v_col), max_states,
             MAX_LAYER_BYTES if layer_bytes is None else layer_bytes, array("i", [0]),
@@ -321,7 +321,7 @@ def count_placements(p: DominoFit, threads: int = 0) -> int:
         return 0
     value = _fitcount.count(*args)
     if value is None:
-        raise SatDominoError(f"the exact counter went past {args[5]:,} states")
+        raise SatDominoError(f"the exact counter went past {args[5]:,} states held at once")
     return int(value)
 
 
