@@ -21,8 +21,8 @@ completed, by a k-way merge, which sums equal states and keeps the new group in 
 masks are shared among ``threads`` workers. The side with fewer moves to try goes next
 (``moving``). The sweeps stop two rows apart (one on a board of one row) and meet: each state
 of one side, moved across those rows, against the group of the other side with the mask it
-reaches, holding the rest of each column's count; both in order, so a merge join. The last
-level is never stored.
+reaches, holding the rest of each column's count; both in order, so a leapfrog join (each
+side skips, by galloping, to where the other could match). The last level is never stored.
 
 Most states of a plain sweep have no completion (at the meeting row of planted 20x20 boards,
 over 90% of them match nothing). So first the masks alone are swept, three times (down, up,
@@ -775,7 +775,6 @@ typedef struct {
     const size_t *hop_first;
     const uint32_t *hop_group;
     const uint64_t *hop_tops;
-    const long *hop_entry;
     int r, down;
     size_t *next_target; /* shared: the next mask a worker takes */
     States out;
@@ -908,7 +907,6 @@ typedef struct {
     size_t *first;
     uint32_t *group;
     uint64_t *tops;
-    long *entry; /* the mask reached, in its layer (for its bounds), or -1 */
     size_t n, cap;
     const Masks *index;
     uint64_t x;
@@ -918,11 +916,11 @@ typedef struct {
 
 static void hops_free(Hops *h)
 {
-    free(h->first), free(h->group), free(h->tops), free(h->entry);
+    free(h->first), free(h->group), free(h->tops);
     memset(h, 0, sizeof *h);
 }
 
-static void hop_into(Hops *h, uint64_t y, long j)
+static void hop_into(Hops *h, uint64_t y)
 {
     if (halted(h->b))
         return;
@@ -934,17 +932,16 @@ static void hop_into(Hops *h, uint64_t y, long j)
         int ok = 1;
         h->group = resized(h->group, cap * 4, &ok);
         h->tops = resized(h->tops, cap * 8, &ok);
-        h->entry = resized(h->entry, cap * sizeof(long), &ok);
         if (!ok) {
             h->failed = 1;
             return;
         }
         h->cap = cap;
     }
-    h->group[h->n] = (uint32_t)g, h->entry[h->n] = j, h->tops[h->n++] = h->down ? y : h->x;
+    h->group[h->n] = (uint32_t)g, h->tops[h->n++] = h->down ? y : h->x;
 }
 
-static void hop_found(void *ctx, uint64_t y) { hop_into(ctx, y, -1); }
+static void hop_found(void *ctx, uint64_t y) { hop_into(ctx, y); }
 
 static int find_hops(Board *b, const Moves *mv, int r, int down, Hops *h)
 {
@@ -961,7 +958,7 @@ static int find_hops(Board *b, const Moves *mv, int r, int down, Hops *h)
             const size_t *first = down ? at->first : at->rfirst;
             const uint32_t *ends = down ? at->to : at->from;
             for (size_t k = first[i]; k < first[i + 1]; k++)
-                hop_into(h, to->index.mask[ends[k]], ends[k]);
+                hop_into(h, to->index.mask[ends[k]]);
         } else {
             int row = down ? r + 1 : r - 1, ask = down ? b->tops[row] : (row > 0 ? b->tops[row - 1] : 0);
             int beside = down ? row + 1 : row - 1;
@@ -998,37 +995,76 @@ static size_t settle(const uint8_t *counts, int klen, size_t bottom, size_t belo
     return lo;
 }
 
+/* is counts + add (no byte carries) before ``target``, in compare_counts' order? */
+static int short_of(const uint8_t *counts, const uint8_t *add, const uint8_t *target, int klen)
+{
+    for (int i = 0; i < klen; i += 8) {
+        uint64_t x, a, y;
+        memcpy(&x, counts + i, 8);
+        memcpy(&a, add + i, 8);
+        memcpy(&y, target + i, 8);
+        if (x + a != y)
+            return x + a < y;
+    }
+    return 0;
+}
+
+/* the least i in [from, end) whose counts + add reach ``target`` (end when none): galloping
+   up from ``from``, then halving */
+static size_t reach(const uint8_t *counts, int klen, size_t from, size_t end, const uint8_t *add,
+                    const uint8_t *target)
+{
+    size_t lo = from, hi = from, step = 1;
+    while (hi < end && short_of(counts + hi * klen, add, target, klen)) {
+        lo = hi + 1;
+        hi = end - hi > step ? hi + step : end;
+        step *= 2;
+    }
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (short_of(counts + mid * klen, add, target, klen))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* The meeting: the group just gathered (the worker's states from ``first`` on), each with
-   ``tops`` added (kept when within the bounds of entry j of ``to``, a layer, when given),
-   times the state of group ``mg`` of ``meet`` that holds the rest of each column's need. As
-   the gathered counts grow, that rest shrinks: the group is walked down. */
-static void join(Worker *wk, size_t first, size_t mg, uint64_t tops, const Layer *to, long j)
+   ``tops`` added, times the state of group ``mg`` of ``meet`` that holds the rest of each
+   column's need. Both are in order, and as the gathered counts grow that rest shrinks: a
+   leapfrog join. The rest of a gathered state settles the greatest state of the group at or
+   under it; when that one is less, the gathered states skipped to are the first whose rest
+   reaches down to it. */
+static void join(Worker *wk, size_t first, size_t mg, uint64_t tops)
 {
     const Board *b = wk->b;
     const States *out = &wk->out, *meet = wk->meet;
-    int w = b->width, vw = vec_width(w), klen = out->klen, d = wk->down;
+    int klen = out->klen;
     size_t bottom = meet->start[mg], below = meet->start[mg + 1];
-    uint8_t add[VMAX], need[VMAX], have[VMAX], rest[VMAX];
+    uint8_t add[VMAX], need[VMAX], rest[VMAX];
     memset(add, 0, sizeof add);
     memset(need, 0, sizeof need);
-    memset(rest, 0, sizeof rest);
-    for (int c = 0; c < w; c++)
+    for (int c = 0; c < b->width; c++)
         add[c] = (uint8_t)((tops >> c) & 1), need[c] = (uint8_t)b->need[c];
-    const uint8_t *lo = NULL, *hi = NULL;
-    if (to && to->lo[d])
-        lo = to->lo[d] + (size_t)j * vw, hi = to->hi[d] + (size_t)j * vw;
-    for (size_t e = first; e < out->n && below > bottom && !worker_stops(wk); e++) {
-        if (!moved(out->counts + e * klen, add, lo, hi, have, vw))
-            continue;
+    size_t e = first;
+    while (e < out->n && below > bottom && !worker_stops(wk)) {
+        const uint8_t *counts = out->counts + e * klen;
         int over = 0;
-        for (int c = 0; c < w; c++) {
-            over |= have[c] > need[c];
-            rest[c] = (uint8_t)(need[c] - have[c]);
+        for (int i = 0; i < klen; i++) {
+            uint8_t have = (uint8_t)(counts[i] + add[i]);
+            over |= have > need[i];
+            rest[i] = (uint8_t)(need[i] - have);
         }
-        if (over)
+        if (over) { /* more than a column needs: no rest */
+            e++;
             continue;
+        }
         below = settle(meet->counts, klen, bottom, below, rest);
-        if (below > bottom && compare_counts(meet->counts + (below - 1) * klen, rest, klen) == 0) {
+        if (below == bottom)
+            break;
+        const uint8_t *m = meet->counts + (below - 1) * klen;
+        if (compare_counts(m, rest, klen) == 0) {
             Num x = out->num[e], y = meet->num[below - 1];
             if (MUL_OVERFLOWS(x, y))
                 wk->overflow = 1;
@@ -1036,7 +1072,12 @@ static void join(Worker *wk, size_t first, size_t mg, uint64_t tops, const Layer
             wk->total += p;
             if (wk->total < p)
                 wk->overflow = 1;
+            e++;
+            continue;
         }
+        for (int i = 0; i < klen; i++) /* m lies under the rest: the next match reaches it */
+            rest[i] = (uint8_t)(need[i] - m[i]);
+        e = reach(out->counts, klen, e + 1, out->n, add, rest);
     }
 }
 
@@ -1096,11 +1137,10 @@ static void gather_into(Worker *wk, size_t t, Stream *streams, Head *heap)
         if (!wk->hop_first) {
             long f = masks_at(wk->meet_index, in.x, NULL);
             if (f >= 0)
-                join(wk, first, (size_t)f, 0, NULL, -1);
+                join(wk, first, (size_t)f, 0);
         } else {
-            const Layer *to = b->layers ? &b->layers[down ? wk->r + 2 : wk->r - 1] : NULL;
             for (size_t k = wk->hop_first[t]; k < wk->hop_first[t + 1]; k++)
-                join(wk, first, wk->hop_group[k], wk->hop_tops[k], to, wk->hop_entry[k]);
+                join(wk, first, wk->hop_group[k], wk->hop_tops[k]);
         }
         out->n = first;
         return;
@@ -1165,8 +1205,6 @@ static Num sweep_row(Board *b, const States *cur, States *next, const States *me
             if (masks_find(&meet_index, meet->mask[g], 1) < 0)
                 b->failed = 1;
         hops.index = &meet_index;
-        if (span == 2 && b->layers)
-            layer_bounds(b, &b->layers[down ? r + 2 : r - 1], down);
         if (span == 2 && !b->failed && !find_hops(b, &mv, r, down, &hops)) {
             if (!b->stopped)
                 b->failed = 1;
@@ -1179,7 +1217,7 @@ static Num sweep_row(Board *b, const States *cur, States *next, const States *me
         w->b = b, w->cur = cur, w->meet = meet, w->meet_index = &meet_index, w->mv = &mv;
         w->r = r, w->down = down, w->produced = &produced, w->next_target = &next_target;
         w->hop_first = span == 2 ? hops.first : NULL;
-        w->hop_group = hops.group, w->hop_tops = hops.tops, w->hop_entry = hops.entry;
+        w->hop_group = hops.group, w->hop_tops = hops.tops;
         w->out.klen = cur->klen;
     }
     int started = 1;
