@@ -252,6 +252,13 @@ def test_counts_cut_short_say_so() -> None:
     c = count(hard, fam, timeout=1, methods=("ganak",))
     assert (c.complete, c.method, c.reason, c.value) == (False, "ganak", "time limit", 0)
     assert c.raced == ("ganak",)
+    # what the solve found bounds it from below: a solution, and a second one not unique
+    out = solve(hard, fam, unique=True, timeout=60)
+    assert (out.status, out.unique) == ("sat", False)
+    c = count(hard, fam, timeout=1, methods=("ganak",), known=out)
+    assert (c.complete, c.value) == (False, 2)
+    c = count(hard, fam, timeout=1, methods=("ganak",), known=solve(hard, fam, timeout=60))
+    assert (c.complete, c.value) == (False, 1)
     c = count(D.planted(12, 1)[0], family("dominosa"), limit=5, methods=("enumeration",))
     assert (c.value, c.complete, c.reason) == (5, False, "--limit reached")
 

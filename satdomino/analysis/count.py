@@ -70,7 +70,8 @@ def count(puzzle: Any, family: Family[Any, Any], *, model: str | None = None,
     distinct grids, distinct tilings), by the first method of the race to finish (module
     docstring). ``limit`` stops enumeration at that many (the exact methods ignore it);
     ``timeout`` (or ``deadline``) bounds the whole count; ``known``, an Outcome of ``solve`` on
-    the same puzzle, settles unsat answers and proved uniqueness at once. ``approx``:
+    the same puzzle, settles unsat answers and proved uniqueness at once, and its solutions
+    bound a count cut short from below. ``approx``:
     ApproxMC's estimate joins the race (an exact answer that comes first wins). ``backend``
     and ``encodings`` as in ``solve``; "auto" enumerates with MiniSat. ``progress`` is called
     about twice a second while the race runs, with the solutions enumerated so far (a lower
@@ -84,11 +85,17 @@ def count(puzzle: Any, family: Family[Any, Any], *, model: str | None = None,
     chosen = setup(puzzle, family, model, backend, encodings, task="count")
     t0 = time.perf_counter()
 
+    # what the solve found is a lower bound too: a solution, or two when it was not unique
+    floor = 0 if known is None or known.status != "sat" else (
+        2 if known.unique is False and by == "placement" else 1)
+
     def done(value: int, method: str, complete: bool, why: str = "",
              ran: tuple[str, ...] = ()) -> Count:
         if not complete and not why:
             why = ("--limit reached" if limit is not None and value >= limit
                    else "time limit")
+        if not complete:
+            value = max(value, floor)
         return Count(value, method, complete, time.perf_counter() - t0, by, why, raced=ran)
 
     if by != "placement" and (not isinstance(by, str) or by not in family.count_views):
