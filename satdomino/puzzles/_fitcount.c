@@ -1075,9 +1075,14 @@ static void join(Worker *wk, size_t first, size_t mg, uint64_t tops)
             e++;
             continue;
         }
-        for (int i = 0; i < klen; i++) /* m lies under the rest: the next match reaches it */
+        /* m lies under the rest: the next match reaches need - m (the states kept never
+           pass a column's need, so no byte borrows; were one to, step on one state) */
+        int borrows = 0;
+        for (int i = 0; i < klen; i++) {
+            borrows |= m[i] > need[i];
             rest[i] = (uint8_t)(need[i] - m[i]);
-        e = reach(out->counts, klen, e + 1, out->n, add, rest);
+        }
+        e = borrows ? e + 1 : reach(out->counts, klen, e + 1, out->n, add, rest);
     }
 }
 
