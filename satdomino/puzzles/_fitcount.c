@@ -35,7 +35,8 @@ without them, the bounds on what the rows left can give each column prune.
 
 ``free`` is an array('q') of one bit mask per row (bit c: square c is free); ``tops`` and
 ``per_column`` are array('i'). Returns the count, or None when the states held at once (both
-sides' and those of the row being made) pass ``max_states``, or when ``control[0]`` (an array('i') of one) is set by another thread.
+sides' and those of the row being made) pass ``max_states``, or when ``control[0]`` (an
+array('i') of one) is set by another thread.
 Counts of more than 128 bits raise OverflowError. The GIL is released while counting.
 
 Built a second time with FIT_ESTIMATE defined, the same sweep estimates the count
@@ -1030,6 +1031,20 @@ static size_t reach(const uint8_t *counts, int klen, size_t from, size_t end, co
     return lo;
 }
 
+/* rest = need - (x + add), byte by byte (``add`` may be NULL); 0 when x + add passes the need
+   of some column (there is no rest) */
+static int rest_of(const uint8_t *need, const uint8_t *x, const uint8_t *add, uint8_t *rest,
+                   int klen)
+{
+    int over = 0;
+    for (int i = 0; i < klen; i++) {
+        uint8_t have = (uint8_t)(x[i] + (add ? add[i] : 0));
+        over |= have > need[i];
+        rest[i] = (uint8_t)(need[i] - have);
+    }
+    return !over;
+}
+
 /* The meeting: the group just gathered (the worker's states from ``first`` on), each with
    ``tops`` added, times the state of group ``mg`` of ``meet`` that holds the rest of each
    column's need. Both are in order, and as the gathered counts grow that rest shrinks: a
@@ -1049,15 +1064,8 @@ static void join(Worker *wk, size_t first, size_t mg, uint64_t tops)
         add[c] = (uint8_t)((tops >> c) & 1), need[c] = (uint8_t)b->need[c];
     size_t e = first;
     while (e < out->n && below > bottom && !worker_stops(wk)) {
-        const uint8_t *counts = out->counts + e * klen;
-        int over = 0;
-        for (int i = 0; i < klen; i++) {
-            uint8_t have = (uint8_t)(counts[i] + add[i]);
-            over |= have > need[i];
-            rest[i] = (uint8_t)(need[i] - have);
-        }
-        if (over) { /* more than a column needs: no rest */
-            e++;
+        if (!rest_of(need, out->counts + e * klen, add, rest, klen)) {
+            e++; /* more than a column needs */
             continue;
         }
         below = settle(meet->counts, klen, bottom, below, rest);
@@ -1076,13 +1084,9 @@ static void join(Worker *wk, size_t first, size_t mg, uint64_t tops)
             continue;
         }
         /* m lies under the rest: the next match reaches need - m (the states kept never
-           pass a column's need, so no byte borrows; were one to, step on one state) */
-        int borrows = 0;
-        for (int i = 0; i < klen; i++) {
-            borrows |= m[i] > need[i];
-            rest[i] = (uint8_t)(need[i] - m[i]);
-        }
-        e = borrows ? e + 1 : reach(out->counts, klen, e + 1, out->n, add, rest);
+           pass a column's need; were one to, step on one state) */
+        e = rest_of(need, m, NULL, rest, klen) ? reach(out->counts, klen, e + 1, out->n, add, rest)
+                                               : e + 1;
     }
 }
 
