@@ -51,7 +51,7 @@ def test_the_rules_as_measured() -> None:
         (2000, "counts", ("portfolio:cadical195+highs", "cadical195"))]
     assert family("pips").auto[0].backends == ("cadical195",)
     assert [(r.size, r.backends) for r in family("doodlefit").auto] == [
-        (0, ("dlx", "minisat22")), (200, ("cadical195",))]
+        (0, ("dlx", "minisat22")), (200, ("portfolio:dlx+dlx:seed=1@0.5", "cadical195"))]
     if sls_built():
         assert [r["backend"] for r in describe(FAMILIES.values())
                 if r["family"] == "dominosa"] == [

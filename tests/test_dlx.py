@@ -36,13 +36,13 @@ needs_dlx = pytest.mark.skipif(not dlx_built(), reason="dlx is not built (no C c
 
 
 def _dance(caps: list[int], options: list[list[int]], max_count: int = 10**9,
-           keep: int = 10**6):
+           keep: int = 10**6, weights: list[int] | None = None):
     from satdomino.backends import _dlx
 
-    return _dlx.dance(len(caps), array("i", caps),
-                         array("i", [0, *accumulate(len(o) for o in options)]),
-                         array("i", [i for o in options for i in o]), array("i", [0]), -1.0,
-                         max_count, keep)
+    arrays = (len(caps), array("i", caps), array("i", [0, *accumulate(len(o) for o in options)]),
+              array("i", [i for o in options for i in o]), array("i", [0]), -1.0, max_count,
+              keep)
+    return _dlx.dance(*arrays) if weights is None else _dlx.dance(*arrays, array("i", weights))
 
 
 def _every_cover(caps: list[int], options: list[list[int]]) -> list[list[int]]:
@@ -71,6 +71,9 @@ def test_kernel_finds_every_cover_once() -> None:
         truth = _every_cover(caps, options)
         n, found = _dance(caps, options)
         assert n == len(truth) and sorted(map(sorted, found)) == sorted(truth)
+        weights = [rng.randint(1, 9) for _ in caps]  # another item to branch on: the same covers
+        n, found = _dance(caps, options, weights=weights)
+        assert n == len(truth) and sorted(map(sorted, found)) == sorted(truth)
         kinds.add((min(len(truth), 2), max(caps, default=0) > 1))
         if truth:  # stopped at the first: one of them
             n, [first] = _dance(caps, options, 1, 1)
@@ -83,14 +86,33 @@ def test_kernel_finds_every_cover_once() -> None:
     (lambda c, s, i: (c, s[:-1], i), "inconsistent sizes"),
     (lambda c, s, i: ([-1] + c[1:], s, i), "negative"),
     (lambda c, s, i: (c, s, [5] + i[1:]), "in range, rising"),
+    (lambda c, s, i: (c, s, i, [1]), "inconsistent sizes"),
+    (lambda c, s, i: (c, s, i, [1, 0]), "a weight below 1"),
 ])
 def test_kernel_refuses_bad_arrays(change, message) -> None:
     from satdomino.backends import _dlx
 
-    caps, starts, items = change([1, 1], [0, 1, 2], [0, 1])
+    caps, starts, items, *weights = change([1, 1], [0, 1, 2], [0, 1])
     with pytest.raises(ValueError, match=message):
         _dlx.dance(2, array("i", caps), array("i", starts), array("i", items),
-                      array("i", [0]), -1.0, 10, 10)
+                      array("i", [0]), -1.0, 10, 10, *(array("i", w) for w in weights))
+
+
+@needs_dlx
+def test_weights_are_what_every_option_settles() -> None:
+    """A block's item weighs its cells (every option places them all); a cell that blocks of
+    several sizes cover weighs 1; where every option is as large (Dominosa), all weigh the
+    same, so the choice stays plain fewest options left."""
+    p = doodlefit.DoodleFit(frozenset((0, c) for c in range(4)), (((0, 0), (0, 1), (0, 2)),
+                                                                 ((0, 0),)))
+    m = family("doodlefit").model("placement")(p)
+    cover = Cover(m)
+    by_row = dict(zip((m.label(i) for i in range(len(m.constraints))), cover.weights(),
+                      strict=True))
+    assert by_row["block 0"] == 3 and by_row["block 1"] == 1  # 1: a single cell
+    assert by_row["cell (0, 0)"] == 1  # 0 or 1
+    board = dominosa.planted(4, 1)[0]
+    assert set(Cover(family("dominosa").model("placement")(board)).weights()) == {2}
 
 
 @needs_dlx
@@ -125,6 +147,24 @@ def test_doodlefit_with_alike_blocks_and_assumptions() -> None:
                 assert got.status == ("sat" if want else "unsat")
                 if want:
                     assert got.true_vars in want
+
+
+@needs_dlx
+def test_seeded_order_finds_the_same_packings() -> None:
+    """``dlx:seed=K`` tries the options in another order: the same answers, every one
+    checked, and the same count."""
+    fam = family("doodlefit")
+    for seed in range(6):
+        p = doodlefit.planted(14 + 2 * seed, 4, seed)[0]
+        want = count(p, fam, backend="dlx", methods=("enumeration",)).value
+        for k in (1, 2):
+            out = solve(p, fam, backend=f"dlx:seed={k}", unique=True)
+            assert out.status == "sat" and out.unique == (want == 1)
+            assert count(p, fam, backend=f"dlx:seed={k}", methods=("enumeration",)).value == want
+    assert get_backend("dlx:seed=3").name == "dlx:seed=3"
+    for bad in ("dlx:seed=x", "dlx:seed=-1", "dlx:order=3"):
+        with pytest.raises(SatDominoError, match="dlx:seed=K"):
+            get_backend(bad)
 
 
 @needs_dlx

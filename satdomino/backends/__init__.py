@@ -65,8 +65,8 @@ PRESETS: dict[str, tuple[str, str]] = {
 
 def get_backend(name: str) -> Backend:
     """The backend named ``name`` (any of ``available_backends``, ``external:CMD``,
-    ``portfolio:A+B``, ``by-size:VARS:SMALL|LARGE``, ``highs:OPTION=VALUE``, ``sls:seed=K``); an
-    unknown or missing one raises a one-line SatDominoError."""
+    ``portfolio:A+B``, ``by-size:VARS:SMALL|LARGE``, ``highs:OPTION=VALUE``, ``sls:seed=K``,
+    ``dlx:seed=K``); an unknown or missing one raises a one-line SatDominoError."""
     if name == DEFAULT_BACKEND:
         raise UsageError("auto picks a solver per puzzle (give it to solve or count), it is "
                          "not one backend")
@@ -86,9 +86,9 @@ def get_backend(name: str) -> Backend:
     if name == "highs" or name.startswith("highs:"):
         return HighsBackend(name[len("highs:"):])
     if name == "sls" or name.startswith("sls:"):
-        return SlsBackend(_sls_seed(name[len("sls:"):]))
-    if name == "dlx":
-        return DlxBackend()
+        return SlsBackend(_seed("sls", name[len("sls:"):]))
+    if name == "dlx" or name.startswith("dlx:"):
+        return DlxBackend(_seed("dlx", name[len("dlx:"):]))
     if name in ("z3", "z3-smt"):
         return Z3Backend(smt=name == "z3-smt")
     canonical = next((key for key, aliases in vars(SolverNames).items()
@@ -108,14 +108,16 @@ def _suggest(name: str) -> str:
     return f": did you mean {', '.join(close[:5])}?" if name and close else ""
 
 
-def _sls_seed(spec: str) -> int:
-    """``seed=K`` (K a whole number), or nothing: the local search's random seed."""
+def _seed(backend: str, spec: str) -> int:
+    """``seed=K`` (K a whole number), or nothing: the random seed of ``sls``'s local search
+    or of the order in which ``dlx`` tries options."""
     if not spec:
         return 0
     key, eq, value = spec.partition("=")
     if key.strip() != "seed" or not eq or not value.strip().isdigit() \
             or int(value) >= 2**63:
-        raise UsageError(f"write sls or sls:seed=K (K a whole number), not sls:{spec}")
+        raise UsageError(f"write {backend} or {backend}:seed=K (K a whole number), not "
+                         f"{backend}:{spec}")
     return int(value)
 
 

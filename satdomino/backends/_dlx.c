@@ -1,12 +1,15 @@
 /* Exact cover with multiplicities by dancing links: the search of satdomino's ``dlx`` backend
 (``backends/dlx.py``).
 
-dance(num_items, caps, option_start, option_items, control, time_limit, max_count, keep)
-    -> (count, [first ``keep`` solutions, each its options]) | None
+dance(num_items, caps, option_start, option_items, control, time_limit, max_count, keep
+      [, weights]) -> (count, [first ``keep`` solutions, each its options]) | None
 
 Every set of options that covers each item exactly ``caps[i]`` times (an option names an item
-at most once), found one by one with dancing links (Knuth's Algorithm X). It branches on the item with the fewest options left,
-preferring one that needs exactly one more: each option of it is taken in turn, and once
+at most once), found one by one with dancing links (Knuth's Algorithm X). It branches on the
+item with the fewest options left for its weight (``weights[i]``, 1 when not given: the items
+each of its options settles besides it), preferring one that needs exactly one more: a
+block of a packing that its options place 20 cells at a time goes before a cell with a few
+more options. Each option of the item is taken in turn, and once
 tried is set aside for the rest of the branch, so that an item needed k > 1 more times finds
 each set of its options once. It stops at ``max_count`` solutions; None when stopped (another
 thread sets ``control[0]``, an array('i') of one) or out of time. The GIL is released while
@@ -26,6 +29,7 @@ typedef struct {
     int *base, *size;                 /* an option's first node and its node count */
     int *left, *prev, *next;          /* how often each item is still needed; the items
                                          still needed in a ring, header ``items`` */
+    const int *weight;                /* what an item's options settle besides it, or NULL */
     int *chosen, *aside, n_aside;     /* options taken (by depth); options set aside */
     int *kept, n_kept, keep;          /* the solutions kept, each ``depth`` + its options */
     size_t kept_len, kept_cap;
@@ -113,6 +117,14 @@ static void x_keep(X *x, int depth)
     x->n_kept++;
 }
 
+/* has item c fewer options left than item d, for their weights? */
+static inline int fewer(const X *x, int c, int d)
+{
+    if (!x->weight)
+        return x->len[c] < x->len[d];
+    return (long long)x->len[c] * x->weight[d] < (long long)x->len[d] * x->weight[c];
+}
+
 static void x_search(X *x, int depth)
 {
     if ((++x->nodes & 1023) == 0 &&
@@ -130,7 +142,7 @@ static void x_search(X *x, int depth)
         if (x->len[c] < x->left[c])
             return; /* fewer options left than it needs */
         if (best < 0 || (x->left[c] == 1) > (x->left[best] == 1) ||
-            ((x->left[c] == 1) == (x->left[best] == 1) && x->len[c] < x->len[best]))
+            ((x->left[c] == 1) == (x->left[best] == 1) && fewer(x, c, best)))
             best = c;
     }
     int mark = x->n_aside;
@@ -153,21 +165,24 @@ static PyObject *dance(PyObject *self, PyObject *args)
 {
     (void)self;
     int items, keep;
-    PyObject *o_caps, *o_start, *o_items, *o_control;
+    PyObject *o_caps, *o_start, *o_items, *o_control, *o_weights = NULL;
     double limit;
     unsigned long long max_count;
-    if (!PyArg_ParseTuple(args, "iOOOOdKi", &items, &o_caps, &o_start, &o_items, &o_control,
-                          &limit, &max_count, &keep))
+    if (!PyArg_ParseTuple(args, "iOOOOdKi|O", &items, &o_caps, &o_start, &o_items, &o_control,
+                          &limit, &max_count, &keep, &o_weights))
         return NULL;
-    Py_buffer b[4];
-    Py_buffer *views[] = {&b[0], &b[1], &b[2], &b[3]};
+    Py_buffer b[5];
+    Py_buffer *views[] = {&b[0], &b[1], &b[2], &b[3], &b[4]};
     PyObject *objs[] = {o_caps, o_start, o_items, o_control};
     const char *names[] = {"caps", "option_start", "option_items", "control"};
+    int want = o_weights ? 5 : 4;
     int got = get_buffers(objs, views, 4, "iiii", 1, names);
+    if (got == 4 && o_weights && get_buffer(o_weights, &b[4], 0, 'i', "weights") == 0)
+        got = 5;
     PyObject *result = NULL, *found = NULL;
     X x;
     memset(&x, 0, sizeof x);
-    if (got < 4)
+    if (got < want)
         goto out;
     Py_ssize_t nopts = b[1].len / (Py_ssize_t)sizeof(int) - 1;
     const int *caps = b[0].buf, *ostart = b[1].buf, *oitems = b[2].buf;
@@ -183,6 +198,18 @@ static PyObject *dance(PyObject *self, PyObject *args)
             PyErr_SetString(PyExc_ValueError, "a negative multiplicity");
             goto out;
         }
+    if (o_weights) {
+        x.weight = b[4].buf;
+        if (b[4].len / (Py_ssize_t)sizeof(int) != items) {
+            PyErr_SetString(PyExc_ValueError, "inconsistent sizes");
+            goto out;
+        }
+        for (int i = 0; i < items; i++)
+            if (x.weight[i] < 1) {
+                PyErr_SetString(PyExc_ValueError, "a weight below 1");
+                goto out;
+            }
+    }
     for (Py_ssize_t o = 0; o < nopts; o++) {
         if (ostart[o] >= ostart[o + 1]) {
             PyErr_SetString(PyExc_ValueError, "an option with no item");

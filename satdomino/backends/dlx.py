@@ -14,6 +14,7 @@ signal.
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from array import array
@@ -43,15 +44,17 @@ def dlx_built() -> bool:
 
 
 class DlxBackend(Backend):
-    def __init__(self) -> None:
+    def __init__(self, seed: int = 0) -> None:
         if _dlx is None:
             raise not_built("dlx")
-        super().__init__(name="dlx", takes="model", summary=SUMMARY)
+        self.seed = seed
+        super().__init__(name="dlx" if not seed else f"dlx:seed={seed}", takes="model",
+                         summary=SUMMARY)
 
     def start(self, formula: Formula, assumptions: Sequence[int] = (),
               phases: Sequence[int] = ()) -> Run:
         model = self.model_of(formula)
-        return Run(lambda run: _search(model, assumptions, run))
+        return Run(lambda run: _search(model, assumptions, self.seed, run))
 
 
 class Cover:
@@ -59,7 +62,7 @@ class Cover:
     items option k covers, ``var[k]`` its model variable (0: an at-most-one row's option that
     places nothing), and the clauses, which filter the covers found."""
 
-    def __init__(self, model: Model, assumptions: Sequence[int] = ()) -> None:
+    def __init__(self, model: Model, assumptions: Sequence[int] = (), seed: int = 0) -> None:
         rows: list[list[int]] = [[] for _ in range(model.num_vars + 1)]
         self.caps: list[int] = []
         self.clauses: list[tuple[int, ...]] = []
@@ -94,10 +97,26 @@ class Cover:
         chosen = [v for v in range(1, model.num_vars + 1) if v not in excluded]
         self.options = [sorted(rows[v]) for v in chosen] + empty
         self.var = chosen + [0] * len(empty)
+        if seed:  # another order of the options: each item tries its options in that order
+            order = list(range(len(self.options)))
+            random.Random(seed).shuffle(order)
+            self.options = [self.options[k] for k in order]
+            self.var = [self.var[k] for k in order]
 
     def meets_clauses(self, true: frozenset[int]) -> bool:
         return all(any((v in true) if v > 0 else (-v not in true) for v in clause)
                    for clause in self.clauses)
+
+    def weights(self) -> array:
+        """Each item's weight in the choice of the item to branch on: the items every one of
+        its options settles besides it, when they all settle as many (a packing's block: its
+        cells), else 1 (a cell that blocks of several sizes can cover). Where every option
+        is as large (Dominosa, the pentominoes) the choice is plain fewest options left."""
+        sizes: list[set[int]] = [set() for _ in self.caps]
+        for option in self.options:
+            for item in option:
+                sizes[item].add(len(option) - 1)
+        return array("i", [max(next(iter(s)), 1) if len(s) == 1 else 1 for s in sizes])
 
     def arrays(self) -> tuple[array, array, array]:
         nodes = sum(len(o) for o in self.options)
@@ -109,10 +128,11 @@ class Cover:
                 array("i", [i for o in self.options for i in o]))
 
 
-def _search(model: Model, assumptions: Sequence[int], run: Run) -> Result:
+def _search(model: Model, assumptions: Sequence[int], seed: int, run: Run) -> Result:
     t0 = time.perf_counter()
-    cover = Cover(model, assumptions)
+    cover = Cover(model, assumptions, seed)
     caps, starts, items = cover.arrays()
+    weights = cover.weights()
     control = array("i", [0])
 
     def stop() -> None:
@@ -125,7 +145,8 @@ def _search(model: Model, assumptions: Sequence[int], run: Run) -> Result:
         return Result("unsat", seconds=time.perf_counter() - t0)
     with run.stoppable(stop), interrupted_by_signals(stop) if here else nullcontext():
         while True:
-            got = _dlx.dance(len(caps), caps, starts, items, control, -1.0, need, need)
+            got = _dlx.dance(len(caps), caps, starts, items, control, -1.0, need, need,
+                             weights)
             if got is None:
                 return run.stopped_result(time.perf_counter() - t0)
             count, found = got

@@ -10,7 +10,7 @@ import colorsys
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from xml.sax.saxutils import escape
+from html import escape as _escape
 
 Cell = tuple[int, int]
 SIZE = 40
@@ -19,6 +19,12 @@ INK = "#222"
 PAPER = "#f4f1ea"  # an empty cell
 GRID = "#c9c2b3"
 CHAR_W = 0.6  # a character's width in sans-serif, as a share of the font size (estimates)
+
+
+def escape(text: str) -> str:
+    """``&``, ``<`` and ``>`` as entities: xml.sax.saxutils's escape, whose module imports
+    urllib and ssl at every start."""
+    return _escape(text, quote=False)
 
 
 class Sheet:
