@@ -299,6 +299,32 @@ def test_progress_is_shown_on_a_terminal_only(monkeypatch, capsys) -> None:
         capsys.readouterr().err
     show(1234, 7.6, ("dp", "ganak"))  # no enumeration running: no bound to show
     assert capsys.readouterr().err.endswith("board: counting by dp, ganak, 8 s\x1b[K")
+    show(0, 3.0, ("dp (14 of 20 rows)", "ganak"))
+    assert "counting by dp (14 of 20 rows), ganak, 3 s" in capsys.readouterr().err
+
+
+def test_the_sweep_tells_a_parent_how_far_it_has_come() -> None:
+    """The Domino Fit counter, forked while the race's control is told, writes the rows it
+    has swept where the parent reads them; in process it writes to its own."""
+    from satdomino.process import progress
+    from satdomino.process.run import ForkedRun
+
+    board = F.planted(8, 7, 2)[0]
+    rows = progress.shared()
+    assert progress.rows(rows) == ""  # nothing said yet
+    with progress.telling(rows):
+        run = ForkedRun(F.count_placements, (board,))
+    try:
+        value = run.result()
+    finally:
+        run.close()
+    assert value == count(board, family("dominofit"), methods=("ganak",)).value > 0
+    assert progress.rows(rows) == "7 of 7 rows"
+    again = progress.shared()
+    with progress.telling(again):
+        assert F.count_placements(board) == value  # here, with the child's control told
+    assert progress.rows(again) == "7 of 7 rows"
+    assert progress.rows(progress.control()) == ""  # outside: a control of its own
 
 
 def test_exported_dimacs_states_its_projection_and_counts_by_it(tmp_path) -> None:

@@ -28,6 +28,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Mapping
+from contextlib import nullcontext
 from multiprocessing.connection import wait
 from typing import Any
 
@@ -42,6 +43,7 @@ from ..errors import SatDominoError, UnknownNameError, VerificationError
 from ..family import Family
 from ..kernels.cover_count import never_true
 from ..model import Model
+from ..process import progress
 from ..process.run import ForkedRun
 from ..ranges import DELTA, EPSILON, LIMIT, time_limit
 from ..result import Count
@@ -53,7 +55,8 @@ ESTIMATE_SECONDS = 20.0  # the family's estimate runs this long (less with a nea
 # in a race, enumeration gives up here: each solution adds a clause to its solver, and an exact
 # method is running beside it
 ENUMERATION_CAP = 100_000
-# long counts: (solutions enumerated so far, seconds, the methods still running)
+# long counts: (solutions enumerated so far, seconds, the methods still running, each as
+# shown: "dp (14 of 20 rows)" once the family's counter says how far it has come)
 Progress = Callable[[int, float, tuple[str, ...]], None]
 Build = Callable[[Any], Model]
 Exact = tuple[str, Callable[..., Any], tuple]  # a method: its name, counter, arguments
@@ -174,6 +177,7 @@ class _Race:
         cap = self.limit if not self.others else min(self.limit or ENUMERATION_CAP,
                                                       ENUMERATION_CAP)
         shared = multiprocessing.get_context("fork").Value("q", 0)
+        rows = progress.shared()  # the family's counter tells how far it has come
         runs: dict[str, ForkedRun] = {}
         try:
             # one process a core: with two exact methods running, enumeration (past its head
@@ -186,16 +190,17 @@ class _Race:
                 member = _member_behind_dp if with_dp and name != "dp" else _exact_member
                 # the estimate answers with its error, at the exact counter's priority: with
                 # approx, it is what was asked for
-                runs[name] = (ForkedRun(fn, args) if name == "estimate"
-                              else ForkedRun(member, (fn, args)))
+                with progress.telling(rows) if name == "dp" else nullcontext():
+                    runs[name] = (ForkedRun(fn, args) if name == "estimate"
+                                  else ForkedRun(member, (fn, args)))
             self.ran = tuple(dict.fromkeys(self.ran + tuple(runs)))
-            return self._wait(runs, found, shared)
+            return self._wait(runs, found, shared, rows)
         finally:
             for run in runs.values():
                 run.close()
 
-    def _wait(self, runs: dict[str, ForkedRun], found: int, shared: Any
-              ) -> tuple[int, str, bool, str]:
+    def _wait(self, runs: dict[str, ForkedRun], found: int, shared: Any,
+              rows: progress.Control) -> tuple[int, str, bool, str]:
         t_start = time.perf_counter()
         failures: list[str] = []
         enumerated: int | None = None
@@ -206,7 +211,10 @@ class _Race:
             ready = wait([r.connection for r in runs.values()],
                          timeout=0.5 if left is None else min(left, 0.5))
             if self.progress is not None:
-                self.progress(shared.value, time.perf_counter() - t_start, tuple(runs))
+                swept = progress.rows(rows)
+                self.progress(shared.value, time.perf_counter() - t_start,
+                              tuple(f"{x} ({swept})" if x == "dp" and swept else x
+                                    for x in runs))
             for name, run in list(runs.items()):
                 if run.connection not in ready:
                     continue

@@ -36,7 +36,9 @@ without them, the bounds on what the rows left can give each column prune.
 ``free`` is an array('q') of one bit mask per row (bit c: square c is free); ``tops`` and
 ``per_column`` are array('i'). Returns the count, or None when the states held at once (both
 sides' and those of the row being made) pass ``max_states``, or when ``control[0]`` (an
-array('i') of one) is set by another thread.
+array('i') of one) is set by another thread. A ``control`` of three or more ints tells how far
+the sweep has come: [1] the rows swept so far (the meeting's at the end), [2] the board's
+rows; a buffer shared with another process shows it there.
 Counts of more than 128 bits raise OverflowError. The GIL is released while counting.
 
 Built a second time with FIT_ESTIMATE defined, the same sweep estimates the count
@@ -204,7 +206,15 @@ typedef struct {
     size_t budget;   /* an estimate's states from above (FIT_ESTIMATE) */
     uint64_t draws;  /* its run's seed */
     int thinned;     /* states were dropped */
+    int told;        /* ``control`` has room for the rows swept */
 } Board;
+
+/* the rows swept so far, where ``control`` has room for them */
+static void tell_rows(Board *b, int swept)
+{
+    if (b->told)
+        b->control[2] = b->height, b->control[1] = swept;
+}
 
 /* stopped (by ``control``, looked at every 4096 calls: one state may have millions of moves)
    or failed */
@@ -1439,6 +1449,7 @@ static Num sweep_board(Board *b, int threads, int *overflow)
             sweep_row(b, cur, &next, NULL, --bottom, 0, 1, threads, overflow);
         states_free(cur);
         *cur = next;
+        tell_rows(b, top + height - bottom);
 #ifdef FIT_ESTIMATE
         if (go_down && !b->failed && !thin(b, cur, top))
             b->failed = 1;
@@ -1454,6 +1465,7 @@ static Num sweep_board(Board *b, int threads, int *overflow)
             total = sweep_row(b, &down, NULL, &up, top, 1, span, threads, overflow);
         else
             total = sweep_row(b, &up, NULL, &down, bottom - 1, 0, span, threads, overflow);
+        tell_rows(b, height);
     }
     states_free(&up);
     states_free(&down);
@@ -1514,7 +1526,8 @@ static PyObject *count(PyObject *self, PyObject *args)
         }
     }
     Board b = {width, height, bf.buf, bt.buf, bn.buf, NULL, NULL, (size_t)max_states, 0,
-               (volatile int *)bc.buf, 0, 0, NULL, 0, 0, 0, 0, 0};
+               (volatile int *)bc.buf, 0, 0, NULL, 0, 0, 0, 0, 0,
+               bc.len >= 3 * (Py_ssize_t)sizeof(int)};
     b.above = calloc((size_t)(height + 1) * width, sizeof(int));
     b.below = calloc((size_t)(height + 1) * width, sizeof(int));
     int ok = b.above && b.below;

@@ -26,6 +26,7 @@ from ..analysis.repair import other_solution
 from ..errors import PuzzleFormatError, SatDominoError
 from ..family import Ask, AutoRule, Built, Family, Generator, Param, Parts, Reading, Sample, strict
 from ..model import Model
+from ..process import progress
 from ..render import svg
 from .common import cell_text, key_share, known_keys, load_json, single
 from .common import whole_number as _int
@@ -319,6 +320,7 @@ def count_placements(p: DominoFit, threads: int = 0) -> int:
     args = _sweep_args(p, threads)
     if args is None:
         return 0
+    args[7] = progress.control()  # in the counting race: the rows swept, for the parent
     value = _fitcount.count(*args)
     if value is None:
         raise SatDominoError(f"the exact counter went past {args[5]:,} states held at once")

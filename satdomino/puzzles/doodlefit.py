@@ -491,7 +491,7 @@ FAMILY: Family[DoodleFit, DoodleFitSolution] = Family(
     auto=(AutoRule(0, "placement", {}, ("dlx", "minisat22"),
                    "dancing links, branching on the block or cell with the fewest options "
                    "for what they place: the pentominoes in 6x10 and 3x20 boxes within 15 ms, "
-                   "where CDCL takes 0.15-3 s; planted boards to 150 cells within 0.1 s"),
+                   "where CDCL takes 0.15-3 s; planted boards to 150 cells within 0.25 s"),
           AutoRule(200, "placement", {}, ("portfolio:dlx+dlx:seed=1@0.5", "cadical195"),
                    "from 200 cells two dancing-links searches that try the options in "
                    "different orders (the second from 0.5 s): planted boards 29 of 42 within "
