@@ -188,17 +188,18 @@ def test_a_cover_too_large_for_the_kernel_gets_one_line(monkeypatch) -> None:
 
 @needs_dlx
 def test_a_deadline_and_an_interrupt_stop_it() -> None:
-    """A 200-cell board with no packing in reach: the deadline ends the search (checked every
-    1,024 nodes), and so does a session's interrupt from another thread."""
-    p = doodlefit.planted(200, 28, 3)[0]
+    """A 300-cell board with no packing in reach (no order of dlx's found one within 10 s):
+    the deadline ends the search (checked every 1,024 nodes), and so does a session's
+    interrupt from another thread."""
+    p = doodlefit.planted(300, 40, 1)[0]
     fam = family("doodlefit")
     t0 = time.perf_counter()
     out = solve(p, fam, backend="dlx", timeout=0.3)
-    assert out.status in ("unknown", "sat") and time.perf_counter() - t0 < 60
+    assert out.status == "unknown" and time.perf_counter() - t0 < 60
     session = get_backend("dlx").session(fam.model("placement")(p))
     threading.Timer(0.3, session.interrupt).start()
     result = session.solve(deadline=Deadline.after(120))
-    assert result.status in ("unknown", "sat")
+    assert result.status == "unknown"
 
 
 @needs_dlx
