@@ -303,7 +303,8 @@ def _sweep_args(p: DominoFit, threads: int,
     max_states = COUNT_BYTES // ((p.width + 7) // 8 * 8 + 16)
     return [p.width, p.height, array("q", signed), array("i", fixed.v_row),
             array("i", fixed.v_col), max_states,
-            MAX_LAYER_BYTES if layer_bytes is None else layer_bytes, array("i", [0]),
+            MAX_LAYER_BYTES if layer_bytes is None else layer_bytes,
+            progress.control(),  # in the counting race: the rows swept, for the parent
             threads or len(os.sched_getaffinity(0))]
 
 
@@ -320,7 +321,6 @@ def count_placements(p: DominoFit, threads: int = 0) -> int:
     args = _sweep_args(p, threads)
     if args is None:
         return 0
-    args[7] = progress.control()  # in the counting race: the rows swept, for the parent
     value = _fitcount.count(*args)
     if value is None:
         raise SatDominoError(f"the exact counter went past {args[5]:,} states held at once")
