@@ -14,10 +14,11 @@
   ``ESTIMATE_SECONDS``), with its relative standard error. An exact method that finishes
   first answers exactly, and says so.
 
-Enumeration first runs alone in this process for ``HEAD_START`` seconds (a MiniSat that stops on
-an interrupt), which settles most small counts without a process; past that, the methods race in
-forked children, one a core (enumeration goes on only when fewer than two other methods run),
-and the losers are killed. What enumeration found is the lower bound a count stopped by the time
+The family's counter starts first, in a forked child, and counts while the model is built and
+lowered. Then enumeration runs in this process for ``HEAD_START`` seconds (a MiniSat that stops
+on an interrupt), which settles most small counts; when neither has answered by then, the other
+methods join the race in forked children, one a core (enumeration goes on only when fewer than
+two other methods run), and the losers are killed. What enumeration found is the lower bound a count stopped by the time
 limit reports.
 """
 
@@ -28,7 +29,6 @@ import os
 import sys
 import time
 from collections.abc import Callable, Mapping
-from contextlib import nullcontext
 from multiprocessing.connection import wait
 from typing import Any
 
@@ -43,7 +43,7 @@ from ..errors import SatDominoError, UnknownNameError, VerificationError
 from ..family import Family
 from ..kernels.cover_count import never_true
 from ..model import Model
-from ..process import progress
+from ..process import progress as counter_progress
 from ..process.run import ForkedRun
 from ..ranges import DELTA, EPSILON, LIMIT, time_limit
 from ..result import Count
@@ -101,16 +101,10 @@ def count(puzzle: Any, family: Family[Any, Any], *, model: str | None = None,
             value = max(value, floor)
         return Count(value, method, complete, time.perf_counter() - t0, by, why, raced=ran)
 
-    if by != "placement" and (not isinstance(by, str) or by not in family.count_views):
-        raise UnknownNameError(f"{family.kind} cannot count by {by!r}; it counts by "
-                               f"{', '.join(['placement', *family.count_views])}")
+    _check_names(family, by, methods, approx)
     build = family.count_views[by] if by != "placement" else family.model(chosen.model)
     if known is not None and (known.status == "unsat" or known.unique is True):
         return done(0 if known.status == "unsat" else 1, "enumeration", True)
-    unknown = set(methods) - set(METHODS)
-    if unknown or not (methods or approx):
-        raise UnknownNameError(f"counting methods are {', '.join(METHODS)}, not "
-                               f"{', '.join(sorted(unknown)) or 'none'}")
     engine = get_backend(chosen.backend) if isinstance(chosen.backend, str) else chosen.backend
     exact = family.exact_count if by == "placement" and "dp" in methods else None
     try:  # building and lowering are Python loops: the deadline stops them too
@@ -128,6 +122,18 @@ def count(puzzle: Any, family: Family[Any, Any], *, model: str | None = None,
     return out
 
 
+def _check_names(family: Family[Any, Any], by: str, methods: tuple[str, ...],
+                 approx: bool) -> None:
+    """Refuse a count view or a method the family does not have."""
+    if by != "placement" and (not isinstance(by, str) or by not in family.count_views):
+        raise UnknownNameError(f"{family.kind} cannot count by {by!r}; it counts by "
+                               f"{', '.join(['placement', *family.count_views])}")
+    unknown = set(methods) - set(METHODS)
+    if unknown or not (methods or approx):
+        raise UnknownNameError(f"counting methods are {', '.join(METHODS)}, not "
+                               f"{', '.join(sorted(unknown)) or 'none'}")
+
+
 class _Race:
     """The race of counting methods (module docstring): (value, method, complete, why
     incomplete)."""
@@ -139,6 +145,22 @@ class _Race:
                  estimate: Callable[[Any, float], tuple[int, float]] | None = None) -> None:
         self.engine = engine
         self.limit, self.deadline, self.progress = limit, deadline, progress
+        self.rows = counter_progress.shared()  # the family's counter tells how far it has come
+        self.runs: dict[str, ForkedRun] = {}
+        if exact is not None:  # from the start: building and the head start go on beside it
+            with counter_progress.telling(self.rows):
+                self.runs["dp"] = ForkedRun(_exact_member, (exact, (puzzle,)))
+        try:
+            self._build(puzzle, family, build, encodings, exact, methods, approx, estimate)
+        except BaseException:
+            self.close()
+            raise
+
+    def _build(self, puzzle: Any, family: Family[Any, Any], build: Build,
+               encodings: Encodings, exact: Callable[[Any], int] | None,
+               methods: tuple[str, ...], approx: tuple[float, float] | None,
+               estimate: Callable[[Any, float], tuple[int, float]] | None) -> None:
+        engine, deadline = self.engine, self.deadline
         engine.prepare()  # before the puzzle is built, as ``solve`` does
         self.m = build(puzzle)
         self.formula = engine.formula(self.m, encodings)
@@ -162,47 +184,73 @@ class _Race:
         self.error: float | None = None  # the winning estimate's relative standard error
         self.ran: tuple[str, ...] = ()  # the methods that ran, in the order they started
 
+    def close(self) -> None:
+        for run in self.runs.values():
+            run.close()
+
     def run(self) -> tuple[int, str, bool, str]:
         found, ended = 0, "stopped"
-        if self.enumerating and self.engine.interruptible:
-            self.ran = ("enumeration",)
-            # enumeration alone in this process for HEAD_START seconds, on a solver that
-            # stops on an interrupt
-            with self.engine.session(self.formula) as s:
-                found, ended = s.enumerate(self.m.projection, self.enumerator.check,
-                                           deadline=self.deadline.sooner(HEAD_START),
-                                           limit=self.limit)
-        if ended != "stopped":
-            return found, "enumeration", ended == "all", ""
+        try:
+            if self.enumerating and self.engine.interruptible:
+                # enumeration alone in this process for HEAD_START seconds, on a solver that
+                # stops on an interrupt
+                with self.engine.session(self.formula) as s:
+                    found, ended = s.enumerate(self.m.projection, self.enumerator.check,
+                                               deadline=self.deadline.sooner(HEAD_START),
+                                               limit=self.limit)
+            self.ran = tuple(self.runs) + ("enumeration",) * (
+                self.enumerating and self.engine.interruptible)
+            if ended != "stopped":
+                return found, "enumeration", ended == "all", ""
+            return self._race(found)
+        finally:
+            self.close()
+
+    def _race(self, found: int) -> tuple[int, str, bool, str]:
         cap = self.limit if not self.others else min(self.limit or ENUMERATION_CAP,
                                                       ENUMERATION_CAP)
         shared = multiprocessing.get_context("fork").Value("q", 0)
-        rows = progress.shared()  # the family's counter tells how far it has come
-        runs: dict[str, ForkedRun] = {}
+        failures: list[str] = []
+        runs = dict(self.runs)  # those still to wait for (self.runs: those to close)
+        dp = runs.get("dp")
+        if dp is not None and wait([dp.connection], timeout=0):  # done before the others start
+            del runs["dp"]
+            answer = self._take("dp", dp, failures)
+            if answer is not None:
+                return answer[0], "dp", True, ""
+        # one process a core: with two exact methods running, enumeration (past its head
+        # start, so not about to finish) would only slow them
+        if self.enumerating and len(self.others) < 2:
+            runs["enumeration"] = ForkedRun(self.enumerator.run,
+                                            (self.engine, self.formula, cap, shared))
+        with_dp = "dp" in runs
+        for name, fn, args in self.others:
+            if name == "dp":  # the family's counter, running since the start
+                continue
+            member = _member_behind_dp if with_dp else _exact_member
+            # the estimate answers with its error, at the exact counter's priority: with
+            # approx, it is what was asked for
+            runs[name] = (ForkedRun(fn, args) if name == "estimate"
+                          else ForkedRun(member, (fn, args)))
+        self.runs.update(runs)
+        self.ran = tuple(dict.fromkeys(self.ran + tuple(runs)))
+        return self._wait(runs, found, shared, failures)
+
+    @staticmethod
+    def _take(name: str, run: ForkedRun, failures: list[str]) -> tuple | None:
+        """What a member that has finished answers: (value, complete, [error]), or None when
+        it failed (and ``failures`` says why)."""
         try:
-            # one process a core: with two exact methods running, enumeration (past its head
-            # start, so not about to finish) would only slow them
-            if self.enumerating and len(self.others) < 2:
-                runs["enumeration"] = ForkedRun(self.enumerator.run,
-                                                (self.engine, self.formula, cap, shared))
-            with_dp = any(name == "dp" for name, *_ in self.others)
-            for name, fn, args in self.others:
-                member = _member_behind_dp if with_dp and name != "dp" else _exact_member
-                # the estimate answers with its error, at the exact counter's priority: with
-                # approx, it is what was asked for
-                with progress.telling(rows) if name == "dp" else nullcontext():
-                    runs[name] = (ForkedRun(fn, args) if name == "estimate"
-                                  else ForkedRun(member, (fn, args)))
-            self.ran = tuple(dict.fromkeys(self.ran + tuple(runs)))
-            return self._wait(runs, found, shared, rows)
-        finally:
-            for run in runs.values():
-                run.close()
+            return run.result()
+        except (SatDominoError, RecursionError, MemoryError) as e:
+            if str(e).startswith("VerificationError"):  # a bug or a lying solver
+                raise VerificationError(str(e).partition(": ")[2]) from None
+            failures.append(f"{name}: {e}")
+            return None
 
     def _wait(self, runs: dict[str, ForkedRun], found: int, shared: Any,
-              rows: progress.Control) -> tuple[int, str, bool, str]:
+              failures: list[str]) -> tuple[int, str, bool, str]:
         t_start = time.perf_counter()
-        failures: list[str] = []
         enumerated: int | None = None
         while runs:
             left = self.deadline.left()
@@ -211,7 +259,7 @@ class _Race:
             ready = wait([r.connection for r in runs.values()],
                          timeout=0.5 if left is None else min(left, 0.5))
             if self.progress is not None:
-                swept = progress.rows(rows)
+                swept = counter_progress.rows(self.rows)
                 self.progress(shared.value, time.perf_counter() - t_start,
                               tuple(f"{x} ({swept})" if x == "dp" and swept else x
                                     for x in runs))
@@ -219,13 +267,10 @@ class _Race:
                 if run.connection not in ready:
                     continue
                 del runs[name]
-                try:
-                    value, complete, *error = run.result()
-                except (SatDominoError, RecursionError, MemoryError) as e:
-                    if str(e).startswith("VerificationError"):  # a bug or a lying solver
-                        raise VerificationError(str(e).partition(": ")[2]) from None
-                    failures.append(f"{name}: {e}")
+                answer = self._take(name, run, failures)
+                if answer is None:
                     continue
+                value, complete, *error = answer
                 if complete:
                     self.error = error[0] if error else None
                     if self.error == 0:  # the estimate's sweep dropped nothing: the exact one

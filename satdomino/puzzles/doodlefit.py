@@ -17,6 +17,7 @@ from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import accumulate
+from typing import overload
 
 from ..analysis.repair import other_solution
 from ..errors import PuzzleFormatError, SatDominoError
@@ -34,6 +35,8 @@ except ImportError:  # built without a C compiler: the same sweep in Python
 Cell = tuple[int, int]
 Shape = tuple[Cell, ...]  # sorted, normalised so the smallest row and column are 0
 MAX_CELLS = 5000
+# the count sweeps the whole shape for this long before it turns to the symmetries' orbits
+QUICK_SWEEP = 0.01  # seconds
 
 
 def normalise(cells) -> Shape:
@@ -322,6 +325,9 @@ def _count_in_c(p: DoodleFit, index: dict[Cell, int], groups: list[list[int]]) -
     each is weighed by its orbit's size; every packing holds as many of the group's placements
     as the group has blocks. The orbits are counted on every core at once."""
     placements = [p.placements(group[0]) for group in groups]
+    whole = _sweep(index, groups, placements, (), QUICK_SWEEP)
+    if whole is not None:  # small: done before the symmetries would have been found
+        return whole
     moves = symmetries(p.shape, placements)
     if len(moves) == 1 or not groups:
         return _sweep(index, groups, placements, ())
@@ -346,11 +352,17 @@ def _orbits(group: list[Shape], moves: list[dict[Cell, Cell]]) -> list[tuple[Sha
     return out
 
 
+@overload
 def _sweep(index: dict[Cell, int], groups: list[list[int]], placements: list[list[Shape]],
-           placed: tuple[int, Shape] | tuple[()]) -> int:
+           placed: tuple[int, Shape] | tuple[()]) -> int: ...
+@overload
+def _sweep(index: dict[Cell, int], groups: list[list[int]], placements: list[list[Shape]],
+           placed: tuple[int, Shape] | tuple[()], seconds: float) -> int | None: ...
+def _sweep(index: dict[Cell, int], groups: list[list[int]], placements: list[list[Shape]],
+           placed: tuple[int, Shape] | tuple[()], seconds: float = -1.0) -> int | None:
     """The C sweep's count, with ``placed`` = (group, cells) laid first when given: the cells
     left numbered in sweep order, each placement as its cell ids, flat, and where each
-    starts."""
+    starts. None when it takes more than ``seconds`` (given)."""
     caps = [len(g) for g in groups]
     taken: set[Cell] = set()
     if placed:
@@ -359,10 +371,10 @@ def _sweep(index: dict[Cell, int], groups: list[list[int]], placements: list[lis
     left = {u: k for k, u in enumerate(u for u in index if u not in taken)}
     options = sorted((sorted(left[u] for u in cells), g) for g, group in enumerate(placements)
                      for cells in group if taken.isdisjoint(cells))
-    return int(_xcount.sweep(len(left), array("i", caps),
-                             array("i", [0, *accumulate(len(ids) for ids, _ in options)]),
-                             array("i", [k for ids, _ in options for k in ids]),
-                             array("i", [g for _, g in options]), array("i", [0]), -1.0))
+    return _xcount.sweep(len(left), array("i", caps),
+                         array("i", [0, *accumulate(len(ids) for ids, _ in options)]),
+                         array("i", [k for ids, _ in options for k in ids]),
+                         array("i", [g for _, g in options]), array("i", [0]), seconds)
 
 
 def obstacles(p: DoodleFit) -> list[str]:
