@@ -255,10 +255,11 @@ def test_misbehaving_external_solver(capsys, tmp_path, script, code, message) ->
 
 def test_count_keys_and_limit(capsys) -> None:
     code, [rec], _ = run(capsys, "solve", DOUBLE6, "--json", "--count")
-    assert code == 0 and (rec["count"], rec["count_method"], rec["count_complete"]) == (
-        1, "enumeration", True)
-    # all found in enumeration's head start, with the family's counter started beside it
-    assert rec["count_raced"] == ["dp", "enumeration"]
+    assert code == 0 and (rec["count"], rec["count_complete"]) == (1, True)
+    # the family's counter from the start; enumeration's head start, unless the counter has
+    # answered while the model was built; no other method: one of the two answers by then
+    assert rec["count_raced"] in (["dp"], ["dp", "enumeration"])
+    assert rec["count_method"] in rec["count_raced"]
     code, [rec], _ = run(capsys, "solve", DOUBLE6, "--json", "--count", "--unique")
     assert (rec["count"], rec["count_raced"]) == (1, []) and rec["count_seconds"] >= 0
     many = str(EXAMPLES / "dominosa" / "double12.txt")
@@ -273,9 +274,8 @@ def test_count_keys_and_limit(capsys) -> None:
     [(_, board)] = P.parse(Path(pips).read_text())
     exact = P.count_placements(board)
     assert code == 0 and rec["count"] == exact
-    assert rec["count_method"] == ("dp" if exact > 200 else "enumeration")
-    assert rec["count_method"] in rec["count_raced"]
-    assert rec["count_raced"][:2] == ["dp", "enumeration"]
+    assert rec["count_method"] in (["dp"] if exact > 200 else ["dp", "enumeration"])
+    assert rec["count_method"] in rec["count_raced"] and rec["count_raced"][0] == "dp"
 
 
 def test_counts_in_words_are_singular_for_one(capsys, monkeypatch) -> None:

@@ -15,11 +15,11 @@
   first answers exactly, and says so.
 
 The family's counter starts first, in a forked child, and counts while the model is built and
-lowered. Then enumeration runs in this process for ``HEAD_START`` seconds (a MiniSat that stops
-on an interrupt), which settles most small counts; when neither has answered by then, the other
-methods join the race in forked children, one a core (enumeration goes on only when fewer than
-two other methods run), and the losers are killed. What enumeration found is the lower bound a count stopped by the time
-limit reports.
+lowered. Then, unless it has answered, enumeration runs in this process for ``HEAD_START``
+seconds (a MiniSat that stops on an interrupt), which settles most small counts; when neither
+has answered by then, the other methods join the race in forked children, one a core
+(enumeration goes on only when fewer than two other methods run), and the losers are killed.
+What enumeration found is the lower bound a count stopped by the time limit reports.
 """
 
 from __future__ import annotations
@@ -190,16 +190,18 @@ class _Race:
 
     def run(self) -> tuple[int, str, bool, str]:
         found, ended = 0, "stopped"
+        dp = self.runs.get("dp")
+        # enumeration in this process for HEAD_START seconds, on a solver that stops on an
+        # interrupt, unless the family's counter has answered while the model was built
+        head_start = self.enumerating and self.engine.interruptible and not (
+            dp is not None and wait([dp.connection], timeout=0))
         try:
-            if self.enumerating and self.engine.interruptible:
-                # enumeration alone in this process for HEAD_START seconds, on a solver that
-                # stops on an interrupt
+            if head_start:
                 with self.engine.session(self.formula) as s:
                     found, ended = s.enumerate(self.m.projection, self.enumerator.check,
                                                deadline=self.deadline.sooner(HEAD_START),
                                                limit=self.limit)
-            self.ran = tuple(self.runs) + ("enumeration",) * (
-                self.enumerating and self.engine.interruptible)
+            self.ran = tuple(self.runs) + ("enumeration",) * head_start
             if ended != "stopped":
                 return found, "enumeration", ended == "all", ""
             return self._race(found)
