@@ -77,16 +77,29 @@ class DoodleFit:
 
     def placements(self, i: int) -> list[Shape]:
         """Every set of shape cells block i can cover: each orientation with its first cell on
-        each cell of the shape (the work follows the cells, not the drawing's bounding box,
-        which spaces can make as wide as they like)."""
-        out = set()
-        for o in self.orientations(i):
+        each cell of the shape where all its cells fall on the shape (the work follows the
+        cells, not the drawing's bounding box, which spaces can make as wide as they like)."""
+        r_low = min(r for r, _ in self.shape)
+        c_low = min(c for _, c in self.shape)
+        turned = self.orientations(i)
+        # the shape as the bits of one integer, each row ``pad`` more bits than its widest
+        # column, so a block's cell that lands past either side of a row lands on no bit
+        pad = 1 + max(c for o in turned for _, c in o)
+        stride = max(c for _, c in self.shape) - c_low + 1 + pad
+        bits = sum(1 << ((r - r_low) * stride + c - c_low + pad) for r, c in self.shape)
+        out = []
+        for o in turned:
             r0, c0 = o[0]
-            for sr, sc in self.shape:
-                dr, dc = sr - r0, sc - c0
-                cells = tuple((r + dr, c + dc) for r, c in o)
-                if all(x in self.shape for x in cells):
-                    out.add(cells)
+            fits = bits  # where o's first cell can go: every other cell on the shape too
+            for r, c in o[1:]:
+                shift = (r - r0) * stride + c - c0
+                fits &= bits >> shift if shift >= 0 else bits << -shift
+            while fits:
+                low = fits & -fits
+                dr, dc = divmod(low.bit_length() - 1, stride)
+                dr, dc = dr + r_low - r0, dc + c_low - pad - c0
+                out.append(tuple((r + dr, c + dc) for r, c in o))
+                fits ^= low
         return sorted(out)
 
 
