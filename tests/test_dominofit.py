@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
+import random
 
 import pytest
 
 from satdomino import Encodings, family, solve
 from satdomino.analysis.count import count
-from satdomino.errors import PuzzleFormatError
+from satdomino.errors import PuzzleFormatError, SatDominoError
+from satdomino.kernels import lp_bound
 from satdomino.puzzles import dominofit as F
 
 from .conftest import EXAMPLES
@@ -154,3 +157,74 @@ def test_large_generated_boards_read_back_without_kind() -> None:
     assert F.sniff(partial)
     with pytest.raises(PuzzleFormatError, match="needs 'side_numbers'"):
         F.parse(partial)
+
+
+def _with_sums_of(p: F.DominoFit, pieces: list) -> F.DominoFit:
+    """``p`` with the row and column sums of ``pieces``, and without full cover."""
+    side, top = [0] * p.height, [0] * p.width
+    for kind, at in pieces:
+        (r, c), n = F.dots_of(kind, at)
+        side[r] += n
+        top[c] += n
+    return dataclasses.replace(p, side=tuple(side), top=tuple(top), cover=False)
+
+
+def test_counter_without_full_cover_answers_only_what_it_proves() -> None:
+    """Without full cover, the exact counter answers where linear programming proves that
+    every solution covers every square, and then as brute force does; it refuses every
+    board with a solution that leaves squares empty (half of these: a planted solution less
+    one piece)."""
+    answered = refused = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        p, sol = F.planted(rng.randint(2, 6), rng.randint(2, 5), seed)
+        pieces = list(sol.pieces)
+        if seed % 2:
+            pieces.pop(rng.randrange(len(pieces)))  # its two squares stay empty
+        q = _with_sums_of(p, pieces)
+        truth = brute(q)
+        empty = len(truth) != len(brute(dataclasses.replace(q, cover=True)))
+        assert empty or seed % 2 == 0  # the planted solution less a piece is one
+        try:
+            n = F.count_placements(q)
+        except SatDominoError as e:
+            assert "leaving one empty" in str(e)
+            refused += 1
+            continue
+        assert not empty and n == len(truth), seed
+        answered += 1
+    assert answered >= 15 and refused >= 15
+
+
+def test_no_cover_count_by_the_family_counter() -> None:
+    p, _ = F.planted(12, 12, 2)
+    q = dataclasses.replace(p, cover=False)
+    c = count(q, FAM, methods=("dp",))
+    assert (c.value, c.method, c.complete) == (F.count_placements(p), "dp", True)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_lp_bound_never_passes_the_least_whole_point(seed: int) -> None:
+    """Whatever the multipliers (HiGHS's or random), the bound is at most the least cost of
+    any 0-1 point meeting the rows, found by trying them all."""
+    rng = random.Random(seed)
+    n, m = rng.randint(1, 6), rng.randint(1, 4)
+    cost = [rng.randint(-3, 3) for _ in range(n)]
+    columns = [[(i, rng.randint(-2, 3)) for i in range(m) if rng.random() < 0.6]
+               for _ in range(n)]
+    lower = [rng.choice([None, rng.randint(-2, 2)]) for _ in range(m)]
+    upper = [None if lo is None and rng.random() < 0.5 else (lo or 0) + rng.randint(0, 3)
+             for lo in lower]
+    points = [x for x in itertools.product((0, 1), repeat=n)
+              if all((lo is None or v >= lo) and (hi is None or v <= hi)
+                     for lo, hi, v in zip(lower, upper, (
+                         sum(a * x[j] for j, col in enumerate(columns) for i2, a in col
+                             if i2 == i) for i in range(m)), strict=True))]
+    least = min((sum(c * v for c, v in zip(cost, x, strict=True)) for x in points),
+                default=None)
+    for _ in range(20):
+        y = [rng.randint(-3, 3) * lp_bound.SCALE // rng.randint(1, 4) for _ in range(m)]
+        b = lp_bound.bound(cost, columns, lower, upper, y)
+        assert least is None or b <= least
+    if least is not None:  # the relaxation holds every 0-1 point: nothing above least
+        assert not lp_bound.proves_above(cost, columns, lower, upper, least)

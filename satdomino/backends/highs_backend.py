@@ -11,8 +11,9 @@ member for a portfolio, which frees its core for the others).
 The backend's HiGHS always runs in a process of its own, since its LP solves do not look at
 interrupt requests and killing the process is the only prompt stop: a worker of the fork
 server (``forkserver``), sent the program as numpy arrays, or a forked child where there is no
-server (not Linux). So does ``cover_lp``, the linear relaxation of an exact cover that the
-counters and Dominosa's ``pruned`` model read: in a forked child of theirs.
+server (not Linux). So do ``cover_lp``, the linear relaxation of an exact cover that the
+counters and Dominosa's ``pruned`` model read, and ``box_lp_duals``, the relaxation of a 0-1
+program whose duals ``kernels.lp_bound`` checks: in a forked child of theirs.
 """
 
 from __future__ import annotations
@@ -148,6 +149,34 @@ def cover_lp(num_items: int, options: Sequence[Sequence[int]], weights: Sequence
         return None
     solution = h.getSolution()
     return list(solution.col_value)[:len(options)], list(solution.row_dual)
+
+
+def box_lp_duals(cost: Sequence[int], columns: Sequence[Sequence[tuple[int, int]]],
+                 lower: Sequence[float], upper: Sequence[float],
+                 options: dict[str, str | float]) -> list[float] | None:
+    """The row duals HiGHS gives for the least ``cost`` . x over 0 <= x <= 1 with ``lower``
+    <= A x <= ``upper`` (``columns``: each column's (row, coefficient) pairs; a missing
+    bound is an infinite one), in this process (it looks at no interrupt: callers run it in
+    a child they can kill); None when it gives none. They are trusted only through a bound
+    checked from them in exact arithmetic (``kernels.lp_bound``). ``options``: HiGHS's."""
+    import highspy
+    import numpy as np
+
+    h = _highs({"threads": 1, **options})
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = len(columns), len(lower)
+    lp.col_cost_ = np.asarray(cost, dtype=float)
+    lp.col_lower_, lp.col_upper_ = np.zeros(len(columns)), np.ones(len(columns))
+    lp.row_lower_ = np.asarray(lower, dtype=float)
+    lp.row_upper_ = np.asarray(upper, dtype=float)
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = np.cumsum([0, *map(len, columns)], dtype=np.int32)
+    lp.a_matrix_.index_ = np.fromiter((i for c in columns for i, _ in c), dtype=np.int32)
+    lp.a_matrix_.value_ = np.fromiter((a for c in columns for _, a in c), dtype=float)
+    h.passModel(lp)
+    h.run()
+    duals = list(h.getSolution().row_dual)
+    return duals if len(duals) == len(lower) else None
 
 
 def highs_installed() -> bool:

@@ -25,6 +25,7 @@ from typing import Any
 from ..analysis.repair import other_solution
 from ..errors import PuzzleFormatError, SatDominoError
 from ..family import Ask, AutoRule, Built, Family, Generator, Param, Parts, Reading, Sample, strict
+from ..kernels.lp_bound import proves_above
 from ..model import Model
 from ..process import progress
 from ..render import svg
@@ -276,6 +277,34 @@ def fixed_counts(p: DominoFit) -> FixedCounts | None:
     return FixedCounts(v_row, h_row, v_col, h_col)
 
 
+def covers_every_square(p: DominoFit) -> bool:
+    """Does every solution cover every free square, even where the rules let squares stay
+    empty (``cover=False``)? Proved by linear programming (``kernels.lp_bound``): over the
+    relaxation (each square covered at most once, the sums met, each piece from 0 to 1),
+    the fewest pieces is above half the free squares less 1; a solution's pieces are a whole
+    number, each covering two squares, so they cover all. False when nothing is proved."""
+    if sum(p.side) != sum(p.top):  # no solution at all
+        return True
+    squares = sum(p.free((r, c)) for r in range(p.height) for c in range(p.width))
+    if squares % 2:
+        return False
+    rows: dict[Any, int] = {}
+    columns = []
+    for kind, at in p.pieces():
+        (r, c), n = dots_of(kind, at)
+        column = [(rows.setdefault(("sum", "row", r), len(rows)), n),
+                  (rows.setdefault(("sum", "column", c), len(rows)), n)]
+        columns.append(column + [(rows.setdefault(u, len(rows)), 1)
+                                 for u in cells_of(kind, at)])
+    clue = {("sum", "row", r): v for r, v in enumerate(p.side)} | {
+        ("sum", "column", c): v for c, v in enumerate(p.top)}
+    order = sorted(rows, key=rows.__getitem__)
+    if any(clue.get(key, 0) for key in clue if key not in rows):
+        return False  # a sum no piece can meet
+    return proves_above([1] * len(columns), columns, [clue.get(key) for key in order],
+                        [clue.get(key, 1) for key in order], squares // 2 - 1)
+
+
 # the memory the counter's states may take at once (each side's, and the row being made): a
 # quarter of the machine's memory, at most 6 GiB
 COUNT_BYTES = min(6 << 30, os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 4)
@@ -289,7 +318,10 @@ def _sweep_args(p: DominoFit, threads: int,
     layers (None: ``MAX_LAYER_BYTES``, read at the call), or None when the sums admit no full
     cover."""
     if not p.cover:
-        raise SatDominoError("the exact counter needs every square covered")
+        if not covers_every_square(p):
+            raise SatDominoError("the exact counter needs every square covered, and no "
+                                 "solution leaving one empty was ruled out")
+        p = replace(p, cover=True)
     if p.width > 64:
         raise SatDominoError("the exact counter takes boards up to 64 squares wide")
     if _fitcount is None:
@@ -309,7 +341,9 @@ def _sweep_args(p: DominoFit, threads: int,
 
 
 def count_placements(p: DominoFit, threads: int = 0) -> int:
-    """The exact number of solutions with every square covered, without SAT.
+    """The exact number of solutions with every square covered, without SAT; without full
+    cover (``cover=False``), where linear programming proves that every solution covers
+    every square anyway (``covers_every_square``: so far, every board our generator made).
 
     Covering everything turns the clues into counts of vertical pieces per row and per column
     (``fixed_counts``). The horizontal pieces then fill what is left of each row, which they
