@@ -10,7 +10,8 @@
 3. Planted Domino Fit 20x20 (seeds 1-6): ``count`` with a 10 s limit: which finish.
    ``--part estimates``: ``count`` with ``approx`` (the family's estimate in the race) on
    20x20 boards whose exact count is known (counted first, in process) and on 20x20 and
-   30x30 boards no exact method counts.
+   30x30 boards no exact method counts. ``--part nocover``: the same 20x20 boards without
+   full cover, the race against Ganak alone.
 4. ``--baseline REV`` (needs ../shared/corpus): the NYT Pips corpus, ``satdomino solve --unique
    --count``, whole process, this checkout against git revision REV (checked out and built in a
    temporary folder), taking turns.
@@ -156,6 +157,29 @@ def domino_fit(limit: float) -> None:
                   f"{c.method} | {c.seconds:.1f} |", flush=True)
 
 
+def domino_fit_no_cover(limit: float) -> None:
+    """Planted 20x20 boards read without full cover: the race (where the family's counter
+    answers, linear programming has proved that every solution covers every square) against
+    Ganak alone, each within ``limit`` seconds."""
+    fam = family("dominofit")
+    print(f"\n| --no-cover 20x20 | seed | proved (s) | count | method | seconds | Ganak alone "
+          f"(limit {limit:g}) |")
+    print("|---|---|---|---|---|---|---|")
+    for blacks in (0.1, 0.07):
+        for seed in range(1, 7):
+            board, _ = dominofit.planted(20, 20, seed, blacks=blacks)
+            board = dataclasses.replace(board, cover=False)
+            t0 = time.perf_counter()
+            proved = dominofit.covers_every_square(board)
+            seconds = time.perf_counter() - t0
+            c = count(board, fam, timeout=limit)
+            g = count(board, fam, timeout=limit, methods=("ganak",))
+            shown = f"{c.value:,}" if c.complete else f"{c.value:,}+ ({c.reason})"
+            alone = f"{g.seconds:.1f}" if g.complete else f"over {limit:g}"
+            print(f"| blacks={blacks} | {seed} | {'yes' if proved else 'no'} ({seconds:.2f}) | "
+                  f"{shown} | {c.method} | {c.seconds:.1f} | {alone} |", flush=True)
+
+
 def domino_fit_estimates(limit: float) -> None:
     """``--count approx`` on Domino Fit boards: the estimate against the exact count where one
     is known (counted here, in process), and on boards no exact method counts."""
@@ -213,7 +237,8 @@ def main() -> None:
                     help="Dominosa: seconds Ganak may take on a board")
     ap.add_argument("--part", default="pentominoes,dominosa,dominofit",
                     help="which parts to run (comma-separated): pentominoes, dominosa, "
-                    "dominofit, estimates (Domino Fit's --count approx)")
+                    "dominofit, nocover (Domino Fit without full cover), estimates "
+                    "(Domino Fit's --count approx)")
     args = ap.parse_args()
     parts = args.part.split(",")
     if "pentominoes" in parts:
@@ -223,6 +248,8 @@ def main() -> None:
                         args.ganak_limit)
     if "dominofit" in parts:
         domino_fit(args.limit)
+    if "nocover" in parts:
+        domino_fit_no_cover(args.limit)
     if "estimates" in parts:
         domino_fit_estimates(args.limit)
     if args.baseline:
