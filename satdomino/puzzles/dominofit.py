@@ -343,7 +343,7 @@ def _sweep_args(p: DominoFit, threads: int,
 def count_placements(p: DominoFit, threads: int = 0) -> int:
     """The exact number of solutions with every square covered, without SAT; without full
     cover (``cover=False``), where linear programming proves that every solution covers
-    every square anyway (``covers_every_square``: so far, every board our generator made).
+    every square anyway (``covers_every_square``; else SatDominoError).
 
     Covering everything turns the clues into counts of vertical pieces per row and per column
     (``fixed_counts``). The horizontal pieces then fill what is left of each row, which they
