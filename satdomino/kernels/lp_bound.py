@@ -67,6 +67,7 @@ def bound(cost: Sequence[int], columns: Columns, lower: Sequence[int | None],
           upper: Sequence[int | None], y: list[int]) -> Fraction:
     """The bound the multipliers ``y`` (scaled by SCALE) prove; a multiplier whose side of
     its row has no bound is taken as 0."""
+    y = list(y)
     rows = 0
     for i, (lo, hi) in enumerate(zip(lower, upper, strict=True)):
         side = lo if y[i] > 0 else hi

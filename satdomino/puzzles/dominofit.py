@@ -316,7 +316,8 @@ def _sweep_args(p: DominoFit, threads: int,
                 layer_bytes: int | None = None) -> list[Any] | None:
     """The C sweep's arguments (``_fitcount.c``) up to ``threads``, with ``layer_bytes`` of
     layers (None: ``MAX_LAYER_BYTES``, read at the call), or None when the sums admit no full
-    cover."""
+    cover. Without full cover, those of the full-cover reading once ``covers_every_square``
+    proves it the same (both the count and the estimate come here)."""
     if not p.cover:
         if not covers_every_square(p):
             raise SatDominoError("the exact counter needs every square covered, and no "
