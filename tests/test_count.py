@@ -72,10 +72,11 @@ def test_the_race_settles_big_counts_by_an_exact_method() -> None:
     board, _ = D.planted(30, 1)  # 25,165,824 placements: enumeration could not
     c = count(board, family("dominosa"), timeout=120)
     assert (c.value, c.complete) == (25_165_824, True) and c.method in ("dp", "ganak")
-    # the family's counter from the start, enumeration's head start, then Ganak unless the
+    # the family's counter from the start; enumeration's head start unless the counter was
+    # done while the model was built (a loaded machine builds slowly); then Ganak, unless the
     # counter was done by then
-    assert c.raced[:2] == ("dp", "enumeration") and set(c.raced) <= {"dp", "enumeration",
-                                                                      "ganak"}
+    assert c.raced[0] == "dp" and set(c.raced) <= {"dp", "enumeration", "ganak"}
+    assert list(c.raced) == sorted(c.raced, key=["dp", "enumeration", "ganak"].index)
     alone = count(board, family("dominosa"), methods=("ganak",), timeout=120)
     assert (alone.value, alone.method) == (25_165_824, "ganak")
 
