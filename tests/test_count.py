@@ -20,6 +20,7 @@ from satdomino import family, solve
 from satdomino.analysis import count as count_module
 from satdomino.analysis.approx import threshold
 from satdomino.analysis.count import METHODS, count, never_true, terminal_progress
+from satdomino.backends import base as base_module
 from satdomino.clock import Deadline
 from satdomino.encode import CNF, Encodings, lower
 from satdomino.kernels import cover_count
@@ -80,6 +81,57 @@ def test_the_race_settles_big_counts_by_an_exact_method() -> None:
     alone = count(board, family("dominosa"), methods=("ganak",), timeout=120)
     assert (alone.value, alone.method) == (25_165_824, "ganak")
 
+
+
+def _slower(fam, build_seconds: float = 0.0, count_seconds: float = 0.0):
+    """The family with its default model built, and its counter counting, that much later."""
+    name, build = next(iter(fam.models.items()))
+    exact = fam.exact_count
+
+    def slow_build(p):
+        m = build(p)
+        time.sleep(build_seconds)
+        return m
+
+    def slow_count(p):
+        time.sleep(count_seconds)
+        return exact(p)
+
+    return dataclasses.replace(fam, models={**fam.models, name: slow_build},
+                               exact_count=slow_count)
+
+
+def test_a_counter_that_answers_while_the_model_is_built_spares_its_encoding(
+        monkeypatch) -> None:
+    lowered = []
+    monkeypatch.setattr(base_module, "lower", lambda *a: lowered.append(a) or lower(*a))
+    fam = _slower(family("doodlefit"), build_seconds=0.5)
+    board, n = test_doodlefit.CASES[-1], len(test_doodlefit.TRUTH[-1])
+    c = count(board, fam)
+    assert (c.value, c.method, c.raced, lowered) == (n, "dp", ("dp",), [])
+    count(board, fam, methods=("enumeration",))
+    assert lowered  # (the spy sees the lowering when there is one)
+
+
+def test_enumeration_gives_way_when_the_counter_answers(monkeypatch) -> None:
+    monkeypatch.setattr(count_module, "HEAD_START", 60.0)  # an hour of it, but for the counter
+    board, _ = D.planted(30, 1)  # 25,165,824 placements: enumeration could not
+    c = count(board, _slower(family("dominosa"), count_seconds=0.3))
+    assert (c.value, c.method, c.raced) == (25_165_824, "dp", ("dp", "enumeration"))
+    assert c.seconds < 30  # (a wide margin: it gives way within milliseconds)
+
+
+def test_a_time_limit_stops_the_encoding_for_enumeration(monkeypatch) -> None:
+    def slow_lower(*args):
+        for _ in range(1000):  # Python work, as lowering is: the deadline raises into it
+            time.sleep(0.01)
+        return lower(*args)
+
+    monkeypatch.setattr(base_module, "lower", slow_lower)
+    c = count(test_doodlefit.CASES[-1], family("doodlefit"), methods=("enumeration",),
+              timeout=0.5)
+    assert (c.complete, c.reason) == (False, "time limit, while building and encoding")
+    assert c.seconds < 8  # (not the 10 s the lowering would take)
 
 def _brute_covers(num_items: int, options: list[tuple[int, ...]]) -> int:
     return sum(1 for k in range(len(options) + 1) for pick in itertools.combinations(options, k)

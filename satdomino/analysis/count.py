@@ -14,11 +14,13 @@
   ``ESTIMATE_SECONDS``), with its relative standard error. An exact method that finishes
   first answers exactly, and says so.
 
-The family's counter starts first, in a forked child, and counts while the model is built and
-lowered. Then, unless it has answered, enumeration runs in this process for ``HEAD_START``
-seconds (a MiniSat that stops on an interrupt), which settles most small counts; when neither
-has answered by then, the other methods join the race in forked children, one a core
-(enumeration goes on only when fewer than two other methods run), and the losers are killed.
+The family's counter starts first, in a forked child, and counts while the model is built;
+then it has as long again (at most ``HEAD_START``) to answer before the model is lowered for
+enumeration. Unless it has answered, enumeration runs in this process for ``HEAD_START``
+seconds (a MiniSat that stops on an interrupt), which settles most small counts, and gives way
+as soon as the counter answers; when neither has answered by then, the other methods join the
+race in forked children, one a core (enumeration goes on only when fewer than two other
+methods run), and the losers are killed.
 What enumeration found is the lower bound a count stopped by the time limit reports.
 """
 
@@ -36,7 +38,7 @@ from ..auto import AUTO, setup
 from ..backends import Backend, get_backend
 from ..backends.base import Formula
 from ..backends.counters import ganak_available, ganak_count
-from ..backends.session import record_new
+from ..backends.session import Ended, record_new
 from ..clock import NEVER, Deadline, TimeUp
 from ..encode import CNF, Encodings, lower
 from ..errors import SatDominoError, UnknownNameError, VerificationError
@@ -51,6 +53,7 @@ from .approx import approx_count
 
 METHODS = ("enumeration", "dp", "ganak")
 HEAD_START = 0.02  # seconds enumeration has alone, in this process
+HEAD_SLICE = 0.004  # seconds: how often the head start looks whether the counter answered
 ESTIMATE_SECONDS = 20.0  # the family's estimate runs this long (less with a nearer deadline)
 # in a race, enumeration gives up here: each solution adds a clause to its solver, and an exact
 # method is running beside it
@@ -150,11 +153,13 @@ class _Race:
         if exact is not None:  # from the start: building and the head start go on beside it
             with counter_progress.telling(self.rows):
                 self.runs["dp"] = ForkedRun(_exact_member, (exact, (puzzle,)))
+        built = time.perf_counter()
         try:
             self._build(puzzle, family, build, encodings, exact, methods, approx, estimate)
         except BaseException:
             self.close()
             raise
+        self.build_seconds = time.perf_counter() - built
 
     def _build(self, puzzle: Any, family: Family[Any, Any], build: Build,
                encodings: Encodings, exact: Callable[[Any], int] | None,
@@ -163,7 +168,9 @@ class _Race:
         engine, deadline = self.engine, self.deadline
         engine.prepare()  # before the puzzle is built, as ``solve`` does
         self.m = build(puzzle)
-        self.formula = engine.formula(self.m, encodings)
+        engine.check(encodings)
+        self.encodings = encodings
+        self._formula: Formula | None = None  # lowered when enumeration first needs it
         self.enumerator = _Enumerator(puzzle, family, self.m, engine.name)
         self.others: list[Exact] = [("dp", exact, (puzzle,))] if exact else []
         if "ganak" in methods and ganak_available():
@@ -188,25 +195,51 @@ class _Race:
         for run in self.runs.values():
             run.close()
 
-    def run(self) -> tuple[int, str, bool, str]:
-        found, ended = 0, "stopped"
+    @property
+    def formula(self) -> Formula:
+        """The model as the engine reads it, lowered on first use (not at all when the
+        family's counter answers first), under the count's deadline."""
+        if self._formula is None:
+            with self.deadline.interrupting():
+                self._formula = self.engine.formula(self.m, self.encodings)
+        return self._formula
+
+    def _dp_answered(self, timeout: float = 0.0) -> bool:
         dp = self.runs.get("dp")
+        return dp is not None and bool(wait([dp.connection], timeout=timeout))
+
+    def run(self) -> tuple[int, str, bool, str]:
         # enumeration in this process for HEAD_START seconds, on a solver that stops on an
-        # interrupt, unless the family's counter has answered while the model was built
-        head_start = self.enumerating and self.engine.interruptible and not (
-            dp is not None and wait([dp.connection], timeout=0))
+        # interrupt, unless the family's counter answers first: lowering the model for it
+        # costs about what building it did, so the counter has that long before it starts
+        left = self.deadline.left()
+        head_start = self.enumerating and self.engine.interruptible and not self._dp_answered(
+            min(HEAD_START, self.build_seconds, HEAD_START if left is None else left))
         try:
-            if head_start:
-                with self.engine.session(self.formula) as s:
-                    found, ended = s.enumerate(self.m.projection, self.enumerator.check,
-                                               deadline=self.deadline.sooner(HEAD_START),
-                                               limit=self.limit)
+            found, ended = self._head_start() if head_start else (0, "stopped")
             self.ran = tuple(self.runs) + ("enumeration",) * head_start
             if ended != "stopped":
                 return found, "enumeration", ended == "all", ""
             return self._race(found)
+        except TimeUp:
+            return 0, "enumeration", False, "time limit, while building and encoding"
         finally:
             self.close()
+
+    def _head_start(self) -> tuple[int, Ended]:
+        """Enumeration for HEAD_START seconds, in slices: it gives way as soon as the
+        family's counter has answered (each solve keeps what the solver learnt)."""
+        found = 0
+        ended: Ended = "stopped"
+        until = self.deadline.sooner(HEAD_START)
+        with self.engine.session(self.formula) as s:
+            while ended == "stopped" and not until.passed() and not self._dp_answered():
+                more, ended = s.enumerate(
+                    self.m.projection, self.enumerator.check,
+                    deadline=until.sooner(HEAD_SLICE),
+                    limit=None if self.limit is None else self.limit - found)
+                found += more
+        return found, ended
 
     def _race(self, found: int) -> tuple[int, str, bool, str]:
         cap = self.limit if not self.others else min(self.limit or ENUMERATION_CAP,
