@@ -169,6 +169,9 @@ class Family(Generic[P, S]):
     # the squares a placement covers (None: the family draws no board of squares)
     squares: Callable[[P, Any], list[Cell] | None] | None = None
     exact_count: Callable[[P], int] | None = None  # distinct solutions, without SAT
+    # that count when this process gets it within milliseconds, else None: a count that
+    # small needs no race
+    quick_count: Callable[[P], int | None] | None = None
     # an unbiased estimate of that count and its relative standard error, taking about the
     # seconds given: ``--count approx`` races it beside ApproxMC
     estimate_count: Callable[[P, float], tuple[int, float]] | None = None

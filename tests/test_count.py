@@ -27,6 +27,7 @@ from satdomino.kernels import cover_count
 from satdomino.kernels.cover_count import count_exact_covers, in_some_cover
 from satdomino.puzzles import dominofit as F
 from satdomino.puzzles import dominosa as D
+from satdomino.puzzles import doodlefit as DF
 
 from . import test_dominofit, test_dominosa_solve, test_doodlefit, test_pips
 from .bruteforce import solutions
@@ -98,7 +99,7 @@ def _slower(fam, build_seconds: float = 0.0, count_seconds: float = 0.0):
         return exact(p)
 
     return dataclasses.replace(fam, models={**fam.models, name: slow_build},
-                               exact_count=slow_count)
+                               exact_count=slow_count, quick_count=None)
 
 
 def test_a_counter_that_answers_while_the_model_is_built_spares_its_encoding(
@@ -112,6 +113,22 @@ def test_a_counter_that_answers_while_the_model_is_built_spares_its_encoding(
     count(board, fam, methods=("enumeration",))
     assert lowered  # (the spy sees the lowering when there is one)
 
+
+
+def test_a_count_the_family_gives_in_milliseconds_needs_no_race() -> None:
+    built = []
+    fam = family("doodlefit")
+    name, build = next(iter(fam.models.items()))
+    spied = dataclasses.replace(fam, models={name: lambda p: built.append(p) or build(p)})
+    for board, truth in zip(test_doodlefit.CASES, test_doodlefit.TRUTH, strict=True):
+        assert fam.quick_count(board) == len(truth)  # small: within its milliseconds
+        c = count(board, spied)
+        assert (c.value, c.method, c.raced) == (len(truth), "dp", ("dp",))
+    assert built == []  # no model, no race
+    [(_, drawn)] = DF.parse((EXAMPLES / "doodlefit" / "pentominoes-6x10.txt").read_text())
+    pentominoes = dataclasses.replace(drawn, rotate=True, reflect=True)  # 9,356: 0.5 s
+    assert fam.quick_count(pentominoes) is None
+    assert count(pentominoes, spied).value == 9_356 and built
 
 def test_enumeration_gives_way_when_the_counter_answers(monkeypatch) -> None:
     monkeypatch.setattr(count_module, "HEAD_START", 60.0)  # an hour of it, but for the counter

@@ -181,6 +181,18 @@ def test_counting_by_orbits_on_boards_that_turn_onto_themselves() -> None:
     assert turned >= 6
 
 
+
+def test_the_sweep_packs_blocks_that_span_64_cells_and_more(monkeypatch) -> None:
+    """The C sweep tests a block spanning fewer than 64 cells of the sweep as one word of
+    bits, and a longer one cell by cell: both against brute force and the Python sweep."""
+    cases = [_box(1, 70, ["*" * 65, "**", "***"]),  # spans 64, 1 and 2 cells
+             _box(2, 40, ["*" * 33, "*" * 33, "*" * 7, "****", "***"]),  # 64 in sweep order
+             _box(2, 40, ["*" * 32, "*" * 32, "****/****", "**/**", "**/**"])]  # 62
+    counted = [D.count_placements(p) for p in cases]
+    assert counted == [len(brute(p)) for p in cases] and min(counted) > 1
+    monkeypatch.setattr(D, "_xcount", None)
+    assert [D.count_placements(p) for p in cases] == counted
+
 @pytest.mark.parametrize("h, w, distinct", [(3, 20, 2), (4, 15, 368), (5, 12, 1010),
                                             (6, 10, 2339)])
 def test_pentominoes_in_a_box_as_the_literature_counts(h: int, w: int, distinct: int) -> None:

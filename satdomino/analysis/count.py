@@ -14,7 +14,9 @@
   ``ESTIMATE_SECONDS``), with its relative standard error. An exact method that finishes
   first answers exactly, and says so.
 
-The family's counter starts first, in a forked child, and counts while the model is built;
+The family's counter starts first, in a forked child, and counts while the model is built
+(a family that can say in milliseconds that a count is small, Doodle Fit's, answers here
+first: there is no race);
 then it has as long again (at most ``HEAD_START``) to answer before the model is lowered for
 enumeration. Unless it has answered, enumeration runs in this process for ``HEAD_START``
 seconds (a MiniSat that stops on an interrupt), which settles most small counts, and gives way
@@ -153,6 +155,10 @@ class _Race:
         if exact is not None:  # from the start: building and the head start go on beside it
             with counter_progress.telling(self.rows):
                 self.runs["dp"] = ForkedRun(_exact_member, (exact, (puzzle,)))
+        # a count small enough for the family's counter to give here, in milliseconds
+        self.quick = family.quick_count(puzzle) if exact and family.quick_count else None
+        if self.quick is not None:
+            return
         built = time.perf_counter()
         try:
             self._build(puzzle, family, build, encodings, exact, methods, approx, estimate)
@@ -209,6 +215,10 @@ class _Race:
         return dp is not None and bool(wait([dp.connection], timeout=timeout))
 
     def run(self) -> tuple[int, str, bool, str]:
+        if self.quick is not None:
+            self.close()
+            self.ran = ("dp",)
+            return self.quick, "dp", True, ""
         # enumeration in this process for HEAD_START seconds, on a solver that stops on an
         # interrupt, unless the family's counter answers first: lowering the model for it
         # costs about what building it did, so the counter has that long before it starts

@@ -40,6 +40,9 @@ typedef struct {
     int n, ngroups, words, small_caps;
     const int *gcap, *ostart, *ocells, *ogroup;
     int *first; /* options of each first cell: first[c] .. first[c + 1] */
+    /* each option's cells as bits from its first cell on (bit k: first cell + k), or 0 when
+       they span 64 cells or more */
+    uint64_t *orel;
     uint64_t *bits;
     int *used;
     /* memo: keys are (cell, the bit words from the cell's on, used counts) */
@@ -174,17 +177,25 @@ static u128 s_go(S *z, int c)
     u128 total = 0;
     if (s_get(z, key, len, h, &total) == 0)
         return total;
+    /* the cells from c on, as bits (bit k: cell c + k; the word after the last is 0) */
+    int w0 = c >> 6, sh = c & 63;
+    uint64_t window = z->bits[w0] >> sh | (sh ? z->bits[w0 + 1] << (64 - sh) : 0);
     for (int o = z->first[c]; o < z->first[c + 1]; o++) {
         int g = z->ogroup[o];
         if (z->used[g] >= z->gcap[g])
             continue;
-        int fits = 1;
-        for (int k = z->ostart[o]; k < z->ostart[o + 1] && fits; k++) {
-            int cell = z->ocells[k];
-            fits = !(z->bits[cell >> 6] >> (cell & 63) & 1);
+        if (z->orel[o]) {
+            if (window & z->orel[o])
+                continue;
+        } else {
+            int fits = 1;
+            for (int k = z->ostart[o]; k < z->ostart[o + 1] && fits; k++) {
+                int cell = z->ocells[k];
+                fits = !(z->bits[cell >> 6] >> (cell & 63) & 1);
+            }
+            if (!fits)
+                continue;
         }
-        if (!fits)
-            continue;
         for (int k = z->ostart[o]; k < z->ostart[o + 1]; k++)
             z->bits[z->ocells[k] >> 6] |= 1ULL << (z->ocells[k] & 63);
         z->used[g]++;
@@ -271,6 +282,7 @@ static PyObject *sweep(PyObject *self, PyObject *args)
             z.small_caps = 0;
     z.gcap = gcap, z.ostart = ostart, z.ocells = ocells, z.ogroup = ogroup;
     z.first = calloc((size_t)n + 2, sizeof(int));
+    z.orel = calloc((size_t)(nopts ? nopts : 1), sizeof(uint64_t));
     z.bits = calloc((size_t)z.words, sizeof(uint64_t));
     z.used = calloc((size_t)(ngroups ? ngroups : 1), sizeof(int));
     z.scratch = malloc(((size_t)n + 1) * (size_t)(1 + 2 * z.words + ngroups) * sizeof(uint32_t));
@@ -280,13 +292,20 @@ static PyObject *sweep(PyObject *self, PyObject *args)
     z.mval = malloc(z.mslots * sizeof(u128));
     z.moff = malloc(z.mslots * sizeof(int));
     z.mpool = malloc(z.mpool_cap * sizeof(uint32_t));
-    if (!z.first || !z.bits || !z.used || !z.scratch || !z.mkey || !z.mval || !z.moff ||
+    if (!z.first || !z.orel || !z.bits || !z.used || !z.scratch || !z.mkey || !z.mval || !z.moff ||
         !z.mpool) {
         PyErr_NoMemory();
         goto out;
     }
-    for (Py_ssize_t o = 0; o < nopts; o++)
+    for (Py_ssize_t o = 0; o < nopts; o++) {
         z.first[ocells[ostart[o]] + 1]++;
+        uint64_t rel = 0;
+        for (int k = ostart[o]; k < ostart[o + 1] && rel != ~0ULL; k++) {
+            int d = ocells[k] - ocells[ostart[o]];
+            rel = d < 64 ? rel | 1ULL << d : ~0ULL;
+        }
+        z.orel[o] = rel == ~0ULL ? 0 : rel;
+    }
     for (int c = 0; c <= n; c++)
         z.first[c + 1] += z.first[c];
     z.control = (volatile int *)b[4].buf;
@@ -305,7 +324,7 @@ static PyObject *sweep(PyObject *self, PyObject *args)
         result = u128_to_long(total);
     }
 out:
-    free(z.first), free(z.bits), free(z.used), free(z.scratch);
+    free(z.first), free(z.orel), free(z.bits), free(z.used), free(z.scratch);
     free(z.mkey), free(z.mval), free(z.moff), free(z.mpool);
     release_buffers(views, got);
     return result;

@@ -331,6 +331,21 @@ def symmetries(shape: frozenset[Cell], placements: list[list[Shape]]) -> list[di
     return out
 
 
+def quick_count(p: DoodleFit) -> int | None:
+    """The number of packings when the C sweep of the whole shape finds it within
+    ``QUICK_SWEEP`` seconds, else None (so is it without the C sweep)."""
+    if _xcount is None:
+        return None
+    index, groups = _sweep_order(p)
+    return _sweep(index, groups, [p.placements(group[0]) for group in groups], (), QUICK_SWEEP)
+
+
+def _sweep_order(p: DoodleFit) -> tuple[dict[Cell, int], list[list[int]]]:
+    """Each cell's place in the sweep (along the shape's longer side), and the groups of
+    interchangeable blocks."""
+    return {u: i for i, u in enumerate(grid_sweep(p.shape))}, p.classes()
+
+
 def _count_in_c(p: DoodleFit, index: dict[Cell, int], groups: list[list[int]]) -> int:
     """The count by the C sweep. When turns or mirror images map the puzzle onto itself, the
     packings holding a placement number as many as those holding its image: the sweep counts
@@ -406,11 +421,10 @@ def count_placements(p: DoodleFit) -> int:
     must be the first cell of the placement that covers it, and the count of what is left is
     remembered by state (the free cells from there on, how many blocks of each group are used).
     In C (``kernels/_xcount.c``) when it is built, else the same search in Python."""
-    order = grid_sweep(p.shape)
-    index = {u: i for i, u in enumerate(order)}
-    groups = p.classes()
+    index, groups = _sweep_order(p)
     if _xcount is not None:
         return _count_in_c(p, index, groups)
+    order = list(index)
     # a group's used count is a digit of ``used``: digit g has weight unit[g], base size + 1
     unit = list(accumulate((len(group) + 1 for group in groups), lambda a, b: a * b, initial=1))
     # (group, cell mask) by first cell
@@ -521,7 +535,8 @@ FAMILY: Family[DoodleFit, DoodleFitSolution] = Family(
                    "from 200 cells two dancing-links searches that try the options in "
                    "different orders (the second from 0.5 s): planted boards 29 of 42 within "
                    "10 s, where CaDiCaL solved 19")),
-    generator=GENERATOR, exact_count=count_placements, obstacles=obstacles,
+    generator=GENERATOR, exact_count=count_placements, quick_count=quick_count,
+    obstacles=obstacles,
     samples=(Sample({"cells": 40, "blocks": 8}, 1, "placement", readings={"rotate": True}),),
     readings=(Reading("rotate", "--rotate", True, "blocks may be rotated"),
               Reading("reflect", "--reflect", True, "blocks may be mirrored")))
