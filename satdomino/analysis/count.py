@@ -14,16 +14,15 @@
   ``ESTIMATE_SECONDS``), with its relative standard error. An exact method that finishes
   first answers exactly, and says so.
 
-The family's counter starts first, in a forked child, and counts while the model is built
-(a family that can say in milliseconds that a count is small, Doodle Fit's, answers here
-first: there is no race);
-then it has as long again (at most ``HEAD_START``) to answer before the model is lowered for
-enumeration. Unless it has answered, enumeration runs in this process for ``HEAD_START``
-seconds (a MiniSat that stops on an interrupt), which settles most small counts, and gives way
-as soon as the counter answers; when neither has answered by then, the other methods join the
-race in forked children, one a core (enumeration goes on only when fewer than two other
-methods run), and the losers are killed.
-What enumeration found is the lower bound a count stopped by the time limit reports.
+A family that can give a small count in milliseconds (``Family.quick_count``: Doodle Fit's)
+answers here first, and there is no race. Otherwise the family's counter starts first, in a
+forked child, and counts while the model is built; then it has as long again (at most
+``HEAD_START``) to answer before the model is lowered for enumeration. Unless it has answered,
+enumeration runs in this process for ``HEAD_START`` seconds (a MiniSat that stops on an
+interrupt), which settles most small counts, and gives way as soon as the counter answers;
+when neither has answered by then, the other methods join the race in forked children, one a
+core (enumeration goes on only when fewer than two other methods run), and the losers are
+killed. What enumeration found is the lower bound a count stopped by the time limit reports.
 """
 
 from __future__ import annotations
@@ -152,13 +151,13 @@ class _Race:
         self.limit, self.deadline, self.progress = limit, deadline, progress
         self.rows = counter_progress.shared()  # the family's counter tells how far it has come
         self.runs: dict[str, ForkedRun] = {}
-        if exact is not None:  # from the start: building and the head start go on beside it
-            with counter_progress.telling(self.rows):
-                self.runs["dp"] = ForkedRun(_exact_member, (exact, (puzzle,)))
         # a count small enough for the family's counter to give here, in milliseconds
         self.quick = family.quick_count(puzzle) if exact and family.quick_count else None
         if self.quick is not None:
             return
+        if exact is not None:  # from the start: building and the head start go on beside it
+            with counter_progress.telling(self.rows):
+                self.runs["dp"] = ForkedRun(_exact_member, (exact, (puzzle,)))
         built = time.perf_counter()
         try:
             self._build(puzzle, family, build, encodings, exact, methods, approx, estimate)

@@ -331,13 +331,20 @@ def symmetries(shape: frozenset[Cell], placements: list[list[Shape]]) -> list[di
     return out
 
 
+# the last puzzle ``quick_count`` did not finish: ``count_placements`` after it, in this
+# process or in a child forked since (the counting race's), does not sweep it again
+_unfinished: list[DoodleFit] = []
+
+
 def quick_count(p: DoodleFit) -> int | None:
     """The number of packings when the C sweep of the whole shape finds it within
     ``QUICK_SWEEP`` seconds, else None (so is it without the C sweep)."""
     if _xcount is None:
         return None
     index, groups = _sweep_order(p)
-    return _sweep(index, groups, [p.placements(group[0]) for group in groups], (), QUICK_SWEEP)
+    whole = _sweep(index, groups, [p.placements(group[0]) for group in groups], (), QUICK_SWEEP)
+    _unfinished[:] = [p] if whole is None else []
+    return whole
 
 
 def _sweep_order(p: DoodleFit) -> tuple[dict[Cell, int], list[list[int]]]:
@@ -352,10 +359,10 @@ def _count_in_c(p: DoodleFit, index: dict[Cell, int], groups: list[list[int]]) -
     them for one placement of each orbit of one group (the group with the fewest orbits), and
     each is weighed by its orbit's size; every packing holds as many of the group's placements
     as the group has blocks. The orbits are counted on every core at once."""
-    placements = [p.placements(group[0]) for group in groups]
-    whole = _sweep(index, groups, placements, (), QUICK_SWEEP)
+    whole = None if p in _unfinished else quick_count(p)
     if whole is not None:  # small: done before the symmetries would have been found
         return whole
+    placements = [p.placements(group[0]) for group in groups]
     moves = symmetries(p.shape, placements)
     if len(moves) == 1 or not groups:
         return _sweep(index, groups, placements, ())
