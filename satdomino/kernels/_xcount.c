@@ -292,8 +292,8 @@ static PyObject *sweep(PyObject *self, PyObject *args)
     z.mval = malloc(z.mslots * sizeof(u128));
     z.moff = malloc(z.mslots * sizeof(int));
     z.mpool = malloc(z.mpool_cap * sizeof(uint32_t));
-    if (!z.first || !z.orel || !z.bits || !z.used || !z.scratch || !z.mkey || !z.mval || !z.moff ||
-        !z.mpool) {
+    if (!z.first || !z.orel || !z.bits || !z.used || !z.scratch || !z.mkey || !z.mval ||
+        !z.moff || !z.mpool) {
         PyErr_NoMemory();
         goto out;
     }
