@@ -15,12 +15,14 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import OutOfTimeError
+
+T = TypeVar("T")
 
 
 class TimeUp(BaseException):
@@ -97,6 +99,18 @@ class Deadline:
                     stack.remove(entry)
         if lost and alarm.rang:  # by a __del__ or a cleanup it landed in: say it again
             raise TimeUp
+
+
+def within(seconds: float, work: Callable[[], T]) -> T | None:
+    """What ``work()`` returns when it finishes within ``seconds`` (Python work: the deadline
+    raises into it), else None. An enclosing deadline that has passed raises on."""
+    try:
+        with Deadline.after(seconds).interrupting():
+            return work()
+    except TimeUp:
+        if armed_left() == 0:  # the caller's deadline, not this one
+            raise
+        return None
 
 
 def armed_left() -> float | None:

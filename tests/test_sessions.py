@@ -251,6 +251,25 @@ def test_no_time_up_lands_in_a_shielded_block_it_comes_as_the_block_ends() -> No
     assert all(not t.is_alive() for t in threads)
 
 
+
+def _busy(seconds: float) -> str:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:  # Python work, which a deadline raises into
+        pass
+    return "done"
+
+
+def test_within_gives_the_answer_or_none_and_never_hides_the_callers_deadline() -> None:
+    from satdomino.clock import within
+
+    assert within(5.0, lambda: _busy(0.01)) == "done"
+    t0 = time.monotonic()
+    assert within(0.05, lambda: _busy(60)) is None
+    assert time.monotonic() - t0 < 30  # (stopped, not run out)
+    with pytest.raises(TimeUp), Deadline.after(0.05).interrupting():
+        within(60, lambda: _busy(60))  # the enclosing deadline comes first: it raises on
+        raise AssertionError("not reached")
+
 def test_deadlines_and_shields_work_under_a_tracer() -> None:
     """Under coverage, pdb or cProfile (a trace or profile function), a TimeUp taken back
     must not leave the interpreter looping: clearing it with NULL did, where a generator

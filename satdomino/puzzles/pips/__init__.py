@@ -79,7 +79,8 @@ FAMILY: Family[Pips, PipsSolution] = Family(
           AutoRule(100, "placement", {}, ("portfolio:sls+cadical195@2", "cadical195"),
                    "our local search first (200 dominoes in 0.4-2 s, 500 in 1-2 s); CaDiCaL "
                    "joins at 2 s, when its CNF is made: a 200-domino one takes 0.3 GB")),
-    generator=GENERATOR, exact_count=B.count_placements, count_views=B.COUNT_VIEWS,
+    generator=GENERATOR, exact_count=B.count_placements, quick_count=B.quick_count,
+    count_views=B.COUNT_VIEWS,
     obstacles=B.obstacles,
     samples=(Sample({"dominoes": 12, "max_pip": 6}, 1, "placement", {"pb": "adder"}),
              Sample({"dominoes": 12, "max_pip": 6}, 1, "link-value", {"int": "order"}),
