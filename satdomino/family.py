@@ -170,8 +170,8 @@ class Family(Generic[P, S]):
     squares: Callable[[P, Any], list[Cell] | None] | None = None
     exact_count: Callable[[P], int] | None = None  # distinct solutions, without SAT
     # that count when this process gets it within milliseconds (Doodle Fit: a sweep of the
-    # whole shape; Pips: a board of a few dominoes), else None: a count that small needs no
-    # race
+    # whole shape; Pips: a board of a few dominoes; Domino Fit: a small board), else None: a
+    # count that small needs no race
     quick_count: Callable[[P], int | None] | None = None
     # an unbiased estimate of that count and its relative standard error, taking about the
     # seconds given: ``--count approx`` races it beside ApproxMC

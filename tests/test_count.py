@@ -145,6 +145,22 @@ def test_a_pips_board_of_a_few_dominoes_is_counted_before_any_race() -> None:
     assert len(ten.dominoes) == 10 and fam.quick_count(ten) is None  # to the race at once
     assert count(ten, fam).value == 463_960
 
+
+def test_a_small_domino_fit_board_is_counted_before_any_race() -> None:
+    fam = family("dominofit")
+    boards, truth = CASES["dominofit"]
+    answered = 0
+    for board, n in zip(boards, truth, strict=True):
+        quick = fam.quick_count(board)
+        if not board.cover:
+            assert quick is None  # its proof takes longer: to the race
+        else:
+            assert board.width * board.height <= 100 and quick in (None, n)
+            answered += quick == n
+    assert answered >= 8
+    big, _ = F.planted(11, 10, 1)
+    assert fam.quick_count(big) is None and count(big, fam).value == F.count_placements(big)
+
 def test_enumeration_gives_way_when_the_counter_answers(monkeypatch) -> None:
     monkeypatch.setattr(count_module, "HEAD_START", 60.0)  # an hour of it, but for the counter
     board, _ = D.planted(30, 1)  # 25,165,824 placements: enumeration could not
