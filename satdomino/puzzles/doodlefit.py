@@ -342,7 +342,12 @@ def quick_count(p: DoodleFit) -> int | None:
     if _xcount is None:
         return None
     index, groups = _sweep_order(p)
-    whole = _sweep(index, groups, [p.placements(group[0]) for group in groups], (), QUICK_SWEEP)
+    return _quick_sweep(p, index, groups, [p.placements(group[0]) for group in groups])
+
+
+def _quick_sweep(p: DoodleFit, index: dict[Cell, int], groups: list[list[int]],
+                 placements: list[list[Shape]]) -> int | None:
+    whole = _sweep(index, groups, placements, (), QUICK_SWEEP)
     _unfinished[:] = [p] if whole is None else []
     return whole
 
@@ -359,10 +364,10 @@ def _count_in_c(p: DoodleFit, index: dict[Cell, int], groups: list[list[int]]) -
     them for one placement of each orbit of one group (the group with the fewest orbits), and
     each is weighed by its orbit's size; every packing holds as many of the group's placements
     as the group has blocks. The orbits are counted on every core at once."""
-    whole = None if p in _unfinished else quick_count(p)
+    placements = [p.placements(group[0]) for group in groups]
+    whole = None if p in _unfinished else _quick_sweep(p, index, groups, placements)
     if whole is not None:  # small: done before the symmetries would have been found
         return whole
-    placements = [p.placements(group[0]) for group in groups]
     moves = symmetries(p.shape, placements)
     if len(moves) == 1 or not groups:
         return _sweep(index, groups, placements, ())

@@ -762,7 +762,7 @@ def count_placements(p: Pips) -> int:
 
 
 # a board of at most this many dominoes is counted in process, before any race: on the NYT
-# boards such a count takes well under ``QUICK_SECONDS``, and most larger ones take longer
+# boards such a count takes well under ``QUICK_SECONDS``, and larger ones up to seconds
 QUICK_DOMINOES = 7
 QUICK_SECONDS = 0.005
 
