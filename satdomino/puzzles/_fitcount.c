@@ -196,6 +196,11 @@ typedef struct {
     const int64_t *free;
     const int *tops, *need;
     int *above, *below; /* possible tops in each column: in rows before r, in rows from r */
+    /* the horizontal pieces across each line between columns c and c + 1 (``lines_allow``):
+       free_above[r * width + c], the free squares of column c in rows before r;
+       pairs_above[r * width + c], the rows before r where squares c and c + 1 are both free;
+       lines[c], how many cross that line in every solution */
+    int *free_above, *pairs_above, *lines;
     size_t max_states; /* the states the sweeps may hold at once */
     size_t held;       /* the states of both sides, while a row is made */
     volatile int *control;
@@ -839,7 +844,54 @@ typedef struct {
     long j;
     const uint8_t *lo, *hi; /* the layer's bounds, or NULL */
     int exact;
+    /* the horizontal pieces the state's own side has across line c are base[c] less twice
+       its column c's count less those across line c - 1; they must lie in least[c] .. lines[c]
+       (the other side has the rest, at most what its free pairs hold) */
+    int base[MAX_WIDTH], least[MAX_WIDTH];
 } Into;
+
+/* Covering every square, column c's free squares on one side of a boundary are its vertical
+   pieces' (two each, one for a piece across the boundary) and those of the horizontal pieces
+   across lines c - 1 and c. So a state's counts fix how many horizontal pieces its side has
+   across each line, and the other side must have the rest of ``lines``: between none and
+   the free pairs of its rows (less the squares the boundary's pieces take). Nothing in the
+   column-by-column bounds sees this: most states of a plain sweep fail it. */
+static void lines_of(const Board *b, Into *in, int r, int down)
+{
+    int w = b->width, h = b->height;
+    /* down, the state is at boundary r + 1 (rows before it swept), its mask the squares of
+       row r + 1 covered from above; up, at boundary r, its mask the tops of row r - 1 */
+    int rb = down ? r + 1 : r, edge = down ? rb : rb - 1;
+    uint64_t x = in->x, pairs = 0;
+    if (edge >= 0 && edge < h)
+        pairs = (uint64_t)b->free[edge] & ((uint64_t)b->free[edge] >> 1) & ~(x | (x >> 1));
+    const int *fa = b->free_above + (size_t)rb * w, *all = b->free_above + (size_t)h * w;
+    for (int c = 0; c + 1 < w; c++) {
+        int bit = (int)((x >> c) & 1), cap = (int)((pairs >> c) & 1);
+        if (down) { /* the other side: rows from rb (row rb less the mask's squares) */
+            in->base[c] = fa[c] + bit;
+            cap += b->pairs_above[(size_t)h * w + c] -
+                   (rb < h ? b->pairs_above[(size_t)(rb + 1) * w + c] : b->pairs_above[(size_t)h * w + c]);
+        } else { /* rows before rb (row rb - 1 less the mask's tops) */
+            in->base[c] = all[c] - fa[c] - bit;
+            cap += rb >= 1 ? b->pairs_above[(size_t)(rb - 1) * w + c] : 0;
+        }
+        in->least[c] = b->lines[c] - cap;
+    }
+}
+
+/* may a state with these counts, moved into ``in``, leave the other side its horizontal
+   pieces across every line? */
+static int lines_allow(const Board *b, const Into *in, const uint8_t *counts)
+{
+    int own = 0;
+    for (int c = 0; c + 1 < b->width; c++) {
+        own = in->base[c] - 2 * counts[c] - own;
+        if (own < in->least[c] || own > b->lines[c])
+            return 0;
+    }
+    return 1;
+}
 
 static int worker_stops(Worker *wk)
 {
@@ -865,6 +917,8 @@ static int stream_next(const Into *in, Stream *s)
            futures */
         if (in->j >= 0 && !in->exact &&
             !completable(b, down ? r + 1 : r, (size_t)in->j, s->have, down))
+            continue;
+        if (!lines_allow(b, in, s->have))
             continue;
         s->num = cur->num[e];
         return 1;
@@ -1106,7 +1160,8 @@ static void gather_into(Worker *wk, size_t t, Stream *streams, Head *heap)
     const States *cur = wk->cur, *meet = wk->meet;
     const Moves *mv = wk->mv;
     int w = b->width, vw = vec_width(w), down = wk->down, klen = cur->klen;
-    Into in = {wk, mv->index.mask[t], mv->entry[t], NULL, NULL, 0};
+    Into in = {wk, mv->index.mask[t], mv->entry[t], NULL, NULL, 0, {0}, {0}};
+    lines_of(b, &in, wk->r, down);
     const Layer *to = in.j >= 0 ? &b->layers[down ? wk->r + 1 : wk->r] : NULL;
     if (to && to->lo[down]) {
         in.lo = to->lo[down] + (size_t)in.j * vw, in.hi = to->hi[down] + (size_t)in.j * vw;
@@ -1305,6 +1360,22 @@ static void pack_column(Board *b, int c, int first, int dir, int *out)
             run = 0;
         out[r * b->width + c] = packed;
     }
+}
+
+/* ``free_above``, ``pairs_above`` and ``lines`` (``Board``) */
+static void count_lines(Board *b)
+{
+    int w = b->width, h = b->height, across = 0;
+    for (int r = 0; r < h; r++) {
+        uint64_t row = (uint64_t)b->free[r], pairs = row & (row >> 1);
+        for (int c = 0; c < w; c++) {
+            size_t at = (size_t)(r + 1) * w + c;
+            b->free_above[at] = b->free_above[at - w] + (int)((row >> c) & 1);
+            b->pairs_above[at] = b->pairs_above[at - w] + (int)((pairs >> c) & 1);
+        }
+    }
+    for (int c = 0; c + 1 < w; c++) /* column c: its free squares, two a vertical piece */
+        across = b->lines[c] = b->free_above[(size_t)h * w + c] - 2 * b->need[c] - across;
 }
 
 /* the work of moving the states at ``boundary`` across the next row (``down`` or up): with
@@ -1525,12 +1596,17 @@ static PyObject *count(PyObject *self, PyObject *args)
             goto done;
         }
     }
-    Board b = {width, height, bf.buf, bt.buf, bn.buf, NULL, NULL, (size_t)max_states, 0,
-               (volatile int *)bc.buf, 0, 0, NULL, 0, 0, 0, 0, 0,
-               bc.len >= 3 * (Py_ssize_t)sizeof(int)};
+    Board b = {.width = width, .height = height, .free = bf.buf, .tops = bt.buf,
+               .need = bn.buf, .max_states = (size_t)max_states,
+               .control = (volatile int *)bc.buf, .told = bc.len >= 3 * (Py_ssize_t)sizeof(int)};
     b.above = calloc((size_t)(height + 1) * width, sizeof(int));
     b.below = calloc((size_t)(height + 1) * width, sizeof(int));
-    int ok = b.above && b.below;
+    b.free_above = calloc((size_t)(height + 1) * width, sizeof(int));
+    b.pairs_above = calloc((size_t)(height + 1) * width, sizeof(int));
+    b.lines = calloc((size_t)width, sizeof(int));
+    int ok = b.above && b.below && b.free_above && b.pairs_above && b.lines;
+    if (ok)
+        count_lines(&b);
     int overflow = 0;
 #ifdef FIT_ESTIMATE
     Py_ssize_t done_runs = 0;
@@ -1598,6 +1674,9 @@ static PyObject *count(PyObject *self, PyObject *args)
     }
     free(b.above);
     free(b.below);
+    free(b.free_above);
+    free(b.pairs_above);
+    free(b.lines);
 done:
     release_buffers(views, got);
 #ifdef FIT_ESTIMATE
