@@ -173,11 +173,12 @@ static long masks_find(Masks *t, uint64_t m, int add)
    of counts (bit v: v vertical pieces) the rows before t can give it (``past``) and the rows
    from t on (``future``), over every way of filling them that reaches or leaves that mask: a
    sweep's state whose counts lie outside them has no completion. A mask whose sets are empty
-   is dead (``future`` of column 0 is 0). */
+   is dead (``future`` of column 0 is 0). After the columns' sets (``Board.sets`` in all), the
+   same for the horizontal pieces across each line between columns (``lines_of``). */
 typedef struct {
     Masks index;             /* the masks */
     size_t cap;              /* entries ``past`` and ``future`` hold */
-    uint64_t *past, *future; /* index.n * width */
+    uint64_t *past, *future; /* index.n * Board.sets */
     /* the moves across the row below: entry i reaches entries to[first[i] .. first[i + 1])
        of the next layer; and the moves across the row above, reversed: entry i is reached
        from entries from[rfirst[i] .. rfirst[i + 1]) of the previous one */
@@ -201,6 +202,9 @@ typedef struct {
        pairs_above[r * width + c], the rows before r where squares c and c + 1 are both free;
        lines[c], how many cross that line in every solution */
     int *free_above, *pairs_above, *lines;
+    /* the sets a layer's entry holds: one a column, then (when every line's total is
+       below 64) one a line; ``totals``, what each set's counts add up to over the board */
+    int sets, *totals;
     size_t max_states; /* the states the sweeps may hold at once */
     size_t held;       /* the states of both sides, while a row is made */
     volatile int *control;
@@ -283,12 +287,12 @@ static void layer_free(Layer *l)
 
 /* the entry of ``mask``: added (its sets empty) when ``add`` is given, the bytes its growth
    takes counted off ``*add``; -2 when absent, -1 when out of memory or of those bytes */
-static long layer_find(Layer *l, uint64_t mask, size_t *add, int width)
+static long layer_find(Layer *l, uint64_t mask, size_t *add, int sets)
 {
     long e = masks_find(&l->index, mask, 0);
     if (e != -2 || !add)
         return e;
-    size_t w = (size_t)width, n = l->index.n;
+    size_t w = (size_t)sets, n = l->index.n;
     size_t grows = (n == l->index.cap ? n * 8 + l->index.slots * 16 : 0) +
                    (n == l->cap ? (n ? n : 64) * 16 * w : 0);
     if (grows > *add)
@@ -324,8 +328,8 @@ static uint64_t mirrored(uint64_t set, int n)
     return out;
 }
 
-/* keep in ``sets`` the counts whose rest of the column's need lies in ``other``; dead when
-   a column keeps none */
+/* keep in ``sets`` the counts whose rest of the total (a column's need, a line's pieces)
+   lies in ``other``; dead when a set keeps none */
 static void keep_matching(uint64_t *sets, const uint64_t *other, const int *need, int width)
 {
     for (int c = 0; c < width; c++) {
@@ -344,22 +348,47 @@ typedef struct {
     Layer *at, *to;
     size_t i;
     int forward, add;
-    uint64_t *acc; /* backward: the union being built */
+    uint64_t *acc;  /* backward: the union being built */
+    uint64_t open; /* the row's free squares not covered from above */
 } Pass;
+
+/* the lines crossed by the horizontal pieces that tile ``rest`` (runs of even length): bit c
+   for a piece on squares c and c + 1 */
+static uint64_t horizontals(uint64_t rest)
+{
+    uint64_t out = 0;
+    int second = 0; /* the square is a piece's second */
+    for (int c = 0; c < 64 && rest >> c; c++) {
+        if ((rest >> c) & 1) {
+            if (!second)
+                out |= 1ULL << c;
+            second = !second;
+        } else
+            second = 0;
+    }
+    return out;
+}
+
+/* set c of ``sets`` gains the move when bit c of ``moved`` is set (shifted by one piece) */
+static void add_sets(uint64_t *dst, const uint64_t *src, uint64_t moved, int n)
+{
+    for (int c = 0; c < n; c++)
+        dst[c] |= ((moved >> c) & 1) ? src[c] << 1 : src[c];
+}
 
 static void pass_move(void *ctx, uint64_t x)
 {
     Pass *ps = ctx;
-    int w = ps->b->width;
+    int w = ps->b->width, S = ps->b->sets;
     if (halted(ps->b))
         return;
-    long j = layer_find(ps->to, x, ps->add ? &ps->b->room : NULL, w);
+    long j = layer_find(ps->to, x, ps->add ? &ps->b->room : NULL, S);
     if (j == -1)
         ps->b->failed = 1;
     if (j < 0)
         return;
     if (ps->forward) { /* counts before the next boundary: these plus x's tops */
-        if (!ps->add && !ps->to->future[(size_t)j * w])
+        if (!ps->add && !ps->to->future[(size_t)j * S])
             return;
         if (!ps->add) { /* the last pass: the move is kept for the sweeps */
             Layer *l = ps->at;
@@ -378,21 +407,24 @@ static void pass_move(void *ctx, uint64_t x)
             }
             l->to[l->nto++] = (uint32_t)j;
         }
-        uint64_t *dst = ps->to->past + (size_t)j * w, *src = ps->at->past + ps->i * w;
-        for (int c = 0; c < w; c++)
-            dst[c] |= ((x >> c) & 1) ? src[c] << 1 : src[c];
+        uint64_t *dst = ps->to->past + (size_t)j * S, *src = ps->at->past + ps->i * S;
+        add_sets(dst, src, x, w);
+        if (S > w)
+            add_sets(dst + w, src + w, horizontals(ps->open & ~x), w - 1);
     } else { /* counts from this boundary on: x's tops plus the next's */
-        const uint64_t *src = ps->to->future + (size_t)j * w;
+        const uint64_t *src = ps->to->future + (size_t)j * S;
         if (!src[0])
             return;
-        for (int c = 0; c < w; c++)
-            ps->acc[c] |= ((x >> c) & 1) ? src[c] << 1 : src[c];
+        add_sets(ps->acc, src, x, w);
+        if (S > w)
+            add_sets(ps->acc + w, src + w, horizontals(ps->open & ~x), w - 1);
     }
 }
 
 static void pass_row(Board *b, Pass *ps, int r)
 {
     uint64_t fixed = ps->at->index.mask[ps->i];
+    ps->open = (uint64_t)b->free[r] & ~fixed;
     Split s = {b, r, b->tops[r], fixed, r + 1 < b->height ? (uint64_t)b->free[r + 1] : 0,
                pass_move, ps};
     split_from(&s, 0, 0, s.k, 0);
@@ -439,7 +471,7 @@ static int pass_stops(Board *b, size_t i)
    when stopped (``control``). */
 static int build_layers(Board *b, size_t budget)
 {
-    int w = b->width, h = b->height;
+    int w = b->sets, h = b->height;
     Layer *L = calloc((size_t)h + 1, sizeof(Layer));
     if (!L)
         return 0;
@@ -465,7 +497,7 @@ static int build_layers(Board *b, size_t budget)
             goto fail;
     }
     for (int r = h; r >= 0; r--) {
-        uint64_t acc[MAX_WIDTH];
+        uint64_t acc[2 * MAX_WIDTH];
         for (size_t i = 0; i < L[r].index.n; i++) {
             if (pass_stops(b, i))
                 goto fail;
@@ -478,7 +510,7 @@ static int build_layers(Board *b, size_t budget)
                 Pass ps = {b, &L[r], &L[r + 1], i, 0, 0, acc};
                 pass_row(b, &ps, r);
             }
-            keep_matching(acc, L[r].past + i * w, b->need, w);
+            keep_matching(acc, L[r].past + i * w, b->totals, w);
             memcpy(L[r].future + i * w, acc, (size_t)w * 8);
         }
     }
@@ -505,7 +537,7 @@ static int build_layers(Board *b, size_t budget)
             goto fail;
         for (size_t i = 0; i < L[r + 1].index.n; i++) {
             uint64_t *past = L[r + 1].past + i * w;
-            keep_matching(past, L[r + 1].future + i * w, b->need, w);
+            keep_matching(past, L[r + 1].future + i * w, b->totals, w);
             if (!past[0])
                 L[r + 1].future[i * w] = 0;
         }
@@ -539,14 +571,14 @@ static int layer_bounds(Board *b, Layer *l, int down)
     }
     b->room -= takes;
     for (size_t j = 0; j < n; j++) {
-        const uint64_t *sets = (down ? l->future : l->past) + j * w;
+        const uint64_t *sets = (down ? l->future : l->past) + j * b->sets;
         uint8_t *a = lo + j * vw, *z = hi + j * vw;
         memset(a, 0, vw);
         memset(z, 255, vw);
         exact[j] = 1;
         for (int c = 0; c < w; c++) {
             /* the counts v with need - v in the set */
-            uint64_t set = l->future[j * w] ? sets[c] : 0;
+            uint64_t set = l->future[j * b->sets] ? sets[c] : 0;
             int least = set ? __builtin_ctzll(set) : 0, most = set ? 63 - __builtin_clzll(set) : 0;
             int top = b->need[c] - least, bottom = b->need[c] - most;
             if (!set || top < 0) { /* none */
@@ -569,8 +601,8 @@ static int completable(const Board *b, int r, size_t j, const uint8_t *counts, i
 {
     const Layer *l = &b->layers[r];
     int w = b->width;
-    const uint64_t *sets = (past_counted ? l->future : l->past) + j * w;
-    if (!l->future[j * w])
+    const uint64_t *sets = (past_counted ? l->future : l->past) + j * b->sets;
+    if (!l->future[j * b->sets])
         return 0;
     for (int c = 0; c < w; c++) {
         int rest = b->need[c] - counts[c];
@@ -704,7 +736,7 @@ static int find_moves(Board *b, const States *cur, int r, int down, Moves *m)
             const size_t *first = down ? at->first : at->rfirst;
             const uint32_t *ends = down ? at->to : at->from;
             for (size_t k = first[i]; k < first[i + 1]; k++)
-                if (to->future[(size_t)ends[k] * b->width]) /* not dead since */
+                if (to->future[(size_t)ends[k] * b->sets]) /* not dead since */
                     add_move(m, to->index.mask[ends[k]], ends[k]);
         } else {
             /* down: the mask = squares covered from above, choose the tops (they need a free
@@ -845,9 +877,10 @@ typedef struct {
     const uint8_t *lo, *hi; /* the layer's bounds, or NULL */
     int exact;
     /* the horizontal pieces the state's own side has across line c are base[c] less twice
-       its column c's count less those across line c - 1; they must lie in least[c] .. lines[c]
-       (the other side has the rest, at most what its free pairs hold) */
-    int base[MAX_WIDTH], least[MAX_WIDTH];
+       its column c's count less those across line c - 1; they must lie in least[c] ..
+       most[c] (the other side has the rest: what its layer's set allows, else between none
+       and what its free pairs hold) */
+    int base[MAX_WIDTH], least[MAX_WIDTH], most[MAX_WIDTH];
 } Into;
 
 /* Covering every square, column c's free squares on one side of a boundary are its vertical
@@ -866,6 +899,11 @@ static void lines_of(const Board *b, Into *in, int r, int down)
     if (edge >= 0 && edge < h)
         pairs = (uint64_t)b->free[edge] & ((uint64_t)b->free[edge] >> 1) & ~(x | (x >> 1));
     const int *fa = b->free_above + (size_t)rb * w, *all = b->free_above + (size_t)h * w;
+    const uint64_t *sets = NULL; /* the other side's, from the layer */
+    if (in->j >= 0 && b->layers && b->sets > w) {
+        const Layer *l = &b->layers[rb];
+        sets = (down ? l->future : l->past) + (size_t)in->j * b->sets + w;
+    }
     for (int c = 0; c + 1 < w; c++) {
         int bit = (int)((x >> c) & 1), cap = (int)((pairs >> c) & 1);
         if (down) { /* the other side: rows from rb (row rb less the mask's squares) */
@@ -876,7 +914,12 @@ static void lines_of(const Board *b, Into *in, int r, int down)
             in->base[c] = all[c] - fa[c] - bit;
             cap += rb >= 1 ? b->pairs_above[(size_t)(rb - 1) * w + c] : 0;
         }
-        in->least[c] = b->lines[c] - cap;
+        in->least[c] = b->lines[c] - cap, in->most[c] = b->lines[c];
+        if (sets) {
+            uint64_t set = sets[c];
+            in->least[c] = set ? b->lines[c] - (63 - __builtin_clzll(set)) : 1;
+            in->most[c] = set ? b->lines[c] - __builtin_ctzll(set) : 0;
+        }
     }
 }
 
@@ -887,7 +930,7 @@ static int lines_allow(const Board *b, const Into *in, const uint8_t *counts)
     int own = 0;
     for (int c = 0; c + 1 < b->width; c++) {
         own = in->base[c] - 2 * counts[c] - own;
-        if (own < in->least[c] || own > b->lines[c])
+        if (own < in->least[c] || own > in->most[c])
             return 0;
     }
     return 1;
@@ -1160,7 +1203,7 @@ static void gather_into(Worker *wk, size_t t, Stream *streams, Head *heap)
     const States *cur = wk->cur, *meet = wk->meet;
     const Moves *mv = wk->mv;
     int w = b->width, vw = vec_width(w), down = wk->down, klen = cur->klen;
-    Into in = {wk, mv->index.mask[t], mv->entry[t], NULL, NULL, 0, {0}, {0}};
+    Into in = {wk, mv->index.mask[t], mv->entry[t], NULL, NULL, 0, {0}, {0}, {0}};
     lines_of(b, &in, wk->r, down);
     const Layer *to = in.j >= 0 ? &b->layers[down ? wk->r + 1 : wk->r] : NULL;
     if (to && to->lo[down]) {
@@ -1376,6 +1419,14 @@ static void count_lines(Board *b)
     }
     for (int c = 0; c + 1 < w; c++) /* column c: its free squares, two a vertical piece */
         across = b->lines[c] = b->free_above[(size_t)h * w + c] - 2 * b->need[c] - across;
+    int small = 1; /* the lines' sets in the layers, where their totals fit 64-bit sets */
+    for (int c = 0; c < w; c++)
+        b->totals[c] = b->need[c];
+    for (int c = 0; c + 1 < w; c++) {
+        b->totals[w + c] = b->lines[c];
+        small &= b->lines[c] >= 0 && b->lines[c] < 64;
+    }
+    b->sets = small ? 2 * w - 1 : w;
 }
 
 /* the work of moving the states at ``boundary`` across the next row (``down`` or up): with
@@ -1487,8 +1538,8 @@ static Num sweep_board(Board *b, int threads, int *overflow)
     Num total = 0;
     /* from above: nothing covered, no tops yet; from below: no tops asked of the last row
        (with layers, a board whose last boundary cannot be empty has no filling) */
-    long first = b->layers ? layer_find(&b->layers[0], 0, NULL, width) : -1;
-    long last = b->layers ? layer_find(&b->layers[height], 0, NULL, width) : -1;
+    long first = b->layers ? layer_find(&b->layers[0], 0, NULL, b->sets) : -1;
+    long last = b->layers ? layer_find(&b->layers[height], 0, NULL, b->sets) : -1;
     int none = b->layers && (first < 0 || last < 0);
     if (!states_reserve(&down, 1, 1) || !states_reserve(&up, 1, 1))
         b->failed = 1;
@@ -1604,7 +1655,8 @@ static PyObject *count(PyObject *self, PyObject *args)
     b.free_above = calloc((size_t)(height + 1) * width, sizeof(int));
     b.pairs_above = calloc((size_t)(height + 1) * width, sizeof(int));
     b.lines = calloc((size_t)width, sizeof(int));
-    int ok = b.above && b.below && b.free_above && b.pairs_above && b.lines;
+    b.totals = calloc(2 * (size_t)width, sizeof(int));
+    int ok = b.above && b.below && b.free_above && b.pairs_above && b.lines && b.totals;
     if (ok)
         count_lines(&b);
     int overflow = 0;
@@ -1677,6 +1729,7 @@ static PyObject *count(PyObject *self, PyObject *args)
     free(b.free_above);
     free(b.pairs_above);
     free(b.lines);
+    free(b.totals);
 done:
     release_buffers(views, got);
 #ifdef FIT_ESTIMATE
