@@ -33,6 +33,11 @@ move), and moves along the masks' recorded moves instead of finding them again. 
 ``layer_bytes`` of them (0: none), and only where every column needs fewer than 64 pieces;
 without them, the bounds on what the rows left can give each column prune.
 
+A state's counts also fix how many horizontal pieces its side has across each line between
+columns (``lines_of``), and the other side must hold the rest of the line's total: the layers
+keep a set for each line as well (without them, the other side's free pairs bound it), and a
+state whose other side cannot is dropped (``lines_allow``). Most states fail this.
+
 ``free`` is an array('q') of one bit mask per row (bit c: square c is free); ``tops`` and
 ``per_column`` are array('i'). Returns the count, or None when the states held at once (both
 sides' and those of the row being made) pass ``max_states``, or when ``control[0]`` (an
@@ -1676,8 +1681,12 @@ static PyObject *count(PyObject *self, PyObject *args)
         int small = 1; /* every column's need fits the layers' 64-bit sets */
         for (int c = 0; c < width; c++)
             small &= b.need[c] < 64;
-        if (small && layer_bytes > 0)
+        /* the lines' sets double the layers: without them when only that fits */
+        if (small && layer_bytes > 0 && !build_layers(&b, (size_t)layer_bytes) &&
+            b.sets > width && !b.stopped) {
+            b.sets = width;
             build_layers(&b, (size_t)layer_bytes);
+        }
 #ifdef FIT_ESTIMATE
         /* runs with seeds seed, seed + 1, ... on the same layers, while another fits in
            ``seconds`` (at least two), or the one run that dropped nothing */
