@@ -59,7 +59,8 @@ i, weight w, drawn u in (0, 1], has priority w / u; the ``budget`` highest are k
 weighted max(w, tau), tau the next priority), so that each weight's expectation is its
 number of ways. The count is linear in the weights, so each run's expectation is the exact
 count. Runs with seeds ``seed``, ``seed + 1``, ... share the layers and go on while another
-fits in ``seconds`` (at least two, at most ``runs``); their values are returned. ``thinned``
+fits in ``seconds`` from the call, the layers' building included (at least two runs, at most
+``runs``); their values are returned. ``thinned``
 is 0 when the one run made dropped no state: its value is then the count.
 */
 #define PY_SSIZE_T_CLEAN
@@ -1681,6 +1682,9 @@ static PyObject *count(PyObject *self, PyObject *args)
         int small = 1; /* every column's need fits the layers' 64-bit sets */
         for (int c = 0; c < width; c++)
             small &= b.need[c] < 64;
+#ifdef FIT_ESTIMATE
+        double t0 = now(); /* ``seconds`` count the layers too */
+#endif
         /* the lines' sets double the layers: without them when only that fits */
         if (small && layer_bytes > 0 && !build_layers(&b, (size_t)layer_bytes) &&
             b.sets > width && !b.stopped) {
@@ -1689,14 +1693,14 @@ static PyObject *count(PyObject *self, PyObject *args)
         }
 #ifdef FIT_ESTIMATE
         /* runs with seeds seed, seed + 1, ... on the same layers, while another fits in
-           ``seconds`` (at least two), or the one run that dropped nothing */
+           ``seconds`` from t0 (at least two), or the one run that dropped nothing */
         b.budget = (size_t)budget;
-        double t0 = now();
+        double t1 = now();
         while (done_runs < runs && !b.failed && !b.stopped) {
             b.draws = seed + (uint64_t)done_runs, b.thinned = 0;
             values[done_runs++] = (double)sweep_board(&b, threads, &overflow);
-            double spent = now() - t0;
-            if (!b.thinned || (done_runs >= 2 && spent / done_runs * (done_runs + 1) > seconds))
+            double t = now();
+            if (!b.thinned || (done_runs >= 2 && t - t0 + (t - t1) / done_runs > seconds))
                 break;
         }
 #else

@@ -404,7 +404,8 @@ def estimate_placements(p: DominoFit, seconds: float = 20.0, threads: int = 0,
     Each run is the exact counter's sweep with weights for numbers of ways, the states from
     above thinned to ``budget`` a row by priority sampling (``_fitcount.c``), so that its
     expectation is the count; runs with seeds ``seed``, ``seed + 1``, ... go on while another
-    fits in ``seconds`` (at least two, at most 100), and the estimate is their mean. The
+    fits in ``seconds``, building the layers included (at least two runs, at most 100), and
+    the estimate is their mean. The
     error is the standard error of that mean over the mean, from the runs' spread: a
     statistic, not a guarantee. A run that drops no state is the exact count (error 0).
     SatDominoError when fewer than two runs come to more than 0 (the fillings are too rare
