@@ -209,9 +209,13 @@ def domino_fit_estimates(limit: float) -> None:
         board, _ = dominofit.planted(size, size, seed, blacks=blacks)
         exact = dominofit.count_placements(board) if (size, blacks, seed) in known else None
         c = count(board, fam, timeout=limit, approx=True)
+        shown = f"{exact:,}" if exact else "not counted"
+        if not c.complete:  # no answer in time: no figure
+            print(f"| {size}x{size} blacks={blacks} seed {seed} | {shown} | none in "
+                  f"{limit:g} s | | | | {c.seconds:.1f} |", flush=True)
+            continue
         error = f"{c.error:.1%}" if c.error is not None else "-"
         ratio = f"{c.value / exact:.3f}" if exact else "-"
-        shown = f"{exact:,}" if exact else "not counted"
         print(f"| {size}x{size} blacks={blacks} seed {seed} | {shown} | {c.value:,} | "
               f"{c.method} | {error} | {ratio} | {c.seconds:.1f} |", flush=True)
 
