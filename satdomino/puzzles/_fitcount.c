@@ -892,9 +892,10 @@ typedef struct {
 /* Covering every square, column c's free squares on one side of a boundary are its vertical
    pieces' (two each, one for a piece across the boundary) and those of the horizontal pieces
    across lines c - 1 and c. So a state's counts fix how many horizontal pieces its side has
-   across each line, and the other side must have the rest of ``lines``: between none and
-   the free pairs of its rows (less the squares the boundary's pieces take). Nothing in the
-   column-by-column bounds sees this: most states of a plain sweep fail it. */
+   across each line, and the other side must have the rest of ``lines``: what its layer's set
+   for the line allows, or without layers between none and the free pairs of its rows (less
+   the squares the boundary's pieces take). Nothing in the column-by-column bounds sees this:
+   most states of a plain sweep fail it. */
 static void lines_of(const Board *b, Into *in, int r, int down)
 {
     int w = b->width, h = b->height;
@@ -905,6 +906,10 @@ static void lines_of(const Board *b, Into *in, int r, int down)
     if (edge >= 0 && edge < h)
         pairs = (uint64_t)b->free[edge] & ((uint64_t)b->free[edge] >> 1) & ~(x | (x >> 1));
     const int *fa = b->free_above + (size_t)rb * w, *all = b->free_above + (size_t)h * w;
+    /* the other side's whole rows: down, those after row rb; up, those before row rb - 1 */
+    int cut = down ? (rb < h ? rb + 1 : h) : (rb >= 1 ? rb - 1 : 0);
+    const int *pairs_all = b->pairs_above + (size_t)h * w;
+    const int *pairs_past = b->pairs_above + (size_t)cut * w;
     const uint64_t *sets = NULL; /* the other side's, from the layer */
     if (in->j >= 0 && b->layers && b->sets > w) {
         const Layer *l = &b->layers[rb];
@@ -914,11 +919,10 @@ static void lines_of(const Board *b, Into *in, int r, int down)
         int bit = (int)((x >> c) & 1), cap = (int)((pairs >> c) & 1);
         if (down) { /* the other side: rows from rb (row rb less the mask's squares) */
             in->base[c] = fa[c] + bit;
-            cap += b->pairs_above[(size_t)h * w + c] -
-                   (rb < h ? b->pairs_above[(size_t)(rb + 1) * w + c] : b->pairs_above[(size_t)h * w + c]);
+            cap += pairs_all[c] - pairs_past[c];
         } else { /* rows before rb (row rb - 1 less the mask's tops) */
             in->base[c] = all[c] - fa[c] - bit;
-            cap += rb >= 1 ? b->pairs_above[(size_t)(rb - 1) * w + c] : 0;
+            cap += pairs_past[c];
         }
         in->least[c] = b->lines[c] - cap, in->most[c] = b->lines[c];
         if (sets) {
