@@ -252,6 +252,16 @@ typedef struct {
     void *ctx;
 } Split;
 
+/* the set bits of x, inline (without -mpopcnt the builtin is a call into libgcc, and this
+   test runs for every branch of every row's moves) */
+static inline int bits_in(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
 static void split_from(Split *s, int c, uint64_t x, int left, int run)
 {
     int w = s->b->width;
@@ -260,7 +270,7 @@ static void split_from(Split *s, int c, uint64_t x, int left, int run)
     /* no more members than the squares left that could be (else a row of many tops would
        try every subset of its columns) */
     uint64_t could = s->allowed & (uint64_t)s->b->free[s->r] & ~s->fixed;
-    if (left > __builtin_popcountll(c < 64 ? could >> c : 0))
+    if (left > bits_in(c < 64 ? could >> c : 0))
         return;
     if (c == w) {
         if (left == 0 && (run & 1) == 0)
