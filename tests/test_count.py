@@ -84,7 +84,6 @@ def test_the_race_settles_big_counts_by_an_exact_method() -> None:
     assert (alone.value, alone.method) == (25_165_824, "ganak")
 
 
-
 def _slower(fam, build_seconds: float = 0.0, count_seconds: float = 0.0):
     """The family with its default model built, and its counter counting, that much later."""
     name, build = next(iter(fam.models.items()))
@@ -113,7 +112,6 @@ def test_a_counter_that_answers_while_the_model_is_built_spares_its_encoding(
     assert (c.value, c.method, c.raced, lowered) == (n, "dp", ("dp",), [])
     count(board, fam, methods=("enumeration",))
     assert lowered  # (the spy sees the lowering when there is one)
-
 
 
 def test_a_count_the_family_gives_in_milliseconds_needs_no_race() -> None:
@@ -159,6 +157,7 @@ def test_a_small_domino_fit_board_is_counted_before_any_race() -> None:
     big, _ = F.planted(11, 10, 1)
     assert fam.quick_count(big) is None and count(big, fam).value == F.count_placements(big)
 
+
 def test_enumeration_gives_way_when_the_counter_answers(monkeypatch) -> None:
     monkeypatch.setattr(count_module, "HEAD_START", 60.0)  # an hour of it, but for the counter
     board, _ = D.planted(30, 1)  # 25,165,824 placements: enumeration could not
@@ -178,6 +177,7 @@ def test_a_time_limit_stops_the_encoding_for_enumeration(monkeypatch) -> None:
               timeout=0.5)
     assert (c.complete, c.reason) == (False, "time limit, while building and encoding")
     assert c.seconds < 8  # (not the 10 s the lowering would take)
+
 
 def _brute_covers(num_items: int, options: list[tuple[int, ...]]) -> int:
     return sum(1 for k in range(len(options) + 1) for pick in itertools.combinations(options, k)
@@ -549,7 +549,7 @@ def _tilings(width: int, height: int, free: set[tuple[int, int]]) -> list[set[tu
         r, c = min(left)  # the first square left in reading order: its piece goes right or down
         for other, top in (((r, c + 1), None), ((r + 1, c), (r, c))):
             if other in left:
-                go(left - {(r, c), other}, tops | {top} if top else tops)
+                go(left - {(r, c), other}, (tops | {top}) if top else tops)
 
     go(set(free), set())
     return out
@@ -563,7 +563,6 @@ def test_domino_fit_sweep_counts_what_every_tiling_gives() -> None:
     cannot leave the other the horizontal pieces each line between columns needs: this is
     what shows that it never drops one that a tiling completes."""
     import collections
-    import random
     from array import array
 
     from satdomino.puzzles import _fitcount

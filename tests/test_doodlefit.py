@@ -181,7 +181,6 @@ def test_counting_by_orbits_on_boards_that_turn_onto_themselves() -> None:
     assert turned >= 6
 
 
-
 def test_the_sweep_packs_blocks_that_span_64_cells_and_more(monkeypatch) -> None:
     """The C sweep tests a block spanning fewer than 64 cells of the sweep as one word of
     bits, and a longer one cell by cell: both against brute force and the Python sweep."""
@@ -192,6 +191,7 @@ def test_the_sweep_packs_blocks_that_span_64_cells_and_more(monkeypatch) -> None
     assert counted == [len(brute(p)) for p in cases] and min(counted) > 1
     monkeypatch.setattr(D, "_xcount", None)
     assert [D.count_placements(p) for p in cases] == counted
+
 
 @pytest.mark.parametrize("h, w, distinct", [(3, 20, 2), (4, 15, 368), (5, 12, 1010),
                                             (6, 10, 2339)])

@@ -251,7 +251,6 @@ def test_no_time_up_lands_in_a_shielded_block_it_comes_as_the_block_ends() -> No
     assert all(not t.is_alive() for t in threads)
 
 
-
 def _busy(seconds: float) -> str:
     end = time.monotonic() + seconds
     while time.monotonic() < end:  # Python work, which a deadline raises into
@@ -269,6 +268,7 @@ def test_within_gives_the_answer_or_none_and_never_hides_the_callers_deadline() 
     with pytest.raises(TimeUp), Deadline.after(0.05).interrupting():
         within(60, lambda: _busy(60))  # the enclosing deadline comes first: it raises on
         raise AssertionError("not reached")
+
 
 def test_deadlines_and_shields_work_under_a_tracer() -> None:
     """Under coverage, pdb or cProfile (a trace or profile function), a TimeUp taken back

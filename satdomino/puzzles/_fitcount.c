@@ -60,8 +60,8 @@ weighted max(w, tau), tau the next priority), so that each weight's expectation 
 number of ways. The count is linear in the weights, so each run's expectation is the exact
 count. Runs with seeds ``seed``, ``seed + 1``, ... share the layers and go on while another
 fits in ``seconds`` from the call, the layers' building included (at least two runs, at most
-``runs``); their values are returned. ``thinned``
-is 0 when the one run made dropped no state: its value is then the count.
+``runs``); their values are returned. ``thinned`` is 0 when the one run made dropped no
+state: its value is then the count.
 */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

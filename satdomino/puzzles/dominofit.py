@@ -314,10 +314,11 @@ COUNT_BYTES = min(6 << 30, os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGE
 MAX_LAYER_BYTES = 256 << 20
 
 
-def _sweep_args(p: DominoFit, threads: int,
-                layer_bytes: int | None = None) -> list[Any] | None:
+def _sweep_args(p: DominoFit, threads: int, layer_bytes: int | None = None,
+                control: array | None = None) -> list[Any] | None:
     """The C sweep's arguments (``_fitcount.c``) up to ``threads``, with ``layer_bytes`` of
-    layers (None: ``MAX_LAYER_BYTES``, read at the call), or None when the sums admit no full
+    layers (None: ``MAX_LAYER_BYTES``, read at the call) and ``control`` (None: the counting
+    race's, which tells it the rows swept), or None when the sums admit no full
     cover. Without full cover, those of the full-cover reading once ``covers_every_square``
     proves it the same (both the count and the estimate come here)."""
     if not p.cover:
@@ -339,7 +340,7 @@ def _sweep_args(p: DominoFit, threads: int,
     return [p.width, p.height, array("q", signed), array("i", fixed.v_row),
             array("i", fixed.v_col), max_states,
             MAX_LAYER_BYTES if layer_bytes is None else layer_bytes,
-            progress.control(),  # in the counting race: the rows swept, for the parent
+            progress.control() if control is None else control,
             threads or len(os.sched_getaffinity(0))]
 
 
@@ -375,11 +376,10 @@ def quick_count(p: DominoFit) -> int | None:
     one thread finds it within ``QUICK_SECONDS``, else None."""
     if not p.cover or p.width * p.height > QUICK_SQUARES or _fitcount is None:
         return None
-    args = _sweep_args(p, 1)
+    stop = array("i", [0])  # the sweep stops when it is set
+    args = _sweep_args(p, 1, control=stop)
     if args is None:
         return 0
-    stop = array("i", [0])
-    args[7] = stop  # in place of the race's progress: the sweep stops when it is set
     timer = threading.Timer(QUICK_SECONDS, stop.__setitem__, (0, 1))
     start(timer)
     try:
@@ -405,9 +405,9 @@ def estimate_placements(p: DominoFit, seconds: float = 20.0, threads: int = 0,
     above thinned to ``budget`` a row by priority sampling (``_fitcount.c``), so that its
     expectation is the count; runs with seeds ``seed``, ``seed + 1``, ... go on while another
     fits in ``seconds``, building the layers included (at least two runs, at most 100), and
-    the estimate is their mean. The
-    error is the standard error of that mean over the mean, from the runs' spread: a
-    statistic, not a guarantee. A run that drops no state is the exact count (error 0).
+    the estimate is their mean. The error is the standard error of that mean over the mean,
+    from the runs' spread: a statistic, not a guarantee. A run that drops no state is the
+    exact count (error 0).
     SatDominoError when fewer than two runs come to more than 0 (the fillings are too rare
     among the states kept to say anything)."""
     args = _sweep_args(p, threads, ESTIMATE_LAYER_BYTES)
