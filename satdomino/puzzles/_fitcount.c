@@ -25,18 +25,19 @@ reaches, holding the rest of each column's count; both in order, so a leapfrog j
 side skips, by galloping, to where the other could match). The last level is never stored.
 
 Most states of a plain sweep have no completion (at the meeting row of planted 20x20 boards,
-over 90% of them match nothing). So first the masks alone are swept, three times (down, up,
-down), giving each mask a boundary can hold the sets of counts each column can get above it
-and below it, each kept to what the other can match (``build_layers``); a sweep then drops a
-state whose counts the other side's sets cannot complete (as byte bounds, one SSE2 test a
-move), and moves along the masks' recorded moves instead of finding them again. Up to
-``layer_bytes`` of them (0: none), and only where every column needs fewer than 64 pieces;
-without them, the bounds on what the rows left can give each column prune.
+over 90% of them match nothing). So first the masks alone are swept from both ends and kept
+to those both reach, with the moves between them (``reach_masks``); three passes over those
+moves (down, up, down) give each mask a boundary can hold the range of counts each column
+can get above it and below it, each kept to what the other can match (``range_layers``).
+A sweep then drops a state whose counts the other side's ranges cannot complete (as byte
+bounds, one SSE2 test a move), and moves along the masks' listed moves instead of finding
+them again. Up to ``layer_bytes`` of them (0: none); without them, the bounds on what the
+rows left can give each column prune.
 
 A state's counts also fix how many horizontal pieces its side has across each line between
 columns (``lines_of``), and the other side must hold the rest of the line's total: the layers
-keep a set for each line as well (without them, the other side's free pairs bound it), and a
-state whose other side cannot is dropped (``lines_allow``). Most states fail this.
+keep a range for each line as well (without them, the other side's free pairs bound it), and
+a state whose other side cannot is dropped (``lines_allow``). Most states fail this.
 
 ``free`` is an array('q') of one bit mask per row (bit c: square c is free); ``tops`` and
 ``per_column`` are array('i'). Returns the count, or None when the states held at once (both
@@ -175,27 +176,28 @@ static long masks_find(Masks *t, uint64_t m, int add)
 }
 
 /* The masks a boundary can hold (boundary t lies between rows t - 1 and t; its mask is the
-   squares of row t covered from above, the tops of row t - 1), each with, per column, the set
-   of counts (bit v: v vertical pieces) the rows before t can give it (``past``) and the rows
+   squares of row t covered from above, the tops of row t - 1), each with, per column, the
+   range of counts (vertical pieces) the rows before t can give it (``past``) and the rows
    from t on (``future``), over every way of filling them that reaches or leaves that mask: a
-   sweep's state whose counts lie outside them has no completion. A mask whose sets are empty
-   is dead (``future`` of column 0 is 0). After the columns' sets (``Board.sets`` in all), the
-   same for the horizontal pieces across each line between columns (``lines_of``). */
+   sweep's state whose counts lie outside them has no completion. After the columns' ranges
+   (``Board.sets`` in all), the same for the horizontal pieces across each line between
+   columns (``lines_of``). An entry's ranges are ``Board.sv`` bytes of least counts, then as
+   many of most; a mask with an empty range (least above most) is dead. The counts a column
+   can get form a range (no gaps, on every board tried); a line's have one parity, fixed by
+   the mask, so a range says all there too. */
 typedef struct {
-    Masks index;             /* the masks */
-    size_t cap;              /* entries ``past`` and ``future`` hold */
-    uint64_t *past, *future; /* index.n * Board.sets */
+    Masks index;            /* the masks */
+    uint8_t *past, *future; /* index.n entries of 2 * Board.sv bytes */
     /* the moves across the row below: entry i reaches entries to[first[i] .. first[i + 1])
        of the next layer; and the moves across the row above, reversed: entry i is reached
        from entries from[rfirst[i] .. rfirst[i + 1]) of the previous one */
     size_t *first, *rfirst;
     uint32_t *to, *from;
-    size_t nto, tocap;
-    /* the same sets as bounds on a sweep's counts, one byte a column (``VW`` a mask), for
-       one vector test a move: [1] a state from above moving into the mask (its counts before
-       the mask's tops), [0] one from below (its counts from the boundary on); ``exact`` when
-       every column's set is an interval, so that the bounds say all */
-    uint8_t *lo[2], *hi[2], *exact[2];
+    size_t nto;
+    /* the columns' ranges as bounds on a sweep's counts, one byte a column (``VW`` a mask),
+       for one vector test a move: [1] a state from above moving into the mask (its counts
+       before the mask's tops), [0] one from below (its counts from the boundary on) */
+    uint8_t *lo[2], *hi[2];
 } Layer;
 
 typedef struct {
@@ -208,9 +210,10 @@ typedef struct {
        pairs_above[r * width + c], the rows before r where squares c and c + 1 are both free;
        lines[c], how many cross that line in every solution */
     int *free_above, *pairs_above, *lines;
-    /* the sets a layer's entry holds: one a column, then (when every line's total is
-       below 64) one a line; ``totals``, what each set's counts add up to over the board */
-    int sets, *totals;
+    /* the ranges a layer's entry holds: one a column, then (when every line's total fits a
+       byte, and the layers have room) one a line; ``sv``, that rounded up to 16;
+       ``totals``, what each range's counts add up to over the board */
+    int sets, sv, *totals;
     size_t max_states; /* the states the sweeps may hold at once */
     size_t held;       /* the states of both sides, while a row is made */
     volatile int *control;
@@ -290,6 +293,18 @@ static void split_from(Split *s, int c, uint64_t x, int left, int run)
     split_from(s, c + 1, x, left, run + 1);         /* a horizontal piece's square */
 }
 
+/* the moves from ``mask`` across row r, ``down`` or up: down, the mask = squares covered
+   from above, choose the tops (they need a free square below); up, the mask = this row's
+   tops (asked for by the row below), choose the squares covered from above (they need a
+   free square above) */
+static void split_row(const Board *b, int r, int down, uint64_t mask,
+                      void (*emit)(void *, uint64_t), void *ctx)
+{
+    int beside = down ? r + 1 : r - 1;
+    Split s = {b, r, down ? b->tops[r] : (r > 0 ? b->tops[r - 1] : 0), mask,
+               beside >= 0 && beside < b->height ? (uint64_t)b->free[beside] : 0, emit, ctx};
+    split_from(&s, 0, 0, s.k, 0);
+}
 
 static void layer_free(Layer *l)
 {
@@ -297,76 +312,45 @@ static void layer_free(Layer *l)
     free(l->past), free(l->future);
     free(l->first), free(l->rfirst), free(l->to), free(l->from);
     for (int d = 0; d < 2; d++)
-        free(l->lo[d]), free(l->hi[d]), free(l->exact[d]);
+        free(l->lo[d]), free(l->hi[d]);
     memset(l, 0, sizeof *l);
 }
 
-/* the entry of ``mask``: added (its sets empty) when ``add`` is given, the bytes its growth
-   takes counted off ``*add``; -2 when absent, -1 when out of memory or of those bytes */
-static long layer_find(Layer *l, uint64_t mask, size_t *add, int sets)
+/* an entry's ranges (``Layer.past``, ``Layer.future``) */
+static uint8_t *ranges(const Board *b, uint8_t *all, size_t i)
 {
-    long e = masks_find(&l->index, mask, 0);
-    if (e != -2 || !add)
-        return e;
-    size_t w = (size_t)sets, n = l->index.n;
-    size_t grows = (n == l->index.cap ? n * 8 + l->index.slots * 16 : 0) +
-                   (n == l->cap ? (n ? n : 64) * 16 * w : 0);
-    if (grows > *add)
-        return -1;
-    *add -= grows;
-    if (n == l->cap) {
-        size_t cap = n ? 2 * n : 64;
-        uint64_t *pa = realloc(l->past, cap * w * 8);
-        if (!pa)
-            return -1;
-        l->past = pa;
-        uint64_t *fu = realloc(l->future, cap * w * 8);
-        if (!fu)
-            return -1;
-        l->future = fu;
-        l->cap = cap;
-    }
-    e = masks_find(&l->index, mask, 1);
-    if (e < 0)
-        return -1;
-    memset(l->past + e * w, 0, w * 8);
-    memset(l->future + e * w, 0, w * 8);
-    return e;
+    return all + i * 2 * (size_t)b->sv;
 }
 
-/* {n - v : v in set, 0 <= v <= n} */
-static uint64_t mirrored(uint64_t set, int n)
+static int dead(const Board *b, const uint8_t *r) { return r[0] > r[b->sv]; }
+
+/* every range empty, or every one {0} */
+static void set_ranges(const Board *b, uint8_t *r, int zero)
 {
-    uint64_t out = 0;
-    for (int v = 0; v <= n; v++)
-        if ((set >> v) & 1)
-            out |= 1ULL << (n - v);
-    return out;
+    memset(r, zero ? 0 : 255, (size_t)b->sv);
+    memset(r + b->sv, 0, (size_t)b->sv);
 }
 
-/* keep in ``sets`` the counts whose rest of the total (a column's need, a line's pieces)
-   lies in ``other``; dead when a set keeps none */
-static void keep_matching(uint64_t *sets, const uint64_t *other, const int *need, int width)
+/* keep in ``r`` the counts whose rest of the total (a column's need, a line's pieces) lies
+   in ``other``'s ranges; dead when a range keeps none */
+static void keep_matching(const Board *b, uint8_t *r, const uint8_t *other)
 {
-    for (int c = 0; c < width; c++) {
-        sets[c] &= mirrored(other[c], need[c]);
-        if (!sets[c]) {
-            sets[0] = 0;
+    int sv = b->sv;
+    for (int c = 0; c < b->sets; c++) {
+        int n = b->totals[c], least = other[c], most = other[sv + c];
+        if (least <= most && least <= n) { /* {n - v : v in other, v <= n} */
+            int from = n - (most < n ? most : n), to = n - least;
+            if (r[c] < from)
+                r[c] = (uint8_t)from;
+            if (r[sv + c] > to)
+                r[sv + c] = (uint8_t)to;
+        }
+        if (least > most || least > n || r[c] > r[sv + c]) {
+            r[0] = 255, r[sv] = 0;
             return;
         }
     }
 }
-
-/* one mask's moves across a row, for the passes: ``from`` is entry i of layer ``at``, moving
-   into layer ``to`` */
-typedef struct {
-    Board *b;
-    Layer *at, *to;
-    size_t i;
-    int forward, add;
-    uint64_t *acc;  /* backward: the union being built */
-    uint64_t open; /* the row's free squares not covered from above */
-} Pass;
 
 /* the lines crossed by the horizontal pieces that tile ``rest`` (runs of even length): bit c
    for a piece on squares c and c + 1 */
@@ -385,92 +369,72 @@ static uint64_t horizontals(uint64_t rest)
     return out;
 }
 
-/* set c of ``sets`` gains the move when bit c of ``moved`` is set (shifted by one piece) */
-static void add_sets(uint64_t *dst, const uint64_t *src, uint64_t moved, int n)
+/* what the move from entry i of layer r to entry j of the next adds to the counts: byte c
+   is 1 when column c gets a vertical piece's top (the columns), byte w + c when a
+   horizontal piece crosses line c (the lines); ``sv`` bytes */
+static void step_of(const Board *b, int r, size_t i, size_t j, uint8_t *step)
 {
-    for (int c = 0; c < n; c++)
-        dst[c] |= ((moved >> c) & 1) ? src[c] << 1 : src[c];
+    uint64_t x = b->layers[r + 1].index.mask[j];
+    uint64_t open = (uint64_t)b->free[r] & ~b->layers[r].index.mask[i] & ~x;
+    memset(step, 0, (size_t)b->sv);
+    for (uint64_t m = x; m; m &= m - 1)
+        step[__builtin_ctzll(m)] = 1;
+    if (b->sets > b->width)
+        for (uint64_t m = horizontals(open); m; m &= m - 1)
+            step[b->width + __builtin_ctzll(m)] = 1;
 }
 
-static void pass_move(void *ctx, uint64_t x)
+/* ``dst``'s ranges joined with ``src``'s moved by ``step`` */
+static void join_ranges(const Board *b, uint8_t *dst, const uint8_t *src, const uint8_t *step)
 {
-    Pass *ps = ctx;
-    int w = ps->b->width, S = ps->b->sets;
-    if (halted(ps->b))
-        return;
-    long j = layer_find(ps->to, x, ps->add ? &ps->b->room : NULL, S);
-    if (j == -1)
-        ps->b->failed = 1;
-    if (j < 0)
-        return;
-    if (ps->forward) { /* counts before the next boundary: these plus x's tops */
-        if (!ps->add && !ps->to->future[(size_t)j * S])
-            return;
-        if (!ps->add) { /* the last pass: the move is kept for the sweeps */
-            Layer *l = ps->at;
-            if (l->nto == l->tocap) {
-                size_t cap = l->tocap ? 2 * l->tocap : 1024;
-                uint32_t *to = NULL;
-                if ((cap - l->tocap) * 4 <= ps->b->room) {
-                    ps->b->room -= (cap - l->tocap) * 4;
-                    to = realloc(l->to, cap * sizeof(uint32_t));
-                }
-                if (!to) {
-                    ps->b->failed = 1;
-                    return;
-                }
-                l->to = to, l->tocap = cap;
-            }
-            l->to[l->nto++] = (uint32_t)j;
-        }
-        uint64_t *dst = ps->to->past + (size_t)j * S, *src = ps->at->past + ps->i * S;
-        add_sets(dst, src, x, w);
-        if (S > w)
-            add_sets(dst + w, src + w, horizontals(ps->open & ~x), w - 1);
-    } else { /* counts from this boundary on: x's tops plus the next's */
-        const uint64_t *src = ps->to->future + (size_t)j * S;
-        if (!src[0])
-            return;
-        add_sets(ps->acc, src, x, w);
-        if (S > w)
-            add_sets(ps->acc + w, src + w, horizontals(ps->open & ~x), w - 1);
+    int sv = b->sv;
+#if defined(__SSE2__)
+    for (int k = 0; k < sv; k += 16) {
+        __m128i d = _mm_loadu_si128((const __m128i *)(step + k));
+        __m128i lo = _mm_adds_epu8(_mm_loadu_si128((const __m128i *)(src + k)), d);
+        __m128i hi = _mm_adds_epu8(_mm_loadu_si128((const __m128i *)(src + sv + k)), d);
+        __m128i *dl = (__m128i *)(dst + k), *dh = (__m128i *)(dst + sv + k);
+        _mm_storeu_si128(dl, _mm_min_epu8(_mm_loadu_si128(dl), lo));
+        _mm_storeu_si128(dh, _mm_max_epu8(_mm_loadu_si128(dh), hi));
     }
+#else
+    for (int c = 0; c < sv; c++) {
+        int lo = src[c] + step[c], hi = src[sv + c] + step[c];
+        if (lo < dst[c])
+            dst[c] = (uint8_t)lo;
+        if (hi > dst[sv + c])
+            dst[sv + c] = (uint8_t)(hi > 255 ? 255 : hi);
+    }
+#endif
 }
 
-static void pass_row(Board *b, Pass *ps, int r)
+/* lists of ``n`` entries' ends (``first[i] .. first[i + 1]`` of ``end``) the other way
+   round: for each of the ``m`` ends, the entries that list it, into ``*tfirst``, ``*tend``;
+   the bytes counted off ``b->room``; 0 when they do not fit */
+static int transposed(Board *b, const size_t *first, const uint32_t *end, size_t n, size_t m,
+                      size_t **tfirst, uint32_t **tend)
 {
-    uint64_t fixed = ps->at->index.mask[ps->i];
-    ps->open = (uint64_t)b->free[r] & ~fixed;
-    Split s = {b, r, b->tops[r], fixed, r + 1 < b->height ? (uint64_t)b->free[r + 1] : 0,
-               pass_move, ps};
-    split_from(&s, 0, 0, s.k, 0);
-}
-
-/* the moves from ``l`` into ``next``, listed by their ends in ``next`` */
-static int reverse_moves(const Layer *l, Layer *next, size_t *room)
-{
-    size_t takes = (next->index.n + 1) * 16 + l->nto * 4;
-    if (takes > *room)
-        return -1;
-    *room -= takes;
-    size_t n = next->index.n;
-    next->rfirst = calloc(n + 1, sizeof(size_t));
-    next->from = malloc((l->nto ? l->nto : 1) * sizeof(uint32_t));
-    if (!next->rfirst || !next->from)
-        return -1;
-    for (size_t k = 0; k < l->nto; k++)
-        next->rfirst[l->to[k] + 1]++;
-    for (size_t j = 0; j < n; j++)
-        next->rfirst[j + 1] += next->rfirst[j];
-    size_t *fill = malloc((n + 1) * sizeof(size_t));
-    if (!fill)
-        return -1;
-    memcpy(fill, next->rfirst, (n + 1) * sizeof(size_t));
-    for (size_t i = 0; i < l->index.n; i++)
-        for (size_t k = l->first[i]; k < l->first[i + 1]; k++)
-            next->from[fill[l->to[k]]++] = (uint32_t)i;
+    size_t count = first[n], takes = (m + 1) * 8 + count * 4;
+    if (takes > b->room)
+        return 0;
+    b->room -= takes;
+    *tfirst = calloc(m + 1, sizeof(size_t));
+    *tend = malloc((count ? count : 1) * sizeof(uint32_t));
+    size_t *fill = malloc((m + 1) * sizeof(size_t));
+    if (!*tfirst || !*tend || !fill) {
+        free(fill);
+        return 0;
+    }
+    for (size_t k = 0; k < count; k++)
+        (*tfirst)[end[k] + 1]++;
+    for (size_t j = 0; j < m; j++)
+        (*tfirst)[j + 1] += (*tfirst)[j];
+    memcpy(fill, *tfirst, (m + 1) * sizeof(size_t));
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = first[i]; k < first[i + 1]; k++)
+            (*tend)[fill[end[k]]++] = (uint32_t)i;
     free(fill);
-    return 0;
+    return 1;
 }
 
 /* in the passes over the masks, before entry i: stop? */
@@ -481,150 +445,302 @@ static int pass_stops(Board *b, size_t i)
     return b->failed || b->stopped;
 }
 
-/* The layers, from three passes over the masks: forward (every reachable mask and its past),
-   backward (the futures, each kept to what its past can match), forward again (the pasts
-   kept to what the futures match). 0 when they would take more than ``budget`` bytes, or
-   when stopped (``control``). */
-static int build_layers(Board *b, size_t budget)
+/* a growing list of entries */
+typedef struct {
+    uint32_t *v;
+    size_t n, cap;
+} List;
+
+/* one mask's moves, for ``reach_masks``: each added to ``into``; or, given ``keep``, those
+   landing there counted in ``lands`` and, given ``ends``, listed */
+typedef struct {
+    Board *b;
+    Masks *into;
+    const Masks *keep;
+    List *ends;
+    size_t lands;
+} Reach;
+
+static void reach_move(void *ctx, uint64_t x)
 {
-    int w = b->sets, h = b->height;
-    Layer *L = calloc((size_t)h + 1, sizeof(Layer));
-    if (!L)
+    Reach *re = ctx;
+    Board *b = re->b;
+    if (!re->keep) {
+        if (masks_find(re->into, x, 1) == -1)
+            b->failed = 1;
+        return;
+    }
+    long j = masks_at(re->keep, x, NULL);
+    if (j < 0)
+        return;
+    re->lands++;
+    List *e = re->ends;
+    if (!e)
+        return;
+    if (e->n == e->cap) {
+        size_t cap = e->cap ? 2 * e->cap : 1024;
+        uint32_t *v = (cap - e->cap) * 4 <= b->room ? realloc(e->v, cap * 4) : NULL;
+        if (!v) {
+            b->failed = 1;
+            return;
+        }
+        b->room -= (cap - e->cap) * 4;
+        e->v = v, e->cap = cap;
+    }
+    e->v[e->n++] = (uint32_t)j;
+}
+
+static size_t masks_bytes(const Masks *t) { return (t->cap + t->slots) * 8; }
+
+/* The masks of boundary t kept to those with a move across the row below (``down``) or
+   above into the next boundary's masks, their moves listed (unless ``quiet``): down, in
+   ``first`` and ``to`` of layer t; up, in ``rfirst`` and ``from`` (those of the next layer
+   reaching each). 0 when stopped or out of memory or of ``b->room``. */
+static int keep_leading(Board *b, int t, int down, int quiet)
+{
+    Layer *l = &b->layers[t];
+    Masks *m = &l->index, kept;
+    const Masks *keep = &b->layers[down ? t + 1 : t - 1].index;
+    List ends = {NULL, 0, 0};
+    size_t *first = quiet ? NULL : malloc((m->n + 1) * sizeof(size_t));
+    if (masks_init(&kept, m->n) < 0 || (!quiet && !first)) {
+        masks_free(&kept), free(first);
         return 0;
-    b->layers = L;
-    b->room = budget;
-    for (int r = 0; r <= h; r++) /* an index starts with room for 1,024 masks: 24 KB */
-        if (b->room < (24 << 10) || masks_init(&L[r].index, 1024) < 0)
-            goto fail;
-        else
-            b->room -= 24 << 10;
-    if (layer_find(&L[0], 0, &b->room, w) < 0)
-        goto fail;
-    for (int c = 0; c < w; c++)
-        L[0].past[c] = 1, L[0].future[c] = 1;
-    for (int r = 0; r < h; r++) {
-        for (size_t i = 0; i < L[r].index.n; i++) {
-            if (pass_stops(b, i))
-                goto fail;
-            Pass ps = {b, &L[r], &L[r + 1], i, 1, 1, NULL};
-            pass_row(b, &ps, r);
+    }
+    Reach re = {b, NULL, keep, quiet ? NULL : &ends, 0};
+    for (size_t i = 0; i < m->n && !pass_stops(b, i); i++) {
+        re.lands = 0;
+        if (first)
+            first[kept.n] = ends.n;
+        split_row(b, down ? t : t - 1, down, m->mask[i], reach_move, &re);
+        if (re.lands) /* room for all: no growth, no failure */
+            masks_find(&kept, m->mask[i], 1);
+    }
+    masks_free(m);
+    *m = kept;
+    if (first)
+        first[kept.n] = ends.n;
+    if (down)
+        l->first = first, l->to = ends.v, l->nto = ends.n;
+    else
+        l->rfirst = first, l->from = ends.v;
+    size_t takes = masks_bytes(m) + (first ? (m->n + 1) * 8 : 0);
+    if (takes > b->room)
+        b->failed = 1;
+    else
+        b->room -= takes;
+    return !b->failed && !b->stopped;
+}
+
+/* The masks each boundary holds on some filling of the board, by the squares alone (the
+   counts come after), and the moves between them: the masks reached both from above and
+   from below. The masks are swept from both ends, the side with fewer first, until the
+   sides are one row apart; then each side is kept, from the meeting out, to the masks with
+   a move into the kept ones of the next boundary, and those moves listed (``first`` and
+   ``to`` of each layer). Many masks reached from one side are not from the other (of those
+   swept, 29-73% on three planted 30x30 boards). 0 when stopped or out of memory or of
+   ``b->room``. */
+static int reach_masks(Board *b)
+{
+    Layer *L = b->layers;
+    int h = b->height, top = 0, bottom = h;
+    for (int t = 0; t <= h; t++)
+        if (masks_init(&L[t].index, 1024) < 0)
+            return 0;
+    masks_find(&L[0].index, 0, 1), masks_find(&L[h].index, 0, 1);
+    size_t held = 0; /* the bytes of the indexes, while they are swept */
+    for (int t = 0; t <= h; t++)
+        held += masks_bytes(&L[t].index);
+    if (held > b->room)
+        return 0;
+    while (bottom - top > 1) {
+        int down = L[top].index.n <= L[bottom].index.n;
+        Masks *from = &L[down ? top : bottom].index, *into = &L[down ? top + 1 : bottom - 1].index;
+        Reach re = {b, into, NULL, NULL, 0};
+        size_t before = masks_bytes(into);
+        for (size_t i = 0; i < from->n && !pass_stops(b, i); i++) {
+            split_row(b, down ? top : bottom - 1, down, from->mask[i], reach_move, &re);
+            if (held - before + masks_bytes(into) > b->room)
+                b->failed = 1;
         }
         if (b->failed || b->stopped)
-            goto fail;
+            return 0;
+        held += masks_bytes(into) - before;
+        if (down)
+            top++;
+        else
+            bottom--;
     }
-    for (int r = h; r >= 0; r--) {
-        uint64_t acc[2 * MAX_WIDTH];
+    /* from the meeting out, the kept indexes are counted instead (the others are freed);
+       the meeting row's moves are listed from below, the row below it being kept after */
+    b->room -= held;
+    for (int t = top; t >= 0; t--) {
+        b->room += masks_bytes(&L[t].index);
+        if (!keep_leading(b, t, 1, t == top))
+            return 0;
+    }
+    for (int t = top + 1; t <= h; t++) {
+        b->room += masks_bytes(&L[t].index);
+        if (!keep_leading(b, t, 0, 0))
+            return 0;
+    }
+    for (int r = top; r < h; r++) { /* the moves from below, listed from above */
+        Layer *l = &L[r], *next = &L[r + 1];
+        if (!transposed(b, next->rfirst, next->from, next->index.n, l->index.n, &l->first,
+                        &l->to))
+            return 0;
+        l->nto = l->first[l->index.n];
+        b->room += (next->index.n + 1) * 8 + next->rfirst[next->index.n] * 4;
+        free(next->rfirst), free(next->from);
+        next->rfirst = NULL, next->from = NULL;
+    }
+    return 1;
+}
+
+/* The ranges of the layers (``reach_masks`` made their masks and moves), from three passes
+   over the moves: forward (each mask's past), backward (the futures, each kept to what its
+   past can match), forward again (the pasts kept to what the futures match), where the
+   moves into dead masks are dropped and the rest listed the other way round too
+   (``rfirst``, ``from``). 0 when stopped or out of memory or of ``b->room``. */
+static int range_layers(Board *b)
+{
+    Layer *L = b->layers;
+    int h = b->height;
+    uint8_t step[2 * MAX_WIDTH];
+    b->sv = (b->sets + 15) & ~15;
+    for (int r = 0; r <= h; r++) {
+        size_t bytes = (L[r].index.n ? L[r].index.n : 1) * 2 * (size_t)b->sv;
+        if (2 * bytes > b->room)
+            return 0;
+        b->room -= 2 * bytes;
+        L[r].past = malloc(bytes), L[r].future = malloc(bytes);
+        if (!L[r].past || !L[r].future)
+            return 0;
+        for (size_t i = 0; i < L[r].index.n; i++) /* mask 0 of boundary 0: no counts yet */
+            set_ranges(b, ranges(b, L[r].past, i), r == 0);
+    }
+    for (int r = 0; r < h; r++)
         for (size_t i = 0; i < L[r].index.n; i++) {
             if (pass_stops(b, i))
-                goto fail;
-            memset(acc, 0, sizeof acc);
-            if (r == h) {
-                if (L[r].index.mask[i] == 0)
-                    for (int c = 0; c < w; c++)
-                        acc[c] = 1;
-            } else {
-                Pass ps = {b, &L[r], &L[r + 1], i, 0, 0, acc};
-                pass_row(b, &ps, r);
+                return 0;
+            for (size_t k = L[r].first[i]; k < L[r].first[i + 1]; k++) {
+                step_of(b, r, i, L[r].to[k], step);
+                join_ranges(b, ranges(b, L[r + 1].past, L[r].to[k]), ranges(b, L[r].past, i),
+                            step);
             }
-            keep_matching(acc, L[r].past + i * w, b->totals, w);
-            memcpy(L[r].future + i * w, acc, (size_t)w * 8);
         }
-    }
-    for (int r = 1; r <= h; r++)
-        memset(L[r].past, 0, L[r].index.n * (size_t)w * 8);
-    for (int r = 0; r < h; r++) {
-        if ((L[r].index.n + 1) * 8 > b->room)
-            goto fail;
-        b->room -= (L[r].index.n + 1) * 8;
-        L[r].first = malloc((L[r].index.n + 1) * sizeof(size_t));
-        if (!L[r].first)
-            goto fail;
+    for (int r = h; r >= 0; r--)
         for (size_t i = 0; i < L[r].index.n; i++) {
             if (pass_stops(b, i))
-                goto fail;
-            L[r].first[i] = L[r].nto;
-            if (!L[r].future[i * w])
-                continue;
-            Pass ps = {b, &L[r], &L[r + 1], i, 1, 0, NULL};
-            pass_row(b, &ps, r);
+                return 0;
+            uint8_t *acc = ranges(b, L[r].future, i);
+            set_ranges(b, acc, r == h && L[r].index.mask[i] == 0); /* no counts after */
+            for (size_t k = r < h ? L[r].first[i] : 0; r < h && k < L[r].first[i + 1]; k++) {
+                const uint8_t *src = ranges(b, L[r + 1].future, L[r].to[k]);
+                if (dead(b, src))
+                    continue;
+                step_of(b, r, i, L[r].to[k], step);
+                join_ranges(b, acc, src, step);
+            }
+            keep_matching(b, acc, ranges(b, L[r].past, i));
         }
-        L[r].first[L[r].index.n] = L[r].nto;
-        if (b->failed || b->stopped || reverse_moves(&L[r], &L[r + 1], &b->room) < 0)
-            goto fail;
+    for (int r = 1; r <= h; r++)
+        for (size_t i = 0; i < L[r].index.n; i++)
+            set_ranges(b, ranges(b, L[r].past, i), 0);
+    for (int r = 0; r < h; r++) {
+        size_t kept = 0;
+        for (size_t i = 0; i < L[r].index.n; i++) {
+            if (pass_stops(b, i))
+                return 0;
+            size_t k = L[r].first[i], end = L[r].first[i + 1];
+            L[r].first[i] = kept;
+            for (; k < end && !dead(b, ranges(b, L[r].future, i)); k++) {
+                uint32_t j = L[r].to[k];
+                if (dead(b, ranges(b, L[r + 1].future, j)))
+                    continue;
+                L[r].to[kept++] = j;
+                step_of(b, r, i, j, step);
+                join_ranges(b, ranges(b, L[r + 1].past, j), ranges(b, L[r].past, i), step);
+            }
+        }
+        L[r].first[L[r].index.n] = L[r].nto = kept;
+        if (!transposed(b, L[r].first, L[r].to, L[r].index.n, L[r + 1].index.n,
+                        &L[r + 1].rfirst, &L[r + 1].from))
+            return 0;
         for (size_t i = 0; i < L[r + 1].index.n; i++) {
-            uint64_t *past = L[r + 1].past + i * w;
-            keep_matching(past, L[r + 1].future + i * w, b->totals, w);
-            if (!past[0])
-                L[r + 1].future[i * w] = 0;
+            uint8_t *past = ranges(b, L[r + 1].past, i);
+            keep_matching(b, past, ranges(b, L[r + 1].future, i));
+            if (dead(b, past))
+                set_ranges(b, ranges(b, L[r + 1].future, i), 0);
         }
     }
     return 1;
-fail:
-    for (int r = 0; r <= h; r++)
-        layer_free(&L[r]);
-    free(L);
-    b->layers = NULL;
+}
+
+/* The layers (``Board.layers``) in at most ``budget`` bytes, or none: with the lines'
+   ranges where they fit, else without. */
+static void make_layers(Board *b, size_t budget)
+{
+    int h = b->height;
+    b->layers = calloc((size_t)h + 1, sizeof(Layer));
+    b->room = budget;
+    int ok = b->layers && reach_masks(b);
+    if (ok) {
+        size_t masks = 0;
+        for (int t = 0; t <= h; t++)
+            masks += b->layers[t].index.n + 1;
+        /* the ranges (four copies of sv bytes a mask) and the moves listed twice */
+        size_t moves = 0;
+        for (int t = 0; t < h; t++)
+            moves += b->layers[t].nto;
+        size_t rest = moves * 4 + masks * 8;
+        if (b->sets > b->width && masks * 4 * (size_t)((b->sets + 15) & ~15) + rest > b->room)
+            b->sets = b->width;
+        ok = range_layers(b);
+    }
+    if (!ok && b->layers) {
+        for (int t = 0; t <= h; t++)
+            layer_free(&b->layers[t]);
+        free(b->layers);
+        b->layers = NULL;
+    }
     b->failed = 0;
-    return 0;
 }
 
 static int vec_width(int width) { return (width + 31) & ~31; }
 
-/* Layer l's sets as bounds for the sweeps going ``down`` or up (``Layer.lo``), the bytes
+/* Layer l's ranges as bounds for the sweeps going ``down`` or up (``Layer.lo``), the bytes
    counted off ``b->room``; 0 when they do not fit. */
 static int layer_bounds(Board *b, Layer *l, int down)
 {
     if (l->lo[down])
         return 1;
     int w = b->width, vw = vec_width(w);
-    size_t n = l->index.n, takes = n * (2 * (size_t)vw + 1) + 3;
+    size_t n = l->index.n, takes = n * 2 * (size_t)vw + 2;
     if (takes > b->room)
         return 0;
-    uint8_t *lo = malloc(n * vw + 1), *hi = malloc(n * vw + 1), *exact = malloc(n + 1);
-    if (!lo || !hi || !exact) {
-        free(lo), free(hi), free(exact);
+    uint8_t *lo = malloc(n * vw + 1), *hi = malloc(n * vw + 1);
+    if (!lo || !hi) {
+        free(lo), free(hi);
         return 0;
     }
     b->room -= takes;
     for (size_t j = 0; j < n; j++) {
-        const uint64_t *sets = (down ? l->future : l->past) + j * b->sets;
+        const uint8_t *r = ranges(b, down ? l->future : l->past, j);
+        int none = dead(b, ranges(b, l->future, j));
         uint8_t *a = lo + j * vw, *z = hi + j * vw;
         memset(a, 0, vw);
         memset(z, 255, vw);
-        exact[j] = 1;
-        for (int c = 0; c < w; c++) {
-            /* the counts v with need - v in the set */
-            uint64_t set = l->future[j * b->sets] ? sets[c] : 0;
-            int least = set ? __builtin_ctzll(set) : 0, most = set ? 63 - __builtin_clzll(set) : 0;
-            int top = b->need[c] - least, bottom = b->need[c] - most;
-            if (!set || top < 0) { /* none */
+        for (int c = 0; c < w; c++) { /* the counts v with need - v in the range */
+            int top = b->need[c] - r[c], bottom = b->need[c] - r[b->sv + c];
+            if (none || top < 0) {
                 a[c] = 255, z[c] = 0;
                 continue;
             }
             a[c] = (uint8_t)(bottom < 0 ? 0 : bottom), z[c] = (uint8_t)top;
-            uint64_t run = set >> least;
-            if (run & (run + 1))
-                exact[j] = 0;
         }
     }
-    l->lo[down] = lo, l->hi[down] = hi, l->exact[down] = exact;
-    return 1;
-}
-
-/* may a state at boundary r, entry j of its layer, with these counts (of the rows before r
-   when ``past_counted``, else of the rows from r) be completed, as far as the layers know? */
-static int completable(const Board *b, int r, size_t j, const uint8_t *counts, int past_counted)
-{
-    const Layer *l = &b->layers[r];
-    int w = b->width;
-    const uint64_t *sets = (past_counted ? l->future : l->past) + j * b->sets;
-    if (!l->future[j * b->sets])
-        return 0;
-    for (int c = 0; c < w; c++) {
-        int rest = b->need[c] - counts[c];
-        if (rest < 0 || !((sets[c] >> rest) & 1))
-            return 0;
-    }
+    l->lo[down] = lo, l->hi[down] = hi;
     return 1;
 }
 
@@ -742,8 +858,6 @@ static int find_moves(Board *b, const States *cur, int r, int down, Moves *m)
     m->b = b;
     if (masks_init(&m->index, 1024) < 0)
         return 0;
-    uint64_t below_free = r + 1 < b->height ? (uint64_t)b->free[r + 1] : 0;
-    uint64_t above_free = r > 0 ? (uint64_t)b->free[r - 1] : 0;
     for (size_t g = 0; g < cur->groups && !b->failed && !b->stopped; g++) {
         m->g = (uint32_t)g;
         if (b->layers) { /* down, the group is at boundary r; up, at r + 1 */
@@ -752,15 +866,10 @@ static int find_moves(Board *b, const States *cur, int r, int down, Moves *m)
             const size_t *first = down ? at->first : at->rfirst;
             const uint32_t *ends = down ? at->to : at->from;
             for (size_t k = first[i]; k < first[i + 1]; k++)
-                if (to->future[(size_t)ends[k] * b->sets]) /* not dead since */
+                if (!dead(b, ranges(b, to->future, ends[k]))) /* not dead since */
                     add_move(m, to->index.mask[ends[k]], ends[k]);
         } else {
-            /* down: the mask = squares covered from above, choose the tops (they need a free
-               square below); up: the mask = this row's tops (asked for by the row below),
-               choose the squares covered from above (they need a free square above) */
-            Split s = {b, r, down ? b->tops[r] : (r > 0 ? b->tops[r - 1] : 0), cur->mask[g],
-                       down ? below_free : above_free, move_found, m};
-            split_from(&s, 0, 0, s.k, 0);
+            split_row(b, r, down, cur->mask[g], move_found, m);
         }
     }
     if (b->failed || b->stopped)
@@ -891,7 +1000,6 @@ typedef struct {
     uint64_t x;
     long j;
     const uint8_t *lo, *hi; /* the layer's bounds, or NULL */
-    int exact;
     /* the horizontal pieces the state's own side has across line c are base[c] less twice
        its column c's count less those across line c - 1; they must lie in least[c] ..
        most[c] (the other side has the rest: what its layer's set allows, else between none
@@ -920,10 +1028,10 @@ static void lines_of(const Board *b, Into *in, int r, int down)
     int cut = down ? (rb < h ? rb + 1 : h) : (rb >= 1 ? rb - 1 : 0);
     const int *pairs_all = b->pairs_above + (size_t)h * w;
     const int *pairs_past = b->pairs_above + (size_t)cut * w;
-    const uint64_t *sets = NULL; /* the other side's, from the layer */
+    const uint8_t *other = NULL; /* the other side's ranges, from the layer */
     if (in->j >= 0 && b->layers && b->sets > w) {
         const Layer *l = &b->layers[rb];
-        sets = (down ? l->future : l->past) + (size_t)in->j * b->sets + w;
+        other = ranges(b, down ? l->future : l->past, (size_t)in->j);
     }
     for (int c = 0; c + 1 < w; c++) {
         int bit = (int)((x >> c) & 1), cap = (int)((pairs >> c) & 1);
@@ -935,10 +1043,9 @@ static void lines_of(const Board *b, Into *in, int r, int down)
             cap += pairs_past[c];
         }
         in->least[c] = b->lines[c] - cap, in->most[c] = b->lines[c];
-        if (sets) {
-            uint64_t set = sets[c];
-            in->least[c] = set ? b->lines[c] - (63 - __builtin_clzll(set)) : 1;
-            in->most[c] = set ? b->lines[c] - __builtin_ctzll(set) : 0;
+        if (other) { /* (the layer's mask is live: no range is empty) */
+            in->least[c] = b->lines[c] - other[b->sv + w + c];
+            in->most[c] = b->lines[c] - other[w + c];
         }
     }
 }
@@ -975,11 +1082,6 @@ static int stream_next(const Into *in, Stream *s)
         size_t e = s->e++;
         if (!moved(cur->counts + e * cur->klen, s->tops, in->lo, in->hi, s->have, vw) ||
             (!in->lo && !within_reach(b, r, down, in->x, s->have)))
-            continue;
-        /* down, the state is at boundary r + 1 with its pasts counted; up, at r with its
-           futures */
-        if (in->j >= 0 && !in->exact &&
-            !completable(b, down ? r + 1 : r, (size_t)in->j, s->have, down))
             continue;
         if (!lines_allow(b, in, s->have))
             continue;
@@ -1088,11 +1190,7 @@ static int find_hops(Board *b, const Moves *mv, int r, int down, Hops *h)
             for (size_t k = first[i]; k < first[i + 1]; k++)
                 hop_into(h, to->index.mask[ends[k]]);
         } else {
-            int row = down ? r + 1 : r - 1, ask = down ? b->tops[row] : (row > 0 ? b->tops[row - 1] : 0);
-            int beside = down ? row + 1 : row - 1;
-            uint64_t allowed = beside >= 0 && beside < b->height ? (uint64_t)b->free[beside] : 0;
-            Split s = {b, row, ask, h->x, allowed, hop_found, h};
-            split_from(&s, 0, 0, s.k, 0);
+            split_row(b, down ? r + 1 : r - 1, down, h->x, hop_found, h);
         }
     }
     h->first[mv->index.n] = h->n;
@@ -1223,12 +1321,11 @@ static void gather_into(Worker *wk, size_t t, Stream *streams, Head *heap)
     const States *cur = wk->cur, *meet = wk->meet;
     const Moves *mv = wk->mv;
     int w = b->width, vw = vec_width(w), down = wk->down, klen = cur->klen;
-    Into in = {wk, mv->index.mask[t], mv->entry[t], NULL, NULL, 0, {0}, {0}, {0}};
+    Into in = {wk, mv->index.mask[t], mv->entry[t], NULL, NULL, {0}, {0}, {0}};
     lines_of(b, &in, wk->r, down);
     const Layer *to = in.j >= 0 ? &b->layers[down ? wk->r + 1 : wk->r] : NULL;
     if (to && to->lo[down]) {
         in.lo = to->lo[down] + (size_t)in.j * vw, in.hi = to->hi[down] + (size_t)in.j * vw;
-        in.exact = to->exact[down][in.j];
     }
     size_t n = 0;
     for (size_t k = mv->first[t]; k < mv->first[t + 1]; k++) {
@@ -1439,12 +1536,12 @@ static void count_lines(Board *b)
     }
     for (int c = 0; c + 1 < w; c++) /* column c: its free squares, two a vertical piece */
         across = b->lines[c] = b->free_above[(size_t)h * w + c] - 2 * b->need[c] - across;
-    int small = 1; /* the lines' sets in the layers, where their totals fit 64-bit sets */
+    int small = 1; /* the lines' ranges in the layers, where their totals fit a byte */
     for (int c = 0; c < w; c++)
         b->totals[c] = b->need[c];
     for (int c = 0; c + 1 < w; c++) {
         b->totals[w + c] = b->lines[c];
-        small &= b->lines[c] >= 0 && b->lines[c] < 64;
+        small &= b->lines[c] >= 0 && b->lines[c] < 255;
     }
     b->sets = small ? 2 * w - 1 : w;
 }
@@ -1558,8 +1655,8 @@ static Num sweep_board(Board *b, int threads, int *overflow)
     Num total = 0;
     /* from above: nothing covered, no tops yet; from below: no tops asked of the last row
        (with layers, a board whose last boundary cannot be empty has no filling) */
-    long first = b->layers ? layer_find(&b->layers[0], 0, NULL, b->sets) : -1;
-    long last = b->layers ? layer_find(&b->layers[height], 0, NULL, b->sets) : -1;
+    long first = b->layers ? masks_find(&b->layers[0].index, 0, 0) : -1;
+    long last = b->layers ? masks_find(&b->layers[height].index, 0, 0) : -1;
     int none = b->layers && (first < 0 || last < 0);
     if (!states_reserve(&down, 1, 1) || !states_reserve(&up, 1, 1))
         b->failed = 1;
@@ -1693,18 +1790,11 @@ static PyObject *count(PyObject *self, PyObject *args)
             pack_column(&b, c, height - 1, -1, b.below);
             pack_column(&b, c, 0, 1, b.above);
         }
-        int small = 1; /* every column's need fits the layers' 64-bit sets */
-        for (int c = 0; c < width; c++)
-            small &= b.need[c] < 64;
 #ifdef FIT_ESTIMATE
         double t0 = now(); /* ``seconds`` count the layers too */
 #endif
-        /* the lines' sets double the layers: without them when only that fits */
-        if (small && layer_bytes > 0 && !build_layers(&b, (size_t)layer_bytes) &&
-            b.sets > width && !b.stopped) {
-            b.sets = width;
-            build_layers(&b, (size_t)layer_bytes);
-        }
+        if (layer_bytes > 0)
+            make_layers(&b, (size_t)layer_bytes);
 #ifdef FIT_ESTIMATE
         /* runs with seeds seed, seed + 1, ... on the same layers, while another fits in
            ``seconds`` from t0 (at least two), or the one run that dropped nothing */
