@@ -12,7 +12,9 @@
    ``--part estimates``: ``count`` with ``approx`` (the family's estimate in the race) on
    20x20 boards whose exact count is known (counted first, in process) and on 30x30 boards
    no exact method counts. ``--part nocover``: the same 20x20 boards without
-   full cover, the race against Ganak alone.
+   full cover, the race against Ganak alone. ``--part layers``: the exact counter's layers
+   alone (``_fitcount.count`` held to one state, so that it stops right after them) with the
+   estimate's budget, in a child process each (seconds, peak memory), medians.
 4. ``--baseline REV`` (needs ../shared/corpus): the NYT Pips corpus, ``satdomino solve --unique
    --count``, whole process, this checkout against git revision REV (checked out and built in a
    temporary folder), taking turns.
@@ -220,6 +222,54 @@ def domino_fit_estimates(limit: float) -> None:
               f"{c.method} | {error} | {ratio} | {c.seconds:.1f} |", flush=True)
 
 
+def domino_fit_estimator_runs() -> None:
+    """The estimator's runs against known counts: a fixed number of runs (seeds 1, 2, ...)
+    on one build of the layers, both cores, in process."""
+    print("\n| board | states kept | runs | seconds a run | a run's deviation | mean / count | "
+          "standard error |")
+    print("|---|---|---|---|---|---|---|")
+    for blacks, seed, budget, runs in [(0.07, 2, 100_000, 60), (0.07, 3, 100_000, 30),
+                                       (0.1, 5, 3_000, 100)]:
+        board, _ = dominofit.planted(20, 20, seed, blacks=blacks)
+        exact = dominofit.count_placements(board)
+        args = dominofit._sweep_args(board, 0, dominofit.ESTIMATE_LAYER_BYTES)
+        t = time.perf_counter()
+        values, _ = dominofit._fitestimate.count(*args, budget, 1, runs, float("inf"))
+        seconds = (time.perf_counter() - t) / runs
+        ratios = [v / exact for v in values]
+        deviation = statistics.stdev(ratios)
+        print(f"| 20x20 blacks={blacks} seed {seed} | {budget:,} | {runs} | {seconds:.2f} | "
+              f"{deviation:.1%} | {statistics.fmean(ratios):.3f} | "
+              f"{deviation / runs ** 0.5:.1%} |", flush=True)
+
+
+def _layers_alone(size: int, blacks: float, seed: int) -> None:
+    board, _ = dominofit.planted(size, size, seed, blacks=blacks)
+    args = dominofit._sweep_args(board, 0, dominofit.ESTIMATE_LAYER_BYTES)
+    args[5] = 1  # one state: the sweep gives up as soon as the layers are built
+    dominofit._fitcount.count(*args)
+
+
+def domino_fit_layers(repeats: int) -> None:
+    """The layers of the Domino Fit counter alone, on 20x20 and 30x30 planted boards."""
+    print(f"\n| board | layers: seconds (median of {repeats}) | peak memory |")
+    print("|---|---|---|")
+    boards = [(20, 0.07, 17), (20, 0.07, 19)] + [(30, 0.1, seed) for seed in range(1, 5)]
+    for size, blacks, seed in boards:
+        runs = []
+        for _ in range(repeats):
+            t = time.perf_counter()
+            child = multiprocessing.get_context("fork").Process(
+                target=_layers_alone, args=(size, blacks, seed))
+            child.start()
+            _, status, usage = os.wait4(child.pid, 0)
+            runs.append((time.perf_counter() - t, usage.ru_maxrss / 2**20))
+        seconds = statistics.median(r[0] for r in runs)
+        peak = max(r[1] for r in runs)
+        print(f"| {size}x{size} blacks={blacks} seed {seed} | {seconds:.1f} | {peak:.2f} GB |",
+              flush=True)
+
+
 def pips_corpus(baseline: str, repeats: int) -> None:
     if not PIPS.is_dir():
         print(f"\n{PIPS} is absent: the Pips comparison is skipped")
@@ -258,7 +308,7 @@ def main() -> None:
     ap.add_argument("--part", default="pentominoes,dominosa,dominofit",
                     help="which parts to run (comma-separated): pentominoes, dominosa, "
                     "dominofit, nocover (Domino Fit without full cover), estimates "
-                    "(Domino Fit's --count approx)")
+                    "(Domino Fit's --count approx), layers (its counter's layers alone)")
     args = ap.parse_args()
     parts = args.part.split(",")
     if "pentominoes" in parts:
@@ -272,6 +322,9 @@ def main() -> None:
         domino_fit_no_cover(args.limit)
     if "estimates" in parts:
         domino_fit_estimates(args.limit)
+        domino_fit_estimator_runs()
+    if "layers" in parts:
+        domino_fit_layers(args.repeats)
     if args.baseline:
         pips_corpus(args.baseline, args.repeats)
 
