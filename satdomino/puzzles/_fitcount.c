@@ -101,7 +101,7 @@ typedef struct {
 static int masks_init(Masks *t, size_t cap)
 {
     t->n = 0;
-    t->cap = cap < 1024 ? 1024 : cap;
+    t->cap = cap < 16 ? 16 : cap;
     for (t->slots = 1; t->slots < 2 * t->cap;)
         t->slots <<= 1;
     t->mask = malloc(t->cap * 8);
@@ -545,7 +545,7 @@ static int reach_masks(Board *b)
     Layer *L = b->layers;
     int h = b->height, top = 0, bottom = h;
     for (int t = 0; t <= h; t++)
-        if (masks_init(&L[t].index, 1024) < 0)
+        if (masks_init(&L[t].index, 16) < 0)
             return 0;
     masks_find(&L[0].index, 0, 1), masks_find(&L[h].index, 0, 1);
     size_t held = 0; /* the bytes of the indexes, while they are swept */
