@@ -263,6 +263,9 @@ def domino_fit_layers(repeats: int) -> None:
                 target=_layers_alone, args=(size, blacks, seed))
             child.start()
             _, status, usage = os.wait4(child.pid, 0)
+            if status:
+                raise SystemExit(f"the layers of {size}x{size} seed {seed}: the child "
+                                 f"ended with status {status}")
             runs.append((time.perf_counter() - t, usage.ru_maxrss / 2**20))
         seconds = statistics.median(r[0] for r in runs)
         peak = max(r[1] for r in runs)

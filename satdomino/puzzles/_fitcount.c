@@ -597,17 +597,20 @@ static int reach_masks(Board *b)
     return 1;
 }
 
+/* ``n`` ranges rounded up to a vector's 16 bytes */
+static int padded(int n) { return (n + 15) & ~15; }
+
 /* The ranges of the layers (``reach_masks`` made their masks and moves), from three passes
    over the moves: forward (each mask's past), backward (the futures, each kept to what its
    past can match), forward again (the pasts kept to what the futures match), where the
    moves into dead masks are dropped and the rest listed the other way round too
-   (``rfirst``, ``from``). 0 when stopped or out of memory or of ``b->room``. */
+   (``rfirst``, ``from``); ``Board.sv`` bytes of ranges each way. 0 when stopped or out of
+   memory or of ``b->room``. */
 static int range_layers(Board *b)
 {
     Layer *L = b->layers;
     int h = b->height;
     uint8_t step[2 * MAX_WIDTH];
-    b->sv = (b->sets + 15) & ~15;
     for (int r = 0; r <= h; r++) {
         size_t bytes = (L[r].index.n ? L[r].index.n : 1) * 2 * (size_t)b->sv;
         if (2 * bytes > b->room)
@@ -654,7 +657,9 @@ static int range_layers(Board *b)
                 return 0;
             size_t k = L[r].first[i], end = L[r].first[i + 1];
             L[r].first[i] = kept;
-            for (; k < end && !dead(b, ranges(b, L[r].future, i)); k++) {
+            if (dead(b, ranges(b, L[r].future, i))) /* its moves dropped */
+                continue;
+            for (; k < end; k++) {
                 uint32_t j = L[r].to[k];
                 if (dead(b, ranges(b, L[r + 1].future, j)))
                     continue;
@@ -685,17 +690,14 @@ static void make_layers(Board *b, size_t budget)
     b->layers = calloc((size_t)h + 1, sizeof(Layer));
     b->room = budget;
     int ok = b->layers && reach_masks(b);
-    if (ok) {
-        size_t masks = 0;
+    if (ok) { /* the ranges (four copies of sv bytes a mask), the moves listed twice */
+        size_t masks = 0, moves = 0;
         for (int t = 0; t <= h; t++)
-            masks += b->layers[t].index.n + 1;
-        /* the ranges (four copies of sv bytes a mask) and the moves listed twice */
-        size_t moves = 0;
-        for (int t = 0; t < h; t++)
-            moves += b->layers[t].nto;
-        size_t rest = moves * 4 + masks * 8;
-        if (b->sets > b->width && masks * 4 * (size_t)((b->sets + 15) & ~15) + rest > b->room)
+            masks += b->layers[t].index.n + 1, moves += b->layers[t].nto;
+        if (b->sets > b->width &&
+            masks * (4 * (size_t)padded(b->sets) + 8) + moves * 4 > b->room)
             b->sets = b->width;
+        b->sv = padded(b->sets);
         ok = range_layers(b);
     }
     if (!ok && b->layers) {
