@@ -243,14 +243,15 @@ static int halted(Board *b)
     return b->stopped || b->failed;
 }
 
-/* Every split of row ``r`` given the squares ``fixed`` (covered from the swept side): the
-   other set ``x`` (tops when sweeping down, squares covered from above when sweeping up), with
-   ``k`` members, such that fixed and x do not meet, both lie in free squares, and what is left
-   of the row splits into even runs. Calls emit(x) for each. Recursive over columns. */
+/* Every split of row ``r`` given the squares fixed from the swept side (its free squares less
+   those are ``open``): the other set ``x`` (tops when sweeping down, squares covered from
+   above when sweeping up), with ``k`` members, on open squares ``allowed`` (free beside),
+   such that what is left of the row splits into even runs. Calls emit(x) for each.
+   Recursive over x's members. */
 typedef struct {
     const Board *b;
     int r, k;
-    uint64_t fixed, allowed;
+    uint64_t open, allowed; /* the free squares not fixed; those x may take */
     void (*emit)(void *, uint64_t);
     void *ctx;
 } Split;
@@ -265,32 +266,53 @@ static inline int bits_in(uint64_t x)
     return (int)((x * 0x0101010101010101ULL) >> 56);
 }
 
-static void split_from(Split *s, int c, uint64_t x, int left, int run)
+static const unsigned __int128 EVEN_SQUARES =
+    ((unsigned __int128)0x5555555555555555ULL << 64) | 0x5555555555555555ULL;
+
+/* the runs of ones of ``y`` that start on an even square (adding a run's first square
+   carries past its end) */
+static inline unsigned __int128 runs_from_even(unsigned __int128 y)
 {
-    int w = s->b->width;
+    return y & ~(y + (y & ~(y << 1) & EVEN_SQUARES));
+}
+
+/* the squares of ``y`` at an even distance from the start of their run */
+static inline unsigned __int128 paired_squares(unsigned __int128 y)
+{
+    unsigned __int128 from_even = runs_from_even(y);
+    return (from_even & EVEN_SQUARES) | (y & ~from_even & ~EVEN_SQUARES);
+}
+
+/* x chosen up to column c (its squares before c split into even runs); ``left`` members to
+   go. The next lies at an even distance from the start of its run (so that the squares
+   before it in the run pair up) and before the end of the first run of odd length; with none
+   left, the rest of the row must split into even runs. */
+static void split_from(Split *s, int c, uint64_t x, int left)
+{
     if (s->b->stopped || s->b->failed)
         return;
-    /* no more members than the squares left that could be (else a row of many tops would
-       try every subset of its columns) */
-    uint64_t could = s->allowed & (uint64_t)s->b->free[s->r] & ~s->fixed;
-    if (left > bits_in(c < 64 ? could >> c : 0))
-        return;
-    if (c == w) {
-        if (left == 0 && (run & 1) == 0)
+    uint64_t open = c < 64 ? s->open >> c : 0;
+    /* a square at an even distance from its run's start; the square after each odd run */
+    unsigned __int128 y = open, paired = paired_squares(y);
+    unsigned __int128 ends = ((y + (y & ~(y << 1))) & ~y) & (paired << 1);
+    if (left == 0) {
+        if (!ends)
             s->emit(s->ctx, x);
         return;
     }
-    uint64_t bit = 1ULL << c;
-    int64_t row = s->b->free[s->r];
-    if (!(row & bit) || (s->fixed & bit)) { /* a black square, or taken: a run ends */
-        if (run & 1)
-            return;
-        split_from(s, c + 1, x, left, 0);
+    /* each odd run takes an odd number of x's, so x takes as many squares as their parity
+       says, at least one in each odd run, and no more than those that could be (else a row
+       of many tops would try every subset of its columns) */
+    uint64_t could = open & (s->allowed >> c);
+    if (((bits_in(open) - left) & 1) || left > bits_in(could) ||
+        bits_in((uint64_t)ends) + bits_in((uint64_t)(ends >> 64)) > left)
         return;
+    uint64_t first_end = (uint64_t)(ends & -ends); /* 0: none below 64 */
+    could &= (uint64_t)paired & (first_end ? first_end - 1 : ~0ULL);
+    for (uint64_t m = could; m; m &= m - 1) {
+        int p = __builtin_ctzll(m);
+        split_from(s, c + p + 1, x | (1ULL << (c + p)), left - 1);
     }
-    if (left > 0 && (s->allowed & bit) && (run & 1) == 0)
-        split_from(s, c + 1, x | bit, left - 1, 0); /* this square is in x: a run ends */
-    split_from(s, c + 1, x, left, run + 1);         /* a horizontal piece's square */
 }
 
 /* the moves from ``mask`` across row r, ``down`` or up: down, the mask = squares covered
@@ -301,9 +323,10 @@ static void split_row(const Board *b, int r, int down, uint64_t mask,
                       void (*emit)(void *, uint64_t), void *ctx)
 {
     int beside = down ? r + 1 : r - 1;
-    Split s = {b, r, down ? b->tops[r] : (r > 0 ? b->tops[r - 1] : 0), mask,
+    Split s = {b, r, down ? b->tops[r] : (r > 0 ? b->tops[r - 1] : 0),
+               (uint64_t)b->free[r] & ~mask,
                beside >= 0 && beside < b->height ? (uint64_t)b->free[beside] : 0, emit, ctx};
-    split_from(&s, 0, 0, s.k, 0);
+    split_from(&s, 0, 0, s.k);
 }
 
 static void layer_free(Layer *l)
@@ -356,17 +379,7 @@ static void keep_matching(const Board *b, uint8_t *r, const uint8_t *other)
    for a piece on squares c and c + 1 */
 static uint64_t horizontals(uint64_t rest)
 {
-    uint64_t out = 0;
-    int second = 0; /* the square is a piece's second */
-    for (int c = 0; c < 64 && rest >> c; c++) {
-        if ((rest >> c) & 1) {
-            if (!second)
-                out |= 1ULL << c;
-            second = !second;
-        } else
-            second = 0;
-    }
-    return out;
+    return (uint64_t)paired_squares(rest);
 }
 
 /* what the move from entry i of layer r to entry j of the next adds to the counts: byte c
@@ -451,6 +464,8 @@ typedef struct {
     size_t n, cap;
 } List;
 
+enum { PENDING = 32 };
+
 /* one mask's moves, for ``reach_masks``: each added to ``into``; or, given ``keep``, those
    landing there counted in ``lands`` and, given ``ends``, listed */
 typedef struct {
@@ -459,11 +474,12 @@ typedef struct {
     const Masks *keep;
     List *ends;
     size_t lands;
+    uint64_t pending[PENDING]; /* moves not yet looked up (``reach_flush``) */
+    int np;
 } Reach;
 
-static void reach_move(void *ctx, uint64_t x)
+static void reach_one(Reach *re, uint64_t x)
 {
-    Reach *re = ctx;
     Board *b = re->b;
     if (!re->keep) {
         if (masks_find(re->into, x, 1) == -1)
@@ -490,6 +506,26 @@ static void reach_move(void *ctx, uint64_t x)
     e->v[e->n++] = (uint32_t)j;
 }
 
+/* the pending moves looked up, their slots fetched first: in a large index each lookup is a
+   miss in the cache, and these overlap */
+static void reach_flush(Reach *re)
+{
+    const Masks *t = re->keep ? re->keep : re->into;
+    for (int k = 0; k < re->np; k++)
+        __builtin_prefetch(&t->slot[(size_t)(hash_mask(re->pending[k]) >> 32) & (t->slots - 1)]);
+    for (int k = 0; k < re->np; k++)
+        reach_one(re, re->pending[k]);
+    re->np = 0;
+}
+
+static void reach_move(void *ctx, uint64_t x)
+{
+    Reach *re = ctx;
+    re->pending[re->np++] = x;
+    if (re->np == PENDING)
+        reach_flush(re);
+}
+
 static size_t masks_bytes(const Masks *t) { return (t->cap + t->slots) * 8; }
 
 /* The masks of boundary t kept to those with a move across the row below (``down``) or
@@ -507,12 +543,13 @@ static int keep_leading(Board *b, int t, int down, int quiet)
         masks_free(&kept), free(first);
         return 0;
     }
-    Reach re = {b, NULL, keep, quiet ? NULL : &ends, 0};
+    Reach re = {b, NULL, keep, quiet ? NULL : &ends, 0, {0}, 0};
     for (size_t i = 0; i < m->n && !pass_stops(b, i); i++) {
         re.lands = 0;
         if (first)
             first[kept.n] = ends.n;
         split_row(b, down ? t : t - 1, down, m->mask[i], reach_move, &re);
+        reach_flush(&re);
         if (re.lands) /* room for all: no growth, no failure */
             masks_find(&kept, m->mask[i], 1);
     }
@@ -556,10 +593,11 @@ static int reach_masks(Board *b)
     while (bottom - top > 1) {
         int down = L[top].index.n <= L[bottom].index.n;
         Masks *from = &L[down ? top : bottom].index, *into = &L[down ? top + 1 : bottom - 1].index;
-        Reach re = {b, into, NULL, NULL, 0};
+        Reach re = {b, into, NULL, NULL, 0, {0}, 0};
         size_t before = masks_bytes(into);
         for (size_t i = 0; i < from->n && !pass_stops(b, i); i++) {
             split_row(b, down ? top : bottom - 1, down, from->mask[i], reach_move, &re);
+            reach_flush(&re);
             if (held - before + masks_bytes(into) > b->room)
                 b->failed = 1;
         }
