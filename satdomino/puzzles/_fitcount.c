@@ -995,7 +995,7 @@ typedef struct {
     int overflow;
     size_t ticks;
     size_t *produced; /* states made by every worker of the row */
-} Worker;
+} __attribute__((aligned(64))) Worker; /* (each in its own cache lines: the threads write theirs) */
 
 /* a group's states moved into one mask, in order, as they pass */
 typedef struct {
@@ -1461,7 +1461,9 @@ static Num sweep_row(Board *b, const States *cur, States *next, const States *me
     Hops hops = {0};
     Num total = 0;
     Masks meet_index = {0};
-    Worker *wk = calloc((size_t)threads, sizeof(Worker));
+    Worker *wk = aligned_alloc(64, (size_t)threads * sizeof(Worker));
+    if (wk)
+        memset(wk, 0, (size_t)threads * sizeof(Worker));
     pthread_t *tid = calloc((size_t)threads, sizeof(pthread_t));
     if (!wk || !tid || !find_moves(b, cur, r, down, &mv)) {
         if (!b->stopped)
