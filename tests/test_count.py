@@ -596,6 +596,55 @@ def test_domino_fit_sweep_counts_what_every_tiling_gives() -> None:
     assert checked >= 400 and zeros >= 150
 
 
+def _row_moves(open_: int, allowed: int, k: int, width: int) -> list[int]:
+    """The moves of a row square by square, in Python: each square of ``open_`` is in x (when
+    allowed, and the run before it is even), or the next square of a horizontal piece."""
+    out: list[int] = []
+
+    def go(c: int, x: int, left: int, run: int) -> None:
+        if c == width:
+            if left == 0 and run % 2 == 0:
+                out.append(x)
+            return
+        if not (open_ >> c) & 1:  # a run ends
+            if run % 2 == 0:
+                go(c + 1, x, left, 0)
+            return
+        if left and (allowed >> c) & 1 and run % 2 == 0:
+            go(c + 1, x | 1 << c, left - 1, 0)
+        go(c + 1, x, left, run + 1)
+
+    go(0, 0, k, 0)
+    return out
+
+
+def test_domino_fit_row_moves_are_every_split_of_the_row() -> None:
+    """The C counter finds a row's moves member by member of x with bit arithmetic on runs
+    (odd runs, their ends, squares at an even distance from a run's start); here against a
+    plain square-by-square search, on rows up to 64 squares wide (bit 63 included)."""
+    from satdomino.puzzles import _fitcount
+
+    rng = random.Random(29)
+    found = empty = 0
+    for case in range(400):
+        width = rng.choice([1, 2, 5, 9, 17, 31, 40, 62, 63, 64, 64])
+        open_, c = 0, rng.randint(0, 2)
+        while c < width:  # runs of 1-12 squares, 1-3 apart: they start anywhere
+            length = min(rng.randint(1, 12), width - c)
+            open_ |= ((1 << length) - 1) << c
+            c += length + rng.randint(1, 3)
+        allowed = sum(1 << c for c in range(width) if rng.random() < rng.choice([0.3, 0.8, 1.0]))
+        k = rng.randint(0, min(6, width))
+        want = _row_moves(open_, allowed, k, width)
+        got = _fitcount.row_moves(open_, allowed, k)
+        assert sorted(got) == sorted(want) and len(set(got)) == len(got), (case, open_, k)
+        found += len(want)
+        empty += not want
+    assert found > 2_000 and empty > 40
+    with pytest.raises(ValueError):
+        _fitcount.row_moves(1, 1, -1)
+
+
 def test_domino_fit_counter_on_boards_of_one_to_three_rows() -> None:
     """The sweeps meet across one row (a board of one row) or two (every taller board, here
     right away); with and without layers, on one thread and two, against Ganak."""

@@ -1897,8 +1897,44 @@ done:
     return result;
 }
 
+static void collect_move(void *ctx, uint64_t x)
+{
+    PyObject *v = PyLong_FromUnsignedLongLong(x);
+    if (v)
+        PyList_Append(ctx, v);
+    Py_XDECREF(v);
+}
+
+/* row_moves(open, allowed, k): the moves ``split_row`` finds, as a list of masks (for the
+   tests): each set x of k squares of ``open & allowed`` that leaves the other squares of
+   ``open`` in runs of even length */
+static PyObject *row_moves(PyObject *self, PyObject *args)
+{
+    unsigned long long open, allowed;
+    int k;
+    if (!PyArg_ParseTuple(args, "KKi", &open, &allowed, &k))
+        return NULL;
+    if (k < 0 || k > 64) {
+        PyErr_SetString(PyExc_ValueError, "k 0-64");
+        return NULL;
+    }
+    Board b;
+    memset(&b, 0, sizeof b);
+    PyObject *out = PyList_New(0);
+    if (!out)
+        return NULL;
+    Split s = {&b, 0, k, open, allowed, collect_move, out};
+    split_from(&s, 0, 0, k);
+    if (PyErr_Occurred()) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return out;
+}
+
 static PyMethodDef METHODS[] = {
     {"count", count, METH_VARARGS, "Count full-cover Domino Fit solutions (see the source)."},
+    {"row_moves", row_moves, METH_VARARGS, "A row's moves (see the source)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, MODULE_NAME, NULL, -1, METHODS};
