@@ -619,9 +619,10 @@ def _row_moves(open_: int, allowed: int, k: int, width: int) -> list[int]:
 
 
 def test_domino_fit_row_moves_are_every_split_of_the_row() -> None:
-    """The C counter finds a row's moves member by member of x with bit arithmetic on runs
-    (odd runs, their ends, squares at an even distance from a run's start); here against a
-    plain square-by-square search, on rows up to 64 squares wide (bit 63 included)."""
+    """The C counter finds a row's moves run by run (each run's ways listed, grouped by their
+    number of members), or member by member of x with bit arithmetic on runs (odd runs, their
+    ends, squares at an even distance from a run's start); both here against a plain
+    square-by-square search, on rows up to 64 squares wide (bit 63 included)."""
     from satdomino.puzzles import _fitcount
 
     rng = random.Random(29)
@@ -636,11 +637,16 @@ def test_domino_fit_row_moves_are_every_split_of_the_row() -> None:
         allowed = sum(1 << c for c in range(width) if rng.random() < rng.choice([0.3, 0.8, 1.0]))
         k = rng.randint(0, min(6, width))
         want = _row_moves(open_, allowed, k, width)
-        got = _fitcount.row_moves(open_, allowed, k)
-        assert sorted(got) == sorted(want) and len(set(got)) == len(got), (case, open_, k)
+        for by_runs in (True, False):
+            got = _fitcount.row_moves(open_, allowed, k, by_runs)
+            assert sorted(got) == sorted(want) and len(set(got)) == len(got), (case, open_, k)
         found += len(want)
         empty += not want
     assert found > 2_000 and empty > 40
+    # a run of 30 squares has 21,065 ways of at most 6 members: past the lists' room, so
+    # the row goes member by member
+    full = (1 << 30) - 1
+    assert sorted(_fitcount.row_moves(full, full, 6)) == sorted(_row_moves(full, full, 6, 30))
     with pytest.raises(ValueError):
         _fitcount.row_moves(1, 1, -1)
 

@@ -315,6 +315,111 @@ static void split_from(Split *s, int c, uint64_t x, int left)
     }
 }
 
+/* A row's runs of open squares and, for each, its ways: the x's it can hold, as bits, grouped
+   by how many members they have; ``fits[i]``, bit t: runs i .. n - 1 can hold t members in
+   all (``fits[0]`` is 0 when some run has no way). */
+enum { MAX_RUNS = 33, MAX_WAYS = 4096 };
+
+typedef struct {
+    int n, ways;
+    int at[MAX_RUNS][66]; /* run i's ways with j members: way[at[i][j] .. at[i][j + 1]) */
+    uint64_t sizes[MAX_RUNS]; /* bit j: run i has ways with j members */
+    unsigned __int128 fits[MAX_RUNS + 1];
+    uint64_t way[MAX_WAYS];
+} Runs;
+
+/* the ways of a stretch of the run from square p to ``end`` with x so far and j members (at
+   most ``most``): the next member at an even distance from p, or none when the stretch is
+   even; into ``way`` (with their sizes in ``size``) from ``*n``; 0 past MAX_WAYS */
+static int run_ways(uint64_t allowed, int p, int end, uint64_t x, int j, int most,
+                    uint64_t *way, uint8_t *size, int *n)
+{
+    if ((end - p) % 2 == 0) {
+        if (*n == MAX_WAYS)
+            return 0;
+        way[*n] = x, size[(*n)++] = (uint8_t)j;
+    }
+    if (j < most)
+        for (int q = p; q < end; q += 2)
+            if (((allowed >> q) & 1) && !run_ways(allowed, q + 1, end, x | (1ULL << q), j + 1,
+                                                  most, way, size, n))
+                return 0;
+    return 1;
+}
+
+/* the runs of ``open`` and their ways with at most k members; 0 when they do not fit */
+static int find_runs(Runs *R, uint64_t open, uint64_t allowed, int k)
+{
+    uint8_t size[MAX_WAYS];
+    uint64_t raw[MAX_WAYS];
+    R->n = R->ways = 0;
+    for (uint64_t rest = open; rest;) {
+        int from = __builtin_ctzll(rest);
+        uint64_t run = rest & ~(rest + (rest & -rest)); /* the lowest run */
+        int end = from + bits_in(run);
+        rest &= ~run;
+        int n = 0, i = R->n++;
+        if (!run_ways(allowed, from, end, 0, 0, k, raw, size, &n) || R->ways + n > MAX_WAYS)
+            return 0;
+        if (n == 0) { /* an odd run with no square for a member: no move */
+            R->fits[0] = 0;
+            return 1;
+        }
+        int *at = R->at[i], fill[65];
+        memset(at, 0, (size_t)(k + 2) * sizeof(int));
+        for (int e = 0; e < n; e++) /* grouped by size: a counting sort */
+            at[size[e] + 1]++;
+        at[0] = R->ways;
+        for (int j = 0; j <= k; j++)
+            at[j + 1] += at[j];
+        memcpy(fill, at, (size_t)(k + 1) * sizeof(int));
+        for (int e = 0; e < n; e++)
+            R->way[fill[size[e]]++] = raw[e];
+        R->ways += n;
+    }
+    R->fits[R->n] = 1;
+    for (int i = R->n - 1; i >= 0; i--) {
+        R->fits[i] = 0, R->sizes[i] = 0;
+        for (int j = 0; j <= k; j++)
+            if (R->at[i][j + 1] > R->at[i][j])
+                R->fits[i] |= R->fits[i + 1] << j, R->sizes[i] |= 1ULL << j;
+    }
+    return 1;
+}
+
+/* the moves: one way of each run from run i on, x so far, ``left`` members to go */
+static void runs_from(Split *s, const Runs *R, int i, uint64_t x, int left)
+{
+    if (s->b->stopped || s->b->failed)
+        return;
+    if (i == R->n - 1) { /* the last run takes the rest */
+        for (int e = R->at[i][left]; e < R->at[i][left + 1]; e++)
+            s->emit(s->ctx, x | R->way[e]);
+        return;
+    }
+    for (uint64_t js = R->sizes[i] & ((2ULL << left) - 1); js; js &= js - 1) {
+        int j = __builtin_ctzll(js);
+        if ((R->fits[i + 1] >> (left - j)) & 1)
+            for (int e = R->at[i][j]; e < R->at[i][j + 1]; e++)
+                runs_from(s, R, i + 1, x | R->way[e], left - j);
+    }
+}
+
+/* the moves of ``s``: run by run (``by_runs``, unless the row has too many ways for the
+   runs' lists, or more than 62 members), else member by member */
+static void split_moves(Split *s, int by_runs)
+{
+    Runs R;
+    if (!by_runs || s->k > 62 || !find_runs(&R, s->open, s->allowed, s->k))
+        split_from(s, 0, 0, s->k);
+    else if ((R.fits[0] >> s->k) & 1) {
+        if (R.n)
+            runs_from(s, &R, 0, 0, s->k);
+        else
+            s->emit(s->ctx, 0); /* no open square, no member */
+    }
+}
+
 /* the moves from ``mask`` across row r, ``down`` or up: down, the mask = squares covered
    from above, choose the tops (they need a free square below); up, the mask = this row's
    tops (asked for by the row below), choose the squares covered from above (they need a
@@ -326,7 +431,7 @@ static void split_row(const Board *b, int r, int down, uint64_t mask,
     Split s = {b, r, down ? b->tops[r] : (r > 0 ? b->tops[r - 1] : 0),
                (uint64_t)b->free[r] & ~mask,
                beside >= 0 && beside < b->height ? (uint64_t)b->free[beside] : 0, emit, ctx};
-    split_from(&s, 0, 0, s.k);
+    split_moves(&s, 1);
 }
 
 static void layer_free(Layer *l)
@@ -1905,14 +2010,14 @@ static void collect_move(void *ctx, uint64_t x)
     Py_XDECREF(v);
 }
 
-/* row_moves(open, allowed, k): the moves ``split_row`` finds, as a list of masks (for the
-   tests): each set x of k squares of ``open & allowed`` that leaves the other squares of
-   ``open`` in runs of even length */
+/* row_moves(open, allowed, k, by_runs=1): the moves ``split_row`` finds, as a list of masks
+   (for the tests): each set x of k squares of ``open & allowed`` that leaves the other
+   squares of ``open`` in runs of even length; run by run, or member by member */
 static PyObject *row_moves(PyObject *self, PyObject *args)
 {
     unsigned long long open, allowed;
-    int k;
-    if (!PyArg_ParseTuple(args, "KKi", &open, &allowed, &k))
+    int k, by_runs = 1;
+    if (!PyArg_ParseTuple(args, "KKi|p", &open, &allowed, &k, &by_runs))
         return NULL;
     if (k < 0 || k > 64) {
         PyErr_SetString(PyExc_ValueError, "k 0-64");
@@ -1924,7 +2029,7 @@ static PyObject *row_moves(PyObject *self, PyObject *args)
     if (!out)
         return NULL;
     Split s = {&b, 0, k, open, allowed, collect_move, out};
-    split_from(&s, 0, 0, k);
+    split_moves(&s, by_runs);
     if (PyErr_Occurred()) {
         Py_DECREF(out);
         return NULL;
