@@ -303,7 +303,7 @@ static void split_from(Split *s, int c, uint64_t x, int left)
     /* each odd run takes an odd number of x's, so x takes as many squares as their parity
        says, at least one in each odd run, and no more than those that could be (else a row
        of many tops would try every subset of its columns) */
-    uint64_t could = open & (s->allowed >> c);
+    uint64_t could = c < 64 ? open & (s->allowed >> c) : 0;
     if (((bits_in(open) - left) & 1) || left > bits_in(could) ||
         bits_in((uint64_t)ends) + bits_in((uint64_t)(ends >> 64)) > left)
         return;
@@ -2002,11 +2002,17 @@ done:
     return result;
 }
 
+typedef struct {
+    Board *b;
+    PyObject *list;
+} Collect;
+
 static void collect_move(void *ctx, uint64_t x)
 {
+    Collect *c = ctx;
     PyObject *v = PyLong_FromUnsignedLongLong(x);
-    if (v)
-        PyList_Append(ctx, v);
+    if (!v || PyList_Append(c->list, v) < 0)
+        c->b->failed = 1; /* the search stops */
     Py_XDECREF(v);
 }
 
@@ -2028,7 +2034,8 @@ static PyObject *row_moves(PyObject *self, PyObject *args)
     PyObject *out = PyList_New(0);
     if (!out)
         return NULL;
-    Split s = {&b, 0, k, open, allowed, collect_move, out};
+    Collect c = {&b, out};
+    Split s = {&b, 0, k, open, allowed, collect_move, &c};
     split_moves(&s, by_runs);
     if (PyErr_Occurred()) {
         Py_DECREF(out);
