@@ -647,6 +647,13 @@ def test_domino_fit_row_moves_are_every_split_of_the_row() -> None:
     # the row goes member by member
     full = (1 << 30) - 1
     assert sorted(_fitcount.row_moves(full, full, 6)) == sorted(_row_moves(full, full, 6, 30))
+    # square 63 taken with members left; 64 and 63 of 64 squares (past the runs' lists: one
+    # way, and none, as the one square left is an odd run); no square
+    row = (1 << 64) - 1
+    for open_, k, moves in ((1 | 2 | 1 << 63, 3, [1 | 2 | 1 << 63]), (row, 64, [row]),
+                            (row, 63, []), (0, 0, [0]), (0, 1, [])):
+        for by_runs in (True, False):
+            assert _fitcount.row_moves(open_, open_, k, by_runs) == moves
     with pytest.raises(ValueError):
         _fitcount.row_moves(1, 1, -1)
 
