@@ -616,8 +616,10 @@ static void reach_one(Reach *re, uint64_t x)
 static void reach_flush(Reach *re)
 {
     const Masks *t = re->keep ? re->keep : re->into;
-    for (int k = 0; k < re->np; k++)
-        __builtin_prefetch(&t->slot[(size_t)(hash_mask(re->pending[k]) >> 32) & (t->slots - 1)]);
+    for (int k = 0; k < re->np; k++) {
+        size_t home = (size_t)(hash_mask(re->pending[k]) >> 32) & (t->slots - 1);
+        __builtin_prefetch(&t->slot[home]);
+    }
     for (int k = 0; k < re->np; k++)
         reach_one(re, re->pending[k]);
     re->np = 0;
@@ -1100,7 +1102,7 @@ typedef struct {
     int overflow;
     size_t ticks;
     size_t *produced; /* states made by every worker of the row */
-} __attribute__((aligned(64))) Worker; /* (each in its own cache lines: the threads write theirs) */
+} __attribute__((aligned(64))) Worker; /* in cache lines of its own: each thread writes its own */
 
 /* a group's states moved into one mask, in order, as they pass */
 typedef struct {
