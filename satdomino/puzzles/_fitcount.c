@@ -243,14 +243,13 @@ static int halted(Board *b)
     return b->stopped || b->failed;
 }
 
-/* Every split of row ``r`` given the squares fixed from the swept side (its free squares less
+/* Every split of a row given the squares fixed from the swept side (its free squares less
    those are ``open``): the other set ``x`` (tops when sweeping down, squares covered from
    above when sweeping up), with ``k`` members, on open squares ``allowed`` (free beside),
-   such that what is left of the row splits into even runs. Calls emit(x) for each.
-   Recursive over x's members. */
+   such that what is left of the row splits into even runs. Calls emit(x) for each. */
 typedef struct {
     const Board *b;
-    int r, k;
+    int k;
     uint64_t open, allowed; /* the free squares not fixed; those x may take */
     void (*emit)(void *, uint64_t);
     void *ctx;
@@ -428,7 +427,7 @@ static void split_row(const Board *b, int r, int down, uint64_t mask,
                       void (*emit)(void *, uint64_t), void *ctx)
 {
     int beside = down ? r + 1 : r - 1;
-    Split s = {b, r, down ? b->tops[r] : (r > 0 ? b->tops[r - 1] : 0),
+    Split s = {b, down ? b->tops[r] : (r > 0 ? b->tops[r - 1] : 0),
                (uint64_t)b->free[r] & ~mask,
                beside >= 0 && beside < b->height ? (uint64_t)b->free[beside] : 0, emit, ctx};
     split_moves(&s, 1);
@@ -2037,7 +2036,7 @@ static PyObject *row_moves(PyObject *self, PyObject *args)
     if (!out)
         return NULL;
     Collect c = {&b, out};
-    Split s = {&b, 0, k, open, allowed, collect_move, &c};
+    Split s = {&b, k, open, allowed, collect_move, &c};
     split_moves(&s, by_runs);
     if (PyErr_Occurred()) {
         Py_DECREF(out);
