@@ -198,6 +198,10 @@ typedef struct {
        for one vector test a move: [1] a state from above moving into the mask (its counts
        before the mask's tops), [0] one from below (its counts from the boundary on) */
     uint8_t *lo[2], *hi[2];
+    /* while ``reach_masks`` keeps the masks: entry e of the index before it was kept is
+       entry renumber[e] - 1 after (0: dropped), of ``renumbered`` entries before */
+    uint32_t *renumber;
+    size_t renumbered;
 } Layer;
 
 typedef struct {
@@ -225,6 +229,7 @@ typedef struct {
     uint64_t draws;  /* its run's seed */
     int thinned;     /* states were dropped */
     int told;        /* ``control`` has room for the rows swept */
+    struct Found *found; /* while ``reach_masks`` runs: the moves it found, by boundary */
 } Board;
 
 /* the rows swept so far, where ``control`` has room for them */
@@ -437,7 +442,7 @@ static void layer_free(Layer *l)
 {
     masks_free(&l->index);
     free(l->past), free(l->future);
-    free(l->first), free(l->rfirst), free(l->to), free(l->from);
+    free(l->first), free(l->rfirst), free(l->to), free(l->from), free(l->renumber);
     for (int d = 0; d < 2; d++)
         free(l->lo[d]), free(l->hi[d]);
     memset(l, 0, sizeof *l);
@@ -570,44 +575,85 @@ typedef struct {
 
 enum { PENDING = 32 };
 
-/* one mask's moves, for ``reach_masks``: each added to ``into``; or, given ``keep``, those
-   landing there counted in ``lands`` and, given ``ends``, listed */
+/* The moves the sweep of the masks found from one boundary, kept so that they need not be
+   found again when the masks are kept (``keep_leading``): entry i's moves reach entries
+   to.v[first.v[i] .. first.v[i + 1]) of the next index (as it was then), counted off
+   ``Board.room`` and given back to it when something else needs the room. */
+typedef struct Found {
+    List first, to;
+} Found;
+
+/* one mask's moves, for ``reach_masks``: each added to ``into`` (and listed in ``found``,
+   when given); or, given ``keep``, those landing there counted in ``lands`` and, given
+   ``ends``, listed */
 typedef struct {
     Board *b;
     Masks *into;
     const Masks *keep;
     List *ends;
+    Found *found;
     size_t lands;
     uint64_t pending[PENDING]; /* moves not yet looked up (``reach_flush``) */
     int np;
 } Reach;
 
+/* v appended to ``l``, the bytes it grows by counted off ``b->room``; 0 when they do not fit */
+static int list_add(Board *b, List *l, uint32_t v)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 1024;
+        uint32_t *grown = (cap - l->cap) * 4 <= b->room ? realloc(l->v, cap * 4) : NULL;
+        if (!grown)
+            return 0;
+        b->room -= (cap - l->cap) * 4;
+        l->v = grown, l->cap = cap;
+    }
+    l->v[l->n++] = v;
+    return 1;
+}
+
+static void found_free(Board *b, Found *f)
+{
+    b->room += (f->first.cap + f->to.cap) * 4;
+    free(f->first.v), free(f->to.v);
+    memset(f, 0, sizeof *f);
+}
+
+/* every boundary's moves found dropped but those of ``in_use``: 0 when there were none */
+static int drop_found(Board *b, const Found *in_use)
+{
+    int dropped = 0;
+    for (int t = 0; b->found && t <= b->height; t++)
+        if (&b->found[t] != in_use && b->found[t].first.v) {
+            found_free(b, &b->found[t]);
+            dropped = 1;
+        }
+    return dropped;
+}
+
+/* a move to entry j of the next index: counted and listed, when keeping masks */
+static void reach_entry(Reach *re, uint32_t j)
+{
+    re->lands++;
+    if (re->ends && !list_add(re->b, re->ends, j) &&
+        (!drop_found(re->b, re->found) || !list_add(re->b, re->ends, j)))
+        re->b->failed = 1;
+}
+
 static void reach_one(Reach *re, uint64_t x)
 {
     Board *b = re->b;
     if (!re->keep) {
-        if (masks_find(re->into, x, 1) == -1)
+        long e = masks_find(re->into, x, 1);
+        if (e == -1)
             b->failed = 1;
+        else if (re->found && !list_add(b, &re->found->to, (uint32_t)e))
+            re->found = NULL; /* no room: they will be found again */
         return;
     }
     long j = masks_at(re->keep, x, NULL);
-    if (j < 0)
-        return;
-    re->lands++;
-    List *e = re->ends;
-    if (!e)
-        return;
-    if (e->n == e->cap) {
-        size_t cap = e->cap ? 2 * e->cap : 1024;
-        uint32_t *v = (cap - e->cap) * 4 <= b->room ? realloc(e->v, cap * 4) : NULL;
-        if (!v) {
-            b->failed = 1;
-            return;
-        }
-        b->room -= (cap - e->cap) * 4;
-        e->v = v, e->cap = cap;
-    }
-    e->v[e->n++] = (uint32_t)j;
+    if (j >= 0)
+        reach_entry(re, (uint32_t)j);
 }
 
 /* the pending moves looked up, their slots fetched first: in a large index each lookup is a
@@ -637,28 +683,41 @@ static size_t masks_bytes(const Masks *t) { return (t->cap + t->slots) * 8; }
 /* The masks of boundary t kept to those with a move across the row below (``down``) or
    above into the next boundary's masks, their moves listed (unless ``quiet``): down, in
    ``first`` and ``to`` of layer t; up, in ``rfirst`` and ``from`` (those of the next layer
-   reaching each). 0 when stopped or out of memory or of ``b->room``. */
-static int keep_leading(Board *b, int t, int down, int quiet)
+   reaching each). The moves are those the sweep of the masks found (``f``), where it kept
+   them, else found again. 0 when stopped or out of memory or of ``b->room``. */
+static int keep_leading(Board *b, int t, int down, int quiet, const Found *f)
 {
     Layer *l = &b->layers[t];
+    const Layer *next = &b->layers[down ? t + 1 : t - 1];
     Masks *m = &l->index, kept;
-    const Masks *keep = &b->layers[down ? t + 1 : t - 1].index;
     List ends = {NULL, 0, 0};
     size_t *first = quiet ? NULL : malloc((m->n + 1) * sizeof(size_t));
-    if (masks_init(&kept, m->n) < 0 || (!quiet && !first)) {
-        masks_free(&kept), free(first);
+    uint32_t *renumber = calloc(m->n ? m->n : 1, 4);
+    if (!f || !f->first.v || !next->renumber)
+        f = NULL;
+    if (masks_init(&kept, m->n) < 0 || (!quiet && !first) || !renumber) {
+        masks_free(&kept), free(first), free(renumber);
         return 0;
     }
-    Reach re = {b, NULL, keep, quiet ? NULL : &ends, 0, {0}, 0};
+    Reach re = {b, NULL, &next->index, quiet ? NULL : &ends, (Found *)f, 0, {0}, 0};
     for (size_t i = 0; i < m->n && !pass_stops(b, i); i++) {
         re.lands = 0;
         if (first)
             first[kept.n] = ends.n;
-        split_row(b, down ? t : t - 1, down, m->mask[i], reach_move, &re);
-        reach_flush(&re);
-        if (re.lands) /* room for all: no growth, no failure */
+        if (f) {
+            for (uint32_t k = f->first.v[i]; k < f->first.v[i + 1]; k++)
+                if (next->renumber[f->to.v[k]])
+                    reach_entry(&re, next->renumber[f->to.v[k]] - 1);
+        } else {
+            split_row(b, down ? t : t - 1, down, m->mask[i], reach_move, &re);
+            reach_flush(&re);
+        }
+        if (re.lands) { /* room for all: no growth, no failure */
             masks_find(&kept, m->mask[i], 1);
+            renumber[i] = (uint32_t)kept.n;
+        }
     }
+    l->renumber = renumber, l->renumbered = m->n;
     masks_free(m);
     *m = kept;
     if (first)
@@ -667,11 +726,45 @@ static int keep_leading(Board *b, int t, int down, int quiet)
         l->first = first, l->to = ends.v, l->nto = ends.n;
     else
         l->rfirst = first, l->from = ends.v;
-    size_t takes = masks_bytes(m) + (first ? (m->n + 1) * 8 : 0);
+    size_t takes = masks_bytes(m) + (first ? (m->n + 1) * 8 : 0) + l->renumbered * 4;
+    if (takes > b->room)
+        drop_found(b, NULL);
     if (takes > b->room)
         b->failed = 1;
     else
         b->room -= takes;
+    return !b->failed && !b->stopped;
+}
+
+/* Sweep the masks from boundary ``from`` (``down`` or up) into the next index: 0 when
+   stopped, or out of memory or of ``b->room``. The moves found are kept in ``f`` while
+   there is room; when the index needs that room, every boundary's are dropped. */
+static int reach_row(Board *b, int from, int down)
+{
+    Layer *L = b->layers;
+    Masks *src = &L[from].index, *into = &L[down ? from + 1 : from - 1].index;
+    Found *f = b->found ? &b->found[from] : NULL;
+    Reach re = {b, into, NULL, NULL, f, 0, {0}, 0};
+    size_t counted = masks_bytes(into);
+    for (size_t i = 0; i < src->n && !pass_stops(b, i); i++) {
+        if (re.found && (f->to.n >= UINT32_MAX - 64 ||
+                         !list_add(b, &f->first, (uint32_t)f->to.n)))
+            re.found = NULL;
+        split_row(b, down ? from : from - 1, down, src->mask[i], reach_move, &re);
+        reach_flush(&re);
+        size_t grown = masks_bytes(into) - counted;
+        if (grown > b->room && re.found) { /* the index first */
+            drop_found(b, NULL);
+            re.found = NULL;
+        } else if (grown > b->room)
+            drop_found(b, NULL);
+        if (grown > b->room)
+            b->failed = 1;
+        else
+            b->room -= grown, counted += grown;
+    }
+    if (f && (!re.found || !list_add(b, &f->first, (uint32_t)f->to.n)))
+        found_free(b, f); /* some not kept: all found again */
     return !b->failed && !b->stopped;
 }
 
@@ -686,49 +779,46 @@ static int keep_leading(Board *b, int t, int down, int quiet)
 static int reach_masks(Board *b)
 {
     Layer *L = b->layers;
-    int h = b->height, top = 0, bottom = h;
+    int h = b->height, top = 0, bottom = h, ok = 1;
     for (int t = 0; t <= h; t++)
         if (masks_init(&L[t].index, 16) < 0)
             return 0;
     masks_find(&L[0].index, 0, 1), masks_find(&L[h].index, 0, 1);
-    size_t held = 0; /* the bytes of the indexes, while they are swept */
+    size_t held = 0; /* the bytes of the indexes */
     for (int t = 0; t <= h; t++)
         held += masks_bytes(&L[t].index);
     if (held > b->room)
         return 0;
-    while (bottom - top > 1) {
+    b->room -= held;
+    Found *found = b->found = calloc((size_t)h + 1, sizeof(Found)); /* (none kept: NULL) */
+    while (ok && bottom - top > 1) {
         int down = L[top].index.n <= L[bottom].index.n;
-        Masks *from = &L[down ? top : bottom].index, *into = &L[down ? top + 1 : bottom - 1].index;
-        Reach re = {b, into, NULL, NULL, 0, {0}, 0};
-        size_t before = masks_bytes(into);
-        for (size_t i = 0; i < from->n && !pass_stops(b, i); i++) {
-            split_row(b, down ? top : bottom - 1, down, from->mask[i], reach_move, &re);
-            reach_flush(&re);
-            if (held - before + masks_bytes(into) > b->room)
-                b->failed = 1;
-        }
-        if (b->failed || b->stopped)
-            return 0;
-        held += masks_bytes(into) - before;
-        if (down)
-            top++;
-        else
-            bottom--;
+        ok = reach_row(b, down ? top++ : bottom--, down);
     }
     /* from the meeting out, the kept indexes are counted instead (the others are freed);
        the meeting row's moves are listed from below, the row below it being kept after */
-    b->room -= held;
-    for (int t = top; t >= 0; t--) {
+    for (int t = top; ok && t >= 0; t--) {
         b->room += masks_bytes(&L[t].index);
-        if (!keep_leading(b, t, 1, t == top))
-            return 0;
+        ok = keep_leading(b, t, 1, t == top, found ? &found[t] : NULL);
+        if (found)
+            found_free(b, &found[t]);
     }
-    for (int t = top + 1; t <= h; t++) {
+    for (int t = top + 1; ok && t <= h; t++) {
         b->room += masks_bytes(&L[t].index);
-        if (!keep_leading(b, t, 0, 0))
-            return 0;
+        ok = keep_leading(b, t, 0, 0, found ? &found[t] : NULL);
+        if (found)
+            found_free(b, &found[t]);
     }
-    for (int r = top; r < h; r++) { /* the moves from below, listed from above */
+    drop_found(b, NULL);
+    free(found);
+    b->found = NULL;
+    for (int t = 0; t <= h; t++) {
+        if (L[t].renumber)
+            b->room += L[t].renumbered * 4;
+        free(L[t].renumber);
+        L[t].renumber = NULL;
+    }
+    for (int r = top; ok && r < h; r++) { /* the moves from below, listed from above */
         Layer *l = &L[r], *next = &L[r + 1];
         if (!transposed(b, next->rfirst, next->from, next->index.n, l->index.n, &l->first,
                         &l->to))
@@ -738,7 +828,7 @@ static int reach_masks(Board *b)
         free(next->rfirst), free(next->from);
         next->rfirst = NULL, next->from = NULL;
     }
-    return 1;
+    return ok;
 }
 
 /* ``n`` ranges rounded up to a vector's 16 bytes */
