@@ -516,8 +516,9 @@ def _fit_counts(board: F.DominoFit, budgets: tuple[int, ...],
 def test_domino_fit_counter_with_and_without_its_layers() -> None:
     """The sweeps pruned by the layers' ranges of counts, by the bounds alone (no layers, or
     budgets they outgrow at each stage: sweeping the masks, listing their moves, their ranges
-    with or without the lines'), on one thread or three, and Ganak agree, on boards with many
-    solutions, one, and none (a column clue moved to another column keeps the totals)."""
+    with or without the lines', the moves listed both ways or only down), on one thread or
+    three, and Ganak agree, on boards with many solutions, one, and none (a column clue moved
+    to another column keeps the totals)."""
     import dataclasses
     import random
 
@@ -531,8 +532,9 @@ def test_domino_fit_counter_with_and_without_its_layers() -> None:
             top = list(board.top)
             top[a], top[b] = top[a] + 1, top[b] - 1
             board = dataclasses.replace(board, top=tuple(top))
-        # 4-64 kB: on these boards, each way the layers can be built or given up
-        budgets = (F.MAX_LAYER_BYTES, 0, *range(4_000, 64_001, 3_000))
+        # 4-64 kB: on these boards, each way the layers can be built or given up (at 1 kB
+        # steps: the moves listed only down, with the lines' ranges, come up once)
+        budgets = (F.MAX_LAYER_BYTES, 0, *range(4_000, 64_001, 1_000))
         values = _fit_counts(board, budgets, (1, 3))
         ganak = count(board, family("dominofit"), methods=("ganak",)).value
         assert values == [ganak] * len(values), (k, values, ganak)

@@ -190,7 +190,8 @@ typedef struct {
     uint8_t *past, *future; /* index.n entries of 2 * Board.sv bytes */
     /* the moves across the row below: entry i reaches entries to[first[i] .. first[i + 1])
        of the next layer; and the moves across the row above, reversed: entry i is reached
-       from entries from[rfirst[i] .. rfirst[i + 1]) of the previous one */
+       from entries from[rfirst[i] .. rfirst[i + 1]) of the previous one (``from`` NULL
+       where the layers had no room for it: the moves up are then found again) */
     size_t *first, *rfirst;
     uint32_t *to, *from;
     size_t nto;
@@ -230,6 +231,7 @@ typedef struct {
     int thinned;     /* states were dropped */
     int told;        /* ``control`` has room for the rows swept */
     struct Found *found; /* while ``reach_masks`` runs: the moves it found, by boundary */
+    int reversed;        /* the layers list the moves up too (``Layer.from``) */
 } Board;
 
 /* the rows swept so far, where ``control`` has room for them */
@@ -531,26 +533,31 @@ static void join_ranges(const Board *b, uint8_t *dst, const uint8_t *src, const 
 }
 
 /* lists of ``n`` entries' ends (``first[i] .. first[i + 1]`` of ``end``) the other way
-   round: for each of the ``m`` ends, the entries that list it, into ``*tfirst``, ``*tend``;
-   the bytes counted off ``b->room``; 0 when they do not fit */
+   round: for each of the ``m`` ends, the entries that list it, into ``*tfirst``, ``*tend``
+   (with ``tend`` NULL, only where each end's would start); the bytes counted off
+   ``b->room``; 0 when they do not fit */
 static int transposed(Board *b, const size_t *first, const uint32_t *end, size_t n, size_t m,
                       size_t **tfirst, uint32_t **tend)
 {
-    size_t count = first[n], takes = (m + 1) * 8 + count * 4;
+    size_t count = first[n], takes = (m + 1) * 8 + (tend ? count * 4 : 0);
     if (takes > b->room)
         return 0;
     b->room -= takes;
     *tfirst = calloc(m + 1, sizeof(size_t));
-    *tend = malloc((count ? count : 1) * sizeof(uint32_t));
-    size_t *fill = malloc((m + 1) * sizeof(size_t));
-    if (!*tfirst || !*tend || !fill) {
-        free(fill);
+    if (!*tfirst)
         return 0;
-    }
     for (size_t k = 0; k < count; k++)
         (*tfirst)[end[k] + 1]++;
     for (size_t j = 0; j < m; j++)
         (*tfirst)[j + 1] += (*tfirst)[j];
+    if (!tend)
+        return 1;
+    *tend = malloc((count ? count : 1) * sizeof(uint32_t));
+    size_t *fill = malloc((m + 1) * sizeof(size_t));
+    if (!*tend || !fill) {
+        free(fill);
+        return 0;
+    }
     memcpy(fill, *tfirst, (m + 1) * sizeof(size_t));
     for (size_t i = 0; i < n; i++)
         for (size_t k = first[i]; k < first[i + 1]; k++)
@@ -904,7 +911,7 @@ static int range_layers(Board *b)
         }
         L[r].first[L[r].index.n] = L[r].nto = kept;
         if (!transposed(b, L[r].first, L[r].to, L[r].index.n, L[r + 1].index.n,
-                        &L[r + 1].rfirst, &L[r + 1].from))
+                        &L[r + 1].rfirst, b->reversed ? &L[r + 1].from : NULL))
             return 0;
         for (size_t i = 0; i < L[r + 1].index.n; i++) {
             uint8_t *past = ranges(b, L[r + 1].past, i);
@@ -917,7 +924,7 @@ static int range_layers(Board *b)
 }
 
 /* The layers (``Board.layers``) in at most ``budget`` bytes, or none: with the lines'
-   ranges where they fit, else without. */
+   ranges and the moves listed both ways where they fit, else with less. */
 static void make_layers(Board *b, size_t budget)
 {
     int h = b->height;
@@ -928,9 +935,11 @@ static void make_layers(Board *b, size_t budget)
         size_t masks = 0, moves = 0;
         for (int t = 0; t <= h; t++)
             masks += b->layers[t].index.n + 1, moves += b->layers[t].nto;
-        if (b->sets > b->width &&
-            masks * (4 * (size_t)padded(b->sets) + 8) + moves * 4 > b->room)
-            b->sets = b->width;
+        /* without room for all, the moves are listed once (found again going up), then the
+           lines' ranges go (most states of a sweep fail those) */
+        b->reversed = masks * (4 * (size_t)padded(b->sets) + 8) + moves * 4 <= b->room;
+        if (b->sets > b->width && masks * (4 * (size_t)padded(b->sets) + 8) > b->room)
+            b->sets = b->width, b->reversed = 0;
         b->sv = padded(b->sets);
         ok = range_layers(b);
     }
@@ -1042,7 +1051,8 @@ typedef struct {
     uint32_t *from;
     uint32_t *eg, *et; /* the moves as found: group, target */
     Board *b;
-    uint32_t g; /* the group being moved */
+    uint32_t g;       /* the group being moved */
+    const Layer *to; /* moving up without the layers' lists: the layer looked up */
 } Moves;
 
 static void moves_free(Moves *m)
@@ -1086,6 +1096,15 @@ static void add_move(Moves *m, uint64_t x, long j)
 
 static void move_found(void *ctx, uint64_t x) { add_move(ctx, x, -1); }
 
+/* a move found again, kept when its mask is a live entry of the layer it moves into */
+static void move_looked_up(void *ctx, uint64_t x)
+{
+    Moves *m = ctx;
+    long j = masks_at(&m->to->index, x, NULL);
+    if (j >= 0 && !dead(m->b, ranges(m->b, m->to->future, (size_t)j)))
+        add_move(m, x, j);
+}
+
 /* The moves of every group of ``cur`` across row r, ``down`` or up (with layers, theirs;
    else found again); 0 when out of memory or stopped */
 static int find_moves(Board *b, const States *cur, int r, int down, Moves *m)
@@ -1096,7 +1115,10 @@ static int find_moves(Board *b, const States *cur, int r, int down, Moves *m)
         return 0;
     for (size_t g = 0; g < cur->groups && !b->failed && !b->stopped; g++) {
         m->g = (uint32_t)g;
-        if (b->layers) { /* down, the group is at boundary r; up, at r + 1 */
+        if (b->layers && !down && !b->layers[r + 1].from) {
+            m->to = &b->layers[r];
+            split_row(b, r, down, cur->mask[g], move_looked_up, m);
+        } else if (b->layers) { /* down, the group is at boundary r; up, at r + 1 */
             Layer *at = &b->layers[down ? r : r + 1], *to = &b->layers[down ? r + 1 : r];
             size_t i = (size_t)cur->entry[g];
             const size_t *first = down ? at->first : at->rfirst;
@@ -1418,7 +1440,7 @@ static int find_hops(Board *b, const Moves *mv, int r, int down, Hops *h)
     for (size_t t = 0; t < mv->index.n && !h->failed && !b->stopped; t++) {
         h->first[t] = h->n;
         h->x = mv->index.mask[t];
-        if (b->layers) {
+        if (b->layers && (down || b->layers[r].from)) {
             const Layer *at = &b->layers[down ? r + 1 : r], *to = &b->layers[down ? r + 2 : r - 1];
             size_t i = (size_t)mv->entry[t];
             const size_t *first = down ? at->first : at->rfirst;
