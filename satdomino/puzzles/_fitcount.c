@@ -770,7 +770,8 @@ static int reach_row(Board *b, int from, int down)
         else
             b->room -= grown, counted += grown;
     }
-    if (f && (!re.found || !list_add(b, &f->first, (uint32_t)f->to.n)))
+    if (f && (!re.found || f->to.n >= UINT32_MAX ||
+              !list_add(b, &f->first, (uint32_t)f->to.n)))
         found_free(b, f); /* some not kept: all found again */
     return !b->failed && !b->stopped;
 }
@@ -935,11 +936,12 @@ static void make_layers(Board *b, size_t budget)
         size_t masks = 0, moves = 0;
         for (int t = 0; t <= h; t++)
             masks += b->layers[t].index.n + 1, moves += b->layers[t].nto;
-        /* without room for all, the moves are listed once (found again going up), then the
-           lines' ranges go (most states of a sweep fail those) */
-        b->reversed = masks * (4 * (size_t)padded(b->sets) + 8) + moves * 4 <= b->room;
-        if (b->sets > b->width && masks * (4 * (size_t)padded(b->sets) + 8) > b->room)
-            b->sets = b->width, b->reversed = 0;
+        /* without room for all, the moves are listed once (found again going up); without
+           room for the ranges, the lines' go (most states of a sweep fail those) */
+        size_t ranged = masks * (4 * (size_t)padded(b->sets) + 8);
+        if (b->sets > b->width && ranged > b->room)
+            b->sets = b->width, ranged = masks * (4 * (size_t)padded(b->sets) + 8);
+        b->reversed = ranged + moves * 4 <= b->room;
         b->sv = padded(b->sets);
         ok = range_layers(b);
     }
