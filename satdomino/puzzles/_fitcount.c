@@ -626,24 +626,34 @@ static void found_free(Board *b, Found *f)
     memset(f, 0, sizeof *f);
 }
 
-/* every boundary's moves found dropped but those of ``in_use``: 0 when there were none */
-static int drop_found(Board *b, const Found *in_use)
+/* boundaries' moves found dropped, the largest first (never those of ``in_use``), until
+   ``b->room`` holds ``need`` bytes: 0 when none was */
+static int drop_found(Board *b, const Found *in_use, size_t need)
 {
     int dropped = 0;
-    for (int t = 0; b->found && t <= b->height; t++)
-        if (&b->found[t] != in_use && b->found[t].first.v) {
-            found_free(b, &b->found[t]);
-            dropped = 1;
+    while (b->found && b->room < need) {
+        Found *most = NULL;
+        for (int t = 0; t <= b->height; t++) {
+            Found *f = &b->found[t];
+            if (f != in_use && f->first.v && (!most || f->to.cap > most->to.cap))
+                most = f;
         }
+        if (!most)
+            break;
+        found_free(b, most);
+        dropped = 1;
+    }
     return dropped;
 }
 
 /* a move to entry j of the next index: counted and listed, when keeping masks */
 static void reach_entry(Reach *re, uint32_t j)
 {
+    List *e = re->ends;
     re->lands++;
-    if (re->ends && !list_add(re->b, re->ends, j) &&
-        (!drop_found(re->b, re->found) || !list_add(re->b, re->ends, j)))
+    if (e && !list_add(re->b, e, j) &&
+        (!drop_found(re->b, re->found, (e->cap ? e->cap : 1024) * 4) ||
+         !list_add(re->b, e, j)))
         re->b->failed = 1;
 }
 
@@ -734,8 +744,7 @@ static int keep_leading(Board *b, int t, int down, int quiet, const Found *f)
     else
         l->rfirst = first, l->from = ends.v;
     size_t takes = masks_bytes(m) + (first ? (m->n + 1) * 8 : 0) + l->renumbered * 4;
-    if (takes > b->room)
-        drop_found(b, NULL);
+    drop_found(b, NULL, takes);
     if (takes > b->room)
         b->failed = 1;
     else
@@ -760,11 +769,9 @@ static int reach_row(Board *b, int from, int down)
         split_row(b, down ? from : from - 1, down, src->mask[i], reach_move, &re);
         reach_flush(&re);
         size_t grown = masks_bytes(into) - counted;
-        if (grown > b->room && re.found) { /* the index first */
-            drop_found(b, NULL);
+        drop_found(b, NULL, grown); /* the index first */
+        if (f && !f->first.v)
             re.found = NULL;
-        } else if (grown > b->room)
-            drop_found(b, NULL);
         if (grown > b->room)
             b->failed = 1;
         else
@@ -817,7 +824,8 @@ static int reach_masks(Board *b)
         if (found)
             found_free(b, &found[t]);
     }
-    drop_found(b, NULL);
+    for (int t = 0; found && t <= h; t++)
+        found_free(b, &found[t]);
     free(found);
     b->found = NULL;
     for (int t = 0; t <= h; t++) {
