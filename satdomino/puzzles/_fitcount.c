@@ -753,8 +753,9 @@ static int keep_leading(Board *b, int t, int down, int quiet, const Found *f)
 }
 
 /* Sweep the masks from boundary ``from`` (``down`` or up) into the next index: 0 when
-   stopped, or out of memory or of ``b->room``. The moves found are kept in ``f`` while
-   there is room; when the index needs that room, every boundary's are dropped. */
+   stopped, or out of memory or of ``b->room``. The moves found are kept (``Board.found``)
+   while there is room; when the index needs it, boundaries' kept moves are dropped, the
+   largest first. */
 static int reach_row(Board *b, int from, int down)
 {
     Layer *L = b->layers;
