@@ -434,6 +434,37 @@ def test_the_sweep_tells_a_parent_how_far_it_has_come() -> None:
     assert progress.rows(progress.control()) == ""  # outside: a control of its own
 
 
+def test_a_sweep_without_layers_says_so_and_its_child_gives_way(monkeypatch) -> None:
+    """The sweep sets the control's [3] when it goes without its layers (none allowed), not
+    when it has them; a forked child told to give way runs at nice 19 (the approx race does
+    that to the exact counter once it goes without layers)."""
+    from satdomino.process import progress
+    from satdomino.process.run import ForkedRun
+
+    board = F.planted(8, 7, 2)[0]
+    with_layers = progress.shared()
+    with progress.telling(with_layers):
+        value = F.count_placements(board)
+    assert not progress.without_layers(with_layers)
+    monkeypatch.setattr(F, "MAX_LAYER_BYTES", 0)
+    bare = progress.shared()
+    with progress.telling(bare):
+        assert F.count_placements(board) == value
+    assert progress.without_layers(bare)
+    assert not progress.without_layers(progress.control())  # its own, outside
+
+    if os.getpriority(os.PRIO_PROCESS, 0) == 19:
+        pytest.skip("this process already runs at nice 19")
+    run = ForkedRun(time.sleep, (30,))
+    try:
+        pid = run._pid
+        assert os.getpriority(os.PRIO_PROCESS, pid) < 19
+        run.give_way()
+        assert os.getpriority(os.PRIO_PROCESS, pid) == 19
+    finally:
+        run.close()
+
+
 def test_exported_dimacs_states_its_projection_and_counts_by_it(tmp_path) -> None:
     import pyganak
 

@@ -296,6 +296,7 @@ class _Race:
               failures: list[str]) -> tuple[int, str, bool, str]:
         t_start = time.perf_counter()
         enumerated: int | None = None
+        gave_way = False
         while runs:
             left = self.deadline.left()
             if left is not None and left <= 0:
@@ -307,6 +308,12 @@ class _Race:
                 self.progress(shared.value, time.perf_counter() - t_start,
                               tuple(f"{x} ({swept})" if x == "dp" and swept else x
                                     for x in runs))
+            if (not gave_way and "estimate" in runs and "dp" in runs
+                    and counter_progress.without_layers(self.rows)):
+                # without its layers the family's counter is the slow way: the estimate,
+                # which was asked for, goes first
+                runs["dp"].give_way()
+                gave_way = True
             for name, run in list(runs.items()):
                 if run.connection not in ready:
                     continue

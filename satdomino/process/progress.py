@@ -3,8 +3,9 @@ few ints in memory that both share (an anonymous shared mapping, made before the
 
 The race makes one (``shared``) and marks it for the children it forks from this thread
 (``telling``); a counter asks for ``control()``: that one in such a child, else its own. The
-Domino Fit sweep writes [1] the rows swept so far and [2] the board's rows; [0] is its stop
-flag, which the race leaves alone (it stops a child by killing it)."""
+Domino Fit sweep writes [1] the rows swept so far and [2] the board's rows, and sets [3] when
+it sweeps without its layers (``without_layers``); [0] is its stop flag, which the race
+leaves alone (it stops a child by killing it)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ _told: ContextVar[memoryview | None] = ContextVar("told", default=None)
 
 
 def shared() -> memoryview:
-    """Three ints in memory shared with the processes forked after this."""
-    return memoryview(mmap.mmap(-1, 3 * array("i").itemsize)).cast("i")
+    """Four ints in memory shared with the processes forked after this."""
+    return memoryview(mmap.mmap(-1, 4 * array("i").itemsize)).cast("i")
 
 
 @contextmanager
@@ -37,7 +38,12 @@ def telling(control: memoryview) -> Iterator[None]:
 def control() -> Control:
     """The control a counter reads and writes: the race's, in a child it forked."""
     told = _told.get()
-    return told if told is not None else array("i", [0, 0, 0])
+    return told if told is not None else array("i", [0, 0, 0, 0])
+
+
+def without_layers(control: Control) -> bool:
+    """Has the counter said that it sweeps without its layers (the slow way)?"""
+    return len(control) > 3 and control[3] == 1
 
 
 def rows(control: Control) -> str:

@@ -248,6 +248,17 @@ class ForkedRun(Run):
         with suppress(ProcessLookupError):
             os.kill(self._pid, sig)
 
+    def give_way(self) -> None:
+        """The child's threads lowered to the least priority (nice 19); the threads it starts
+        after this inherit it from the thread that starts them."""
+        try:
+            tasks = [int(t) for t in os.listdir(f"/proc/{self._pid}/task")]
+        except (OSError, ValueError):  # gone, or no /proc: its first thread
+            tasks = [self._pid]
+        for tid in tasks:
+            with suppress(OSError):
+                os.setpriority(os.PRIO_PROCESS, tid, 19)
+
     def _kill(self) -> None:
         self._signal(signal.SIGKILL)
         with suppress(OSError):

@@ -44,7 +44,8 @@ a state whose other side cannot is dropped (``lines_allow``). Most states fail t
 sides' and those of the row being made) pass ``max_states``, or when ``control[0]`` (an
 array('i') of one) is set by another thread. A ``control`` of three or more ints tells how far
 the sweep has come: [1] the rows swept so far (the meeting's at the end), [2] the board's
-rows; a buffer shared with another process shows it there.
+rows; a fourth, [3], is set to 1 when the sweep goes without layers; a buffer shared with
+another process shows it there.
 Counts of more than 128 bits raise OverflowError. The GIL is released while counting.
 
 Built a second time with FIT_ESTIMATE defined, the same sweep estimates the count
@@ -2066,6 +2067,8 @@ static PyObject *count(PyObject *self, PyObject *args)
 #endif
         if (layer_bytes > 0)
             make_layers(&b, (size_t)layer_bytes);
+        if (!b.layers && bc.len >= 4 * (Py_ssize_t)sizeof(int))
+            b.control[3] = 1;
 #ifdef FIT_ESTIMATE
         /* runs with seeds seed, seed + 1, ... on the same layers, while another fits in
            ``seconds`` from t0 (at least two), or the one run that dropped nothing */
