@@ -1127,7 +1127,7 @@ static int find_moves(Board *b, const States *cur, int r, int down, Moves *m)
         return 0;
     for (size_t g = 0; g < cur->groups && !b->failed && !b->stopped; g++) {
         m->g = (uint32_t)g;
-        if (b->layers && !down && !b->layers[r + 1].from) {
+        if (b->layers && !down && !b->reversed) {
             m->to = &b->layers[r];
             split_row(b, r, down, cur->mask[g], move_looked_up, m);
         } else if (b->layers) { /* down, the group is at boundary r; up, at r + 1 */
@@ -1452,7 +1452,7 @@ static int find_hops(Board *b, const Moves *mv, int r, int down, Hops *h)
     for (size_t t = 0; t < mv->index.n && !h->failed && !b->stopped; t++) {
         h->first[t] = h->n;
         h->x = mv->index.mask[t];
-        if (b->layers && (down || b->layers[r].from)) {
+        if (b->layers && (down || b->reversed)) {
             const Layer *at = &b->layers[down ? r + 1 : r], *to = &b->layers[down ? r + 2 : r - 1];
             size_t i = (size_t)mv->entry[t];
             const size_t *first = down ? at->first : at->rfirst;
