@@ -174,8 +174,9 @@ class Family(Generic[P, S]):
     # count that small needs no race
     quick_count: Callable[[P], int | None] | None = None
     # an unbiased estimate of that count and its relative standard error, taking about the
-    # seconds given: ``--count approx`` races it beside ApproxMC
-    estimate_count: Callable[[P, float], tuple[int, float]] | None = None
+    # seconds given and ending within the limit given (seconds, or None: no limit):
+    # ``--count approx`` races it beside ApproxMC
+    estimate_count: Callable[[P, float, float | None], tuple[int, float]] | None = None
     # other things to count than placements: a model whose projection is what makes two
     # solutions different (Pips: "grid", the values; "tiling", the outlines)
     count_views: Mapping[str, Callable[[P], Model]] = field(default_factory=dict)

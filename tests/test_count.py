@@ -869,7 +869,9 @@ def test_approx_races_the_family_estimate(monkeypatch) -> None:
     is named as exact."""
     monkeypatch.setattr(count_module, "_approx", lambda *args: time.sleep(600))
     thinned = dataclasses.replace(
-        family("dominofit"), estimate_count=lambda p, s: F.estimate_placements(p, s, budget=20))
+        family("dominofit"),
+        estimate_count=lambda p, seconds, limit: F.estimate_placements(p, seconds, limit,
+                                                                       budget=20))
     board, _ = F.planted(16, 16, 1, blacks=0.05)  # 39,264 solutions
     exact = F.count_placements(board)
     c = count(board, thinned, approx=True, methods=(), timeout=120)
@@ -892,3 +894,16 @@ def test_cli_states_an_estimate_and_its_error(tmp_path) -> None:
     rec = json.loads(run.stdout)
     assert rec["count_method"] == "estimate" and 0 < rec["count_error"] < 0.2
     assert 10**14 < rec["count"] < 10**15
+
+
+def test_domino_fit_estimate_keeps_fewer_states_in_a_second_run_past_its_limit() -> None:
+    """A second run that would end past the limit keeps fewer states (a sixteenth of the
+    budget here, the limit having passed): it is the run of that budget on its own."""
+    board, _ = F.planted(18, 18, 2, blacks=0.07)
+    args = F._sweep_args(board, 1, F.ESTIMATE_LAYER_BYTES)
+    assert args is not None and F._fitestimate is not None
+    both, thinned = F._fitestimate.count(*(args + [2000, 1, 2, 0.0, 1e-9]))
+    free, _ = F._fitestimate.count(*(args + [2000, 1, 2, 0.0]))
+    alone, _ = F._fitestimate.count(*(args + [2000 // 16 + 1, 2, 1, 0.0]))
+    assert thinned and len(both) == 2 and both[0] == free[0]
+    assert both[1] == alone[0] != free[1]

@@ -62,6 +62,8 @@ ENUMERATION_CAP = 100_000
 # long counts: (solutions enumerated so far, seconds, the methods still running, each as
 # shown: "dp (14 of 20 rows)" once the family's counter says how far it has come)
 Progress = Callable[[int, float, tuple[str, ...]], None]
+# a family's estimate (``Family.estimate_count``): (puzzle, seconds, limit) -> (value, error)
+Estimate = Callable[[Any, float, float | None], tuple[int, float]]
 Build = Callable[[Any], Model]
 Exact = tuple[str, Callable[..., Any], tuple]  # a method: its name, counter, arguments
 
@@ -146,7 +148,7 @@ class _Race:
                  encodings: Encodings, limit: int | None, deadline: Deadline,
                  exact: Callable[[Any], int] | None, progress: Progress | None,
                  methods: tuple[str, ...], approx: tuple[float, float] | None = None,
-                 estimate: Callable[[Any, float], tuple[int, float]] | None = None) -> None:
+                 estimate: Estimate | None = None) -> None:
         self.engine = engine
         self.limit, self.deadline, self.progress = limit, deadline, progress
         self.rows = counter_progress.shared()  # the family's counter tells how far it has come
@@ -169,7 +171,7 @@ class _Race:
     def _build(self, puzzle: Any, family: Family[Any, Any], build: Build,
                encodings: Encodings, exact: Callable[[Any], int] | None,
                methods: tuple[str, ...], approx: tuple[float, float] | None,
-               estimate: Callable[[Any, float], tuple[int, float]] | None) -> None:
+               estimate: Estimate | None) -> None:
         engine, deadline = self.engine, self.deadline
         engine.prepare()  # before the puzzle is built, as ``solve`` does
         self.m = build(puzzle)
@@ -183,11 +185,7 @@ class _Race:
         if approx is not None:  # estimates, raced: an exact answer that comes first wins
             self.others.append(("approx", _approx, (build, puzzle, encodings, *approx)))
             if estimate is not None:
-                left = deadline.left()
-                seconds = ESTIMATE_SECONDS if left is None else min(ESTIMATE_SECONDS,
-                                                                     0.8 * left)
-                self.others.append(("estimate", _estimate,
-                                    (estimate, puzzle, seconds)))
+                self.others.append(("estimate", _estimate, (estimate, puzzle, deadline)))
         if not self.others and "enumeration" not in methods:
             raise SatDominoError(f"counting {family.kind} by {', '.join(methods)}: not "
                                  "available here (no exact counter for this family or view, "
@@ -351,10 +349,16 @@ def _member_behind_dp(fn: Callable[..., int], args: tuple) -> tuple[int, bool]:
     return fn(*args), True
 
 
-def _estimate(fn: Callable[[Any, float], tuple[int, float]], puzzle: Any,
-              seconds: float) -> tuple[int, bool, float]:
-    """The family's estimate: (value, complete, relative standard error)."""
-    value, error = fn(puzzle, seconds)
+def _estimate(fn: Estimate, puzzle: Any,
+              deadline: Deadline) -> tuple[int, bool, float]:
+    """The family's estimate: (value, complete, relative standard error), taking
+    ``ESTIMATE_SECONDS`` or 80% of the time left, and ending within 90% of it (the rest:
+    time to report back)."""
+    left = deadline.left()
+    if left is None:
+        value, error = fn(puzzle, ESTIMATE_SECONDS, None)
+    else:
+        value, error = fn(puzzle, min(ESTIMATE_SECONDS, 0.8 * left), 0.9 * left)
     return value, True, error
 
 

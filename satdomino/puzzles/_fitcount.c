@@ -52,7 +52,7 @@ Built a second time with FIT_ESTIMATE defined, the same sweep estimates the coun
 (``_fitestimate``, ``dominofit.estimate_placements``):
 
 count(width, height, free, tops, per_column, max_states, layer_bytes, control, threads,
-      budget, seed, runs, seconds) -> ([float, ...], thinned) | None
+      budget, seed, runs, seconds, limit=0) -> ([float, ...], thinned) | None
 
 The numbers of ways become weights (doubles). The side swept from below stays exact while
 its next row is at most 20 x ``budget`` moves to try; after each row the side from above
@@ -62,7 +62,9 @@ weighted max(w, tau), tau the next priority), so that each weight's expectation 
 number of ways. The count is linear in the weights, so each run's expectation is the exact
 count. Runs with seeds ``seed``, ``seed + 1``, ... share the layers and go on while another
 fits in ``seconds`` from the call, the layers' building included (at least two runs, at most
-``runs``); their values are returned. ``thinned`` is 0 when the one run made dropped no
+``runs``); their values are returned. With a ``limit`` (seconds from the call, 0: none), a
+second run that would end past it keeps fewer states, in proportion to the first run's time
+(at least a sixteenth of ``budget``): each run's expectation is the count whatever it keeps. ``thinned`` is 0 when the one run made dropped no
 state: its value is then the count.
 */
 #define PY_SSIZE_T_CLEAN
@@ -1992,10 +1994,10 @@ static PyObject *count(PyObject *self, PyObject *args)
 #ifdef FIT_ESTIMATE
     Py_ssize_t budget, runs;
     unsigned long long seed;
-    double seconds;
-    if (!PyArg_ParseTuple(args, "iiOOOnnOinKnd", &width, &height, &o_free, &o_tops, &o_need,
+    double seconds, limit = 0;
+    if (!PyArg_ParseTuple(args, "iiOOOnnOinKnd|d", &width, &height, &o_free, &o_tops, &o_need,
                           &max_states, &layer_bytes, &o_control, &threads, &budget, &seed,
-                          &runs, &seconds))
+                          &runs, &seconds, &limit))
         return NULL;
     if (budget < 1 || runs < 1) {
         PyErr_SetString(PyExc_ValueError, "budget and runs at least 1");
@@ -2071,15 +2073,21 @@ static PyObject *count(PyObject *self, PyObject *args)
             b.control[3] = 1;
 #ifdef FIT_ESTIMATE
         /* runs with seeds seed, seed + 1, ... on the same layers, while another fits in
-           ``seconds`` from t0 (at least two), or the one run that dropped nothing */
+           ``seconds`` from t0 (at least two), or the one run that dropped nothing; a second
+           run that would end past ``limit`` keeps fewer states (down to a sixteenth) */
         b.budget = (size_t)budget;
         double t1 = now();
         while (done_runs < runs && !b.failed && !b.stopped) {
+            double start = now();
             b.draws = seed + (uint64_t)done_runs, b.thinned = 0;
             values[done_runs++] = (double)sweep_board(&b, threads, &overflow);
-            double t = now();
+            double t = now(), left = limit - (t - t0);
             if (!b.thinned || (done_runs >= 2 && t - t0 + (t - t1) / done_runs > seconds))
                 break;
+            if (done_runs == 1 && limit > 0 && t - start > left) {
+                double fits = (double)b.budget * left / (t - start) * 0.9;
+                b.budget = fits > (double)budget / 16 ? (size_t)fits : (size_t)budget / 16 + 1;
+            }
         }
 #else
         total = sweep_board(&b, threads, &overflow);

@@ -396,8 +396,9 @@ ESTIMATE_STATES = 100_000
 ESTIMATE_LAYER_BYTES = min(2 << 30, COUNT_BYTES // 3)
 
 
-def estimate_placements(p: DominoFit, seconds: float = 20.0, threads: int = 0,
-                        budget: int = ESTIMATE_STATES, seed: int = 1) -> tuple[int, float]:
+def estimate_placements(p: DominoFit, seconds: float = 20.0, limit: float | None = None,
+                        threads: int = 0, budget: int = ESTIMATE_STATES,
+                        seed: int = 1) -> tuple[int, float]:
     """An estimate of ``count_placements(p)`` and its relative standard error, for boards
     whose exact count needs more states than memory holds.
 
@@ -405,9 +406,10 @@ def estimate_placements(p: DominoFit, seconds: float = 20.0, threads: int = 0,
     above thinned to ``budget`` a row by priority sampling (``_fitcount.c``), so that its
     expectation is the count; runs with seeds ``seed``, ``seed + 1``, ... go on while another
     fits in ``seconds``, building the layers included (at least two runs, at most 100), and
-    the estimate is their mean. The error is the standard error of that mean over the mean,
-    from the runs' spread: a statistic, not a guarantee. A run that drops no state is the
-    exact count (error 0).
+    the estimate is their mean. With a ``limit`` (seconds), a second run that would end past
+    it keeps fewer states, as many as the first run's time says fit (at least a sixteenth).
+    The error is the standard error of that mean over the mean, from the runs' spread: a
+    statistic, not a guarantee. A run that drops no state is the exact count (error 0).
     SatDominoError when fewer than two runs come to more than 0 (the fillings are too rare
     among the states kept to say anything)."""
     args = _sweep_args(p, threads, ESTIMATE_LAYER_BYTES)
@@ -415,7 +417,9 @@ def estimate_placements(p: DominoFit, seconds: float = 20.0, threads: int = 0,
         return 0, 0.0
     if _fitestimate is None:
         raise SatDominoError("the estimator is not built (no C compiler)")
-    out = _fitestimate.count(*(args + [budget, seed, 100, seconds]))
+    # the C call's limit 0 is none
+    hard = 0.0 if limit is None else max(limit, 1e-9)
+    out = _fitestimate.count(*(args + [budget, seed, 100, seconds, hard]))
     if out is None:
         raise SatDominoError("the estimate was stopped")
     runs, thinned = out
