@@ -499,16 +499,19 @@ static uint64_t horizontals(uint64_t rest)
 /* what the move from entry i of layer r to entry j of the next adds to the counts: byte c
    is 1 when column c gets a vertical piece's top (the columns), byte w + c when a
    horizontal piece crosses line c (the lines); ``sv`` bytes */
+static uint64_t byte_of_bit[256]; /* byte k of byte_of_bit[v]: bit k of v */
+
 static void step_of(const Board *b, int r, size_t i, size_t j, uint8_t *step)
 {
     uint64_t x = b->layers[r + 1].index.mask[j];
     uint64_t open = (uint64_t)b->free[r] & ~b->layers[r].index.mask[i] & ~x;
-    memset(step, 0, (size_t)b->sv);
-    for (uint64_t m = x; m; m &= m - 1)
-        step[__builtin_ctzll(m)] = 1;
+    unsigned __int128 bits = x; /* the columns, then the lines (sets < 128) */
     if (b->sets > b->width)
-        for (uint64_t m = horizontals(open); m; m &= m - 1)
-            step[b->width + __builtin_ctzll(m)] = 1;
+        bits |= (unsigned __int128)horizontals(open) << b->width;
+    for (int k = 0; k < b->sv; k += 8) {
+        uint64_t word = byte_of_bit[(uint8_t)(bits >> k)];
+        memcpy(step + k, &word, 8);
+    }
 }
 
 /* ``dst``'s ranges joined with ``src``'s moved by ``step`` */
@@ -2186,4 +2189,13 @@ static PyMethodDef METHODS[] = {
 
 static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, MODULE_NAME, NULL, -1, METHODS};
 
-PyMODINIT_FUNC MODULE_INIT(void) { return PyModule_Create(&MODULE); }
+PyMODINIT_FUNC MODULE_INIT(void)
+{
+    for (int v = 0; v < 256; v++) { /* as bytes in memory, whatever the byte order */
+        uint8_t bytes[8];
+        for (int k = 0; k < 8; k++)
+            bytes[k] = (uint8_t)((v >> k) & 1);
+        memcpy(&byte_of_bit[v], bytes, 8);
+    }
+    return PyModule_Create(&MODULE);
+}
