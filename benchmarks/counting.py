@@ -15,6 +15,8 @@
    full cover, the race against Ganak alone. ``--part layers``: the exact counter's layers
    alone (``_fitcount.count`` held to one state, so that it stops right after them) with the
    estimate's budget, in a child process each (seconds, peak memory), medians.
+   ``--part processes``: whole ``satdomino solve --count approx --timeout LIMIT --json``
+   processes on 20x20 and 30x30 planted boards (30x30: 9-15% black), seconds and peak memory.
 4. ``--baseline REV`` (needs ../shared/corpus): the NYT Pips corpus, ``satdomino solve --unique
    --count``, whole process, this checkout against git revision REV (checked out and built in a
    temporary folder), taking turns.
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import multiprocessing
 import os
 import statistics
@@ -273,6 +276,36 @@ def domino_fit_layers(repeats: int) -> None:
               flush=True)
 
 
+def domino_fit_approx_processes(limit: float) -> None:
+    """Whole ``--count approx`` processes: what a user waits for, and the memory it takes."""
+    print(f"\n| board | black | answer | method | error | seconds (limit {limit:g}) | peak |")
+    print("|---|---|---|---|---|---|---|")
+    boards = ([(20, 0.07, 17), (20, 0.07, 19)] + [(30, 0.1, s) for s in range(1, 8)]
+              + [(30, 0.08, s) for s in (1, 2, 3)] + [(30, 0.12, s) for s in (1, 2)])
+    with tempfile.TemporaryDirectory() as tmp:
+        for size, blacks, seed in boards:
+            board, _ = dominofit.planted(size, size, seed, blacks=blacks)
+            path = Path(tmp) / "board.json"
+            path.write_text(json.dumps(dominofit.to_json(board)))
+            t = time.perf_counter()
+            child = subprocess.Popen(
+                [sys.executable, "-m", "satdomino", "solve", str(path), "--count", "approx",
+                 "--timeout", f"{limit:g}", "--json"],
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            out = child.stdout.read() if child.stdout else b""
+            _, _, usage = os.wait4(child.pid, 0)
+            seconds = time.perf_counter() - t
+            d = json.loads(out)
+            error = d.get("count_error")
+            answer = (f"{d['count']:.3g}" if error else f"{d['count']:,}") if d.get(
+                "count_complete") else "unknown"
+            black = len(board.blacks) / size ** 2
+            print(f"| {size}x{size} blacks={blacks} seed {seed} | {black:.1%} | {answer} | "
+                  f"{d.get('count_method')} | "
+                  f"{'-' if error is None else f'{error:.1%}'} | {seconds:.1f} | "
+                  f"{usage.ru_maxrss / 2**20:.2f} GB |", flush=True)
+
+
 def pips_corpus(baseline: str, repeats: int) -> None:
     if not PIPS.is_dir():
         print(f"\n{PIPS} is absent: the Pips comparison is skipped")
@@ -311,7 +344,8 @@ def main() -> None:
     ap.add_argument("--part", default="pentominoes,dominosa,dominofit",
                     help="which parts to run (comma-separated): pentominoes, dominosa, "
                     "dominofit, nocover (Domino Fit without full cover), estimates "
-                    "(Domino Fit's --count approx), layers (its counter's layers alone)")
+                    "(Domino Fit's --count approx), processes (the same, whole processes), "
+                    "layers (its counter's layers alone)")
     args = ap.parse_args()
     parts = args.part.split(",")
     if "pentominoes" in parts:
@@ -326,6 +360,8 @@ def main() -> None:
     if "estimates" in parts:
         domino_fit_estimates(args.limit)
         domino_fit_estimator_runs()
+    if "processes" in parts:
+        domino_fit_approx_processes(args.limit)
     if "layers" in parts:
         domino_fit_layers(args.repeats)
     if args.baseline:
