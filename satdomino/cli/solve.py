@@ -60,7 +60,8 @@ def add_parser(sub) -> None:
                    help="also count distinct solutions: exactly (the first of enumeration, the "
                    "family's counter and Ganak to finish), or 'approx': ApproxMC's estimate "
                    "within (1 + epsilon) with probability 1 - delta, and for Domino Fit the "
-                   "family's sampled estimate (about 20 s of runs, with its standard error), "
+                   "family's sampled estimate (about 20 s of runs, ending within --timeout, "
+                   "with its standard error), "
                    "join that race (an exact answer that comes first wins)")
     s.add_argument("--epsilon", type=EPSILON.parse, metavar="E",
                    help=f"with --count approx: the tolerance, {EPSILON.bounds()} (default 0.8)")
