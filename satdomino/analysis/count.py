@@ -349,8 +349,7 @@ def _member_behind_dp(fn: Callable[..., int], args: tuple) -> tuple[int, bool]:
     return fn(*args), True
 
 
-def _estimate(fn: Estimate, puzzle: Any,
-              deadline: Deadline) -> tuple[int, bool, float]:
+def _estimate(fn: Estimate, puzzle: Any, deadline: Deadline) -> tuple[int, bool, float]:
     """The family's estimate: (value, complete, relative standard error), taking
     ``ESTIMATE_SECONDS`` or 80% of the time left, and ending within 90% of it (the rest:
     time to report back)."""

@@ -64,8 +64,8 @@ count. Runs with seeds ``seed``, ``seed + 1``, ... share the layers and go on wh
 fits in ``seconds`` from the call, the layers' building included (at least two runs, at most
 ``runs``); their values are returned. With a ``limit`` (seconds from the call, 0: none), a
 second run that would end past it keeps fewer states, in proportion to the first run's time
-(at least a sixteenth of ``budget``): each run's expectation is the count whatever it keeps. ``thinned`` is 0 when the one run made dropped no
-state: its value is then the count.
+(at least a sixteenth of ``budget``): each run's expectation is the count whatever it keeps.
+``thinned`` is 0 when the one run made dropped no state: its value is then the count.
 */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -496,11 +496,11 @@ static uint64_t horizontals(uint64_t rest)
     return (uint64_t)paired_squares(rest);
 }
 
+static uint64_t byte_of_bit[256]; /* byte k of byte_of_bit[v]: bit k of v */
+
 /* what the move from entry i of layer r to entry j of the next adds to the counts: byte c
    is 1 when column c gets a vertical piece's top (the columns), byte w + c when a
    horizontal piece crosses line c (the lines); ``sv`` bytes */
-static uint64_t byte_of_bit[256]; /* byte k of byte_of_bit[v]: bit k of v */
-
 static void step_of(const Board *b, int r, size_t i, size_t j, uint8_t *step)
 {
     uint64_t x = b->layers[r + 1].index.mask[j];
