@@ -26,6 +26,8 @@ from satdomino.clock import Deadline
 from satdomino.encode import CNF, Encodings, lower
 from satdomino.kernels import cover_count
 from satdomino.kernels.cover_count import count_exact_covers, in_some_cover
+from satdomino.process import progress
+from satdomino.process.run import ForkedRun
 from satdomino.puzzles import dominofit as F
 from satdomino.puzzles import dominosa as D
 from satdomino.puzzles import doodlefit as DF
@@ -413,8 +415,6 @@ def test_progress_is_shown_on_a_terminal_only(monkeypatch, capsys) -> None:
 def test_the_sweep_tells_a_parent_how_far_it_has_come() -> None:
     """The Domino Fit counter, forked while the race's control is told, writes the rows it
     has swept where the parent reads them; in process it writes to its own."""
-    from satdomino.process import progress
-    from satdomino.process.run import ForkedRun
 
     board = F.planted(8, 7, 2)[0]
     rows = progress.shared()
@@ -438,8 +438,6 @@ def test_a_sweep_without_layers_says_so_and_its_child_gives_way(monkeypatch) -> 
     """The sweep sets the control's [3] when it goes without its layers (none allowed), not
     when it has them; a forked child told to give way runs at nice 19 (the approx race does
     that to the exact counter once it goes without layers)."""
-    from satdomino.process import progress
-    from satdomino.process.run import ForkedRun
 
     board = F.planted(8, 7, 2)[0]
     with_layers = progress.shared()

@@ -2081,14 +2081,13 @@ static PyObject *count(PyObject *self, PyObject *args)
         b.budget = (size_t)budget;
         double t1 = now();
         while (done_runs < runs && !b.failed && !b.stopped) {
-            double start = now();
             b.draws = seed + (uint64_t)done_runs, b.thinned = 0;
             values[done_runs++] = (double)sweep_board(&b, threads, &overflow);
             double t = now(), left = limit - (t - t0);
             if (!b.thinned || (done_runs >= 2 && t - t0 + (t - t1) / done_runs > seconds))
                 break;
-            if (done_runs == 1 && limit > 0 && t - start > left) {
-                double fits = (double)b.budget * left / (t - start) * 0.9;
+            if (done_runs == 1 && limit > 0 && t - t1 > left) { /* t - t1: the first run */
+                double fits = (double)b.budget * left / (t - t1) * 0.9;
                 b.budget = fits > (double)budget / 16 ? (size_t)fits : (size_t)budget / 16 + 1;
             }
         }
