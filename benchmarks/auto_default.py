@@ -15,6 +15,11 @@ comparison take turns, and each figure is the median of ``--repeats`` runs.
   before auto: CaDiCaL with the plain encodings).
 - ``families``: planted Pips, Domino Fit and Doodle Fit boards, auto against ``--backend
   cadical195``.
+- ``doodlefit``: planted Doodle Fit boards of 200, 225 and 250 cells (a block per 7 cells, as
+  ``benchmarks.scale`` makes them; seeds 1 to ``--seeds``), each solved once with
+  ``--timeout`` (default here 10 s at 200 cells, 30 s above) by auto and by the rule before
+  it (two orders of ``dlx`` on the placement model): the boards each solved, the median time
+  over the boards both solved, and the boards only one solved.
 """
 
 from __future__ import annotations
@@ -143,21 +148,71 @@ def families(repeats: int, limit: float, folder: Path) -> None:
     print()
 
 
+BEFORE = ["--model", "placement", "--backend", "portfolio:dlx+dlx:seed=1@0.5"]
+
+
+def answered(args: list[str], limit: float) -> float | None:
+    """Seconds of one ``satdomino solve --json`` process to a verified answer, or None (no
+    answer within ``limit``: exit 3)."""
+    t0 = time.perf_counter()
+    done = subprocess.run([*CLI, "solve", "--json", "--timeout", str(limit), *args], env=ENV,
+                          capture_output=True, timeout=limit + 30)
+    seconds = time.perf_counter() - t0
+    if done.returncode not in (0, 3):
+        raise RuntimeError(f"satdomino solve {' '.join(args)}: exit {done.returncode}: "
+                           f"{done.stderr.decode()[-300:]}")
+    return seconds if done.returncode == 0 else None
+
+
+def doodlefit(seeds: int, limit: float | None, folder: Path) -> None:
+    print(f"Planted Doodle Fit boards (a block per 7 cells, seeds 1-{seeds}), whole "
+          "`satdomino solve --json --timeout T` processes: auto against the rule before it "
+          f"({' '.join(BEFORE)})")
+    print("| cells | T (s) | auto solved | before solved | median s, both solved (auto / "
+          "before) | only auto | only before |")
+    print("|---|---|---|---|---|---|---|")
+    for cells in (200, 225, 250):
+        t = limit or (10.0 if cells == 200 else 30.0)
+        got: dict[str, dict[int, float]] = {"auto": {}, "before": {}}
+        for seed in range(1, seeds + 1):
+            path = folder / f"doodlefit-{cells}-{seed}.txt"
+            params = {"cells": cells, "blocks": cells // 7}
+            path.write_text(family("doodlefit").write(planted(family("doodlefit"), params, seed)))
+            sides = {"auto": [str(path)], "before": [str(path), *BEFORE]}
+            for name in (("auto", "before") if seed % 2 else ("before", "auto")):
+                seconds = answered(sides[name], t)
+                if seconds is not None:
+                    got[name][seed] = seconds
+        both = sorted(set(got["auto"]) & set(got["before"]))
+        med = (f"{statistics.median(got['auto'][s] for s in both):.2f} / "
+               f"{statistics.median(got['before'][s] for s in both):.2f}" if both else "-")
+        only = [", ".join(map(str, sorted(set(got[a]) - set(got[b])))) or "-"
+                for a, b in (("auto", "before"), ("before", "auto"))]
+        print(f"| {cells} | {t:g} | {len(got['auto'])} | {len(got['before'])} | {med} | "
+              f"{only[0]} | {only[1]} |", flush=True)
+    print()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--part", default="dominosa,small,families")
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--timeout", type=float, default=120.0)
+    ap.add_argument("--timeout", type=float, default=None,
+                    help="seconds a run (default 120; doodlefit: 10 at 200 cells, 30 above)")
+    ap.add_argument("--seeds", type=int, default=12, help="doodlefit: boards a size")
     args = ap.parse_args()
+    limit = args.timeout or 120.0
     parts = args.part.split(",")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         if "dominosa" in parts:
-            dominosa(args.repeats, args.timeout, folder)
+            dominosa(args.repeats, limit, folder)
         if "small" in parts:
-            small(args.repeats, args.timeout)
+            small(args.repeats, limit)
         if "families" in parts:
-            families(args.repeats, args.timeout, folder)
+            families(args.repeats, limit, folder)
+        if "doodlefit" in parts:
+            doodlefit(args.seeds, args.timeout, folder)
 
 
 if __name__ == "__main__":

@@ -150,6 +150,40 @@ def test_doodlefit_with_alike_blocks_and_assumptions() -> None:
 
 
 @needs_dlx
+def test_cell_owners_are_read_through_their_placements() -> None:
+    """On the cells model a row over a cell's owners is a row over the placements that
+    define them: the same covers as the placement model, each owner true exactly when one
+    of its placements is; an assumption may not name an owner, and a define that is not an
+    exclusive OR of plain variables is refused."""
+    fam = family("doodlefit")
+    for seed in range(8):
+        p = doodlefit.planted(12 + seed, 3 + seed % 3, seed)[0]
+        if seed % 2:
+            p = doodlefit.DoodleFit(p.shape, (p.blocks[0], *p.blocks[:-1]), p.rotate)
+        cells, placement = fam.model("cells")(p), fam.model("placement")(p)
+        by_cells, by_placement = Cover(cells), Cover(placement)
+        assert not by_placement.defined
+        assert bool(by_cells.defined) == any(len(g) == 1 for g in p.classes())
+        covers = [by_cells.derived(sol) for sol in _dance(by_cells.caps, by_cells.options)[1]]
+        plain = {frozenset(by_placement.var[k] for k in sol) - {0}
+                 for sol in _dance(by_placement.caps, by_placement.options)[1]}
+        assert {t & set(cells.projection) for t in covers} == plain
+        for true in covers:
+            assert cells.satisfied_by({x: x in true for x in range(1, cells.num_vars + 1)})
+        for owner in list(by_cells.defined)[:1]:
+            with pytest.raises(BackendError, match="defined variable"):
+                Cover(cells, [owner])
+    m = Model("or of an or")
+    a, b, c, d = (m.var(k) for k in "abcd")
+    m.exactly_one([a, b])
+    m.define_or(c, [a], exclusive=True)
+    m.define_or(d, [c], exclusive=True)
+    m.exactly_one([d])
+    with pytest.raises(BackendError, match="dlx takes exactly-one"):
+        get_backend("dlx").solve(m)
+
+
+@needs_dlx
 def test_seeded_order_finds_the_same_packings() -> None:
     """``dlx:seed=K`` tries the options in another order: the same answers, every one
     checked, and the same count."""

@@ -74,15 +74,38 @@ def test_sample_is_varied() -> None:
                                          not dlx_built(), reason="dlx is not built")),
                                      pytest.param("portfolio:minisat22+sls", marks=needs_sls),
                                      "auto"])
-def test_against_brute_force(backend: str) -> None:
+@pytest.mark.parametrize("model", list(FAM.models))
+def test_against_brute_force(backend: str, model: str) -> None:
     enumerate_only = dataclasses.replace(FAM, exact_count=None)
     for p, truth in zip(CASES, TRUTH, strict=True):
-        out = solve(p, FAM, backend=backend, unique=True)
-        assert out.status == ("sat" if truth else "unsat")
+        out = solve(p, FAM, backend=backend, unique=True, model=model)
+        assert out.status == ("sat" if truth else "unsat") and out.stats["model"] == model
         if truth:
             assert D.verify(p, out.solution) == [] and out.solution.cells in truth
             assert out.unique == (len(truth) == 1)
-        assert count(p, enumerate_only, backend=backend).value == len(truth)
+        assert count(p, enumerate_only, backend=backend, model=model).value == len(truth)
+
+
+def test_cells_model_names_each_cells_owner() -> None:
+    """The owner of a cell is one block (alike blocks: one of their placements), defined by
+    the block's placements on it, and a cover is the placement model's cover."""
+    p = dataclasses.replace(CASES[4], blocks=(CASES[4].blocks[0], *CASES[4].blocks))
+    cells, placement = FAM.model("cells")(p), FAM.model("placement")(p)
+    assert cells.projection == placement.projection
+    assert [cells.key(x) for x in cells.projection] == [placement.key(x)
+                                                        for x in placement.projection]
+    owners = [k for k, _ in cells.items() if k[0] == "owner"]
+    assert owners and all(k[2] != 0 for k in owners)  # block 0 has an alike twin: no owner
+    for sol in brute(p):
+        true = {cells.var(("group", g[0], c)) for g in p.classes() for c in
+                {sol[i] for i in g}}
+        value = {x: x in true for x in cells.projection}
+        for key, y in cells.items():
+            if key[0] == "owner":
+                value[y] = key[1] in sol[key[2]]
+        assert cells.satisfied_by(value)
+        y = next(y for key, y in cells.items() if key[0] == "owner")
+        assert not cells.satisfied_by({**value, y: not value[y]})  # an owner is no free choice
 
 
 def test_orientations() -> None:

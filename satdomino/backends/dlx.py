@@ -23,7 +23,7 @@ from contextlib import nullcontext
 from itertools import accumulate
 
 from ..errors import BackendError
-from ..model import AtMostOne, Card, Clause, ExactlyOne, Model
+from ..model import AtMostOne, Card, Clause, Define, ExactlyOne, Model
 from ..process.run import Run
 from ..process.sigterm import interrupted_by_signals
 from .base import Backend, Formula, Result, not_built
@@ -60,22 +60,29 @@ class DlxBackend(Backend):
 class Cover:
     """A Model as exact cover: ``caps[i]`` how often item i is covered, ``options[k]`` the
     items option k covers, ``var[k]`` its model variable (0: an at-most-one row's option that
-    places nothing), and the clauses, which filter the covers found."""
+    places nothing), and the clauses, which filter the covers found. A variable defined as
+    the exclusive OR of plain ones (``Define``, Doodle Fit's cell owners) is no option: a row
+    naming it names them instead, and ``derived`` gives its value from theirs."""
 
     def __init__(self, model: Model, assumptions: Sequence[int] = (), seed: int = 0) -> None:
         rows: list[list[int]] = [[] for _ in range(model.num_vars + 1)]
         self.caps: list[int] = []
         self.clauses: list[tuple[int, ...]] = []
+        self.defined = _exclusive_ors(model)
         empty: list[list[int]] = []
         for index, c in enumerate(model.constraints):
+            if isinstance(c, Define) and c.var in self.defined:
+                continue
             lits = getattr(c, "lits", ())
             if isinstance(c, Clause):
                 self.clauses.append(lits)
                 continue
+            lits = tuple(x for v in lits for x in self.defined.get(v, (v,)))
             exact = isinstance(c, ExactlyOne | AtMostOne) or (isinstance(c, Card) and c.op == "==")
             if not exact or min(lits, default=1) < 1 or len(set(lits)) < len(lits):
                 raise BackendError(f"dlx takes exactly-one, at-most-one and exactly-k rows over "
-                                   f"plain variables, and clauses; not '{model.label(index)}'")
+                                   f"plain variables (or their exclusive ORs), and clauses; not "
+                                   f"'{model.label(index)}'")
             for v in lits:
                 rows[v].append(len(self.caps))
             if isinstance(c, AtMostOne):
@@ -85,16 +92,19 @@ class Cover:
                 self.clauses.append(())
         if any(not 0 < abs(v) <= model.num_vars for v in assumptions):
             raise BackendError("dlx: an assumption names no variable of the model")
+        if any(abs(v) in self.defined for v in assumptions):
+            raise BackendError("dlx: an assumption names a defined variable, not an option")
         excluded = {-v for v in assumptions if v < 0}
         for v in assumptions:
             if v > 0:
                 rows[v].append(len(self.caps))
                 self.caps.append(1)
-        loose = [v for v in range(1, model.num_vars + 1) if not rows[v] and v not in excluded]
+        options = [v for v in range(1, model.num_vars + 1) if v not in self.defined]
+        loose = [v for v in options if not rows[v] and v not in excluded]
         if loose:
             raise BackendError(f"dlx: variable {loose[0]} is in no row (a free choice is no "
                                "exact cover)")
-        chosen = [v for v in range(1, model.num_vars + 1) if v not in excluded]
+        chosen = [v for v in options if v not in excluded]
         self.options = [sorted(rows[v]) for v in chosen] + empty
         self.var = chosen + [0] * len(empty)
         if seed:  # another order of the options: each item tries its options in that order
@@ -102,6 +112,12 @@ class Cover:
             random.Random(seed).shuffle(order)
             self.options = [self.options[k] for k in order]
             self.var = [self.var[k] for k in order]
+
+    def derived(self, options: Sequence[int]) -> frozenset[int]:
+        """The true variables of the cover that takes ``options``: theirs, and each defined
+        variable one of whose lits they hold."""
+        true = frozenset(self.var[k] for k in options) - {0}
+        return true | {y for y, xs in self.defined.items() if not true.isdisjoint(xs)}
 
     def meets_clauses(self, true: frozenset[int]) -> bool:
         return all(any((v in true) if v > 0 else (-v not in true) for v in clause)
@@ -128,6 +144,17 @@ class Cover:
                 array("i", [i for o in self.options for i in o]))
 
 
+def _exclusive_ors(model: Model) -> dict[int, tuple[int, ...]]:
+    """The variables defined as an exclusive OR of plain variables, with those: a row over
+    such a variable is a row over them (the other rows allow at most one of them)."""
+    defines = [c for c in model.constraints if isinstance(c, Define)]
+    out = {c.var: c.lits for c in defines
+           if c.kind == "or" and c.exclusive and min(c.lits, default=0) > 0}
+    if len(out) < len(defines) or any(x in out for xs in out.values() for x in xs):
+        return {}  # a variable defined twice, or through another: not this simple case
+    return out
+
+
 def _search(model: Model, assumptions: Sequence[int], seed: int, run: Run) -> Result:
     t0 = time.perf_counter()
     cover = Cover(model, assumptions, seed)
@@ -151,7 +178,7 @@ def _search(model: Model, assumptions: Sequence[int], seed: int, run: Run) -> Re
                 return run.stopped_result(time.perf_counter() - t0)
             count, found = got
             for options in found:
-                true = frozenset(cover.var[k] for k in options) - {0}
+                true = cover.derived(options)
                 if cover.meets_clauses(true):
                     return Result("sat", true, seconds=time.perf_counter() - t0)
             if count < need:
