@@ -21,7 +21,8 @@ SHAPES = {"dominosa": r"cell \(\d+, \d+\)|domino \d+-\d+|the number of dominoes|
                   r"cell \(\d+, \d+\) == \d+",
           "dominofit": r"square \(\d+, \d+\)|(row|column) \d+ sum \d+(: \d+ (vertical|horizontal) "
                        r"pieces?( starts? here)?)?|the sums with every square covered",
-          "doodlefit": r"cell \(\d+, \d+\)( owned by block \w)?|block \w|blocks \w(, \w)+ \(alike\)"}
+          "doodlefit": r"cell \(\d+, \d+\)( owned by block \w)?|block \w|"
+                       r"blocks \w(, \w)+ \(alike\)"}
 
 
 @pytest.mark.parametrize("kind", list(PUZZLES))
