@@ -181,6 +181,21 @@ def test_cell_owners_are_read_through_their_placements() -> None:
     m.exactly_one([d])
     with pytest.raises(BackendError, match="dlx takes exactly-one"):
         get_backend("dlx").solve(m)
+    # y + c == 2 read as a + b + c == 2 would take a and b for it (its only model: b, c, y)
+    m = Model("an OR counted twice")
+    a, b, c, y = (m.var(k) for k in "abcy")
+    m.define_or(y, [a, b], exclusive=True)
+    m.card([y, c], "==", 2)
+    m.exactly_one([a, c])
+    with pytest.raises(BackendError, match="exactly-k rows over plain variables"):
+        get_backend("dlx").solve(m)
+    m = Model("a NOR")  # -y <-> x1 or x2: y is false, not an OR to read through
+    x1, x2, y, z = (m.var(k) for k in ("x1", "x2", "y", "z"))
+    m.exactly_one([x1, x2])
+    m.exactly_one([y, z])
+    m.define_or(-y, [x1, x2], exclusive=True)
+    with pytest.raises(BackendError, match="dlx takes exactly-one"):
+        get_backend("dlx").solve(m)
 
 
 @needs_dlx

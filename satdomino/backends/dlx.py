@@ -77,12 +77,14 @@ class Cover:
             if isinstance(c, Clause):
                 self.clauses.append(lits)
                 continue
+            # an exactly-k row may not name an OR: k > 1 of its lits would count it k times
+            exact = isinstance(c, ExactlyOne | AtMostOne) or (
+                isinstance(c, Card) and c.op == "==" and self.defined.keys().isdisjoint(lits))
             lits = tuple(x for v in lits for x in self.defined.get(v, (v,)))
-            exact = isinstance(c, ExactlyOne | AtMostOne) or (isinstance(c, Card) and c.op == "==")
             if not exact or min(lits, default=1) < 1 or len(set(lits)) < len(lits):
-                raise BackendError(f"dlx takes exactly-one, at-most-one and exactly-k rows over "
-                                   f"plain variables (or their exclusive ORs), and clauses; not "
-                                   f"'{model.label(index)}'")
+                raise BackendError(f"dlx takes exactly-one and at-most-one rows over plain "
+                                   f"variables or their exclusive ORs, exactly-k rows over plain "
+                                   f"variables, and clauses; not '{model.label(index)}'")
             for v in lits:
                 rows[v].append(len(self.caps))
             if isinstance(c, AtMostOne):
@@ -149,7 +151,7 @@ def _exclusive_ors(model: Model) -> dict[int, tuple[int, ...]]:
     such a variable is a row over them (the other rows allow at most one of them)."""
     defines = [c for c in model.constraints if isinstance(c, Define)]
     out = {c.var: c.lits for c in defines
-           if c.kind == "or" and c.exclusive and min(c.lits, default=0) > 0}
+           if c.kind == "or" and c.exclusive and c.var > 0 and min(c.lits, default=0) > 0}
     if len(out) < len(defines) or any(x in out for xs in out.values() for x in xs):
         return {}  # a variable defined twice, or through another: not this simple case
     return out
