@@ -198,6 +198,62 @@ def test_cell_owners_are_read_through_their_placements() -> None:
         get_backend("dlx").solve(m)
 
 
+def _every_model(m: Model) -> set[frozenset[int]]:
+    """The true variables of every assignment that satisfies ``m``, by trying them all."""
+    n = m.num_vars
+    return {frozenset(v for v in range(1, n + 1) if bits >> (v - 1) & 1)
+            for bits in range(1 << n)
+            if m.satisfied_by({v: bool(bits >> (v - 1) & 1) for v in range(1, n + 1)})}
+
+
+def _random_rows(rng: random.Random, exclusive: bool) -> tuple[Model, list[list[int]]]:
+    """A small model of rows over plain variables and ORs of them, the ORs ``exclusive`` or
+    not, and the lits of each OR (drawn from ``rng``: give two models the same seed)."""
+    m = Model("random")
+    xs = [m.var(("x", i)) for i in range(rng.randint(3, 6))]
+    ys = [m.var(("y", j)) for j in range(rng.randint(1, 2))]
+    parts = [rng.sample(xs, rng.randint(1, 3)) for _ in ys]
+    cut = rng.randint(1, len(xs) - 1)  # every plain variable in a row
+    m.exactly_one(xs[:cut])
+    m.at_most_one(xs[cut:])
+    for _ in range(rng.randint(1, 3)):
+        row = rng.sample(xs + ys, rng.randint(1, 3))
+        kind = rng.choice(("one", "most", "k"))
+        if kind == "one":
+            m.exactly_one(row)
+        elif kind == "most":
+            m.at_most_one(row)
+        else:
+            m.card(row, "==", rng.randint(1, len(row)))
+    for y, part in zip(ys, parts, strict=True):
+        m.define_or(y, part, exclusive=exclusive)
+    return m, parts
+
+
+@needs_dlx
+def test_random_rows_over_exclusive_ors_against_every_assignment() -> None:
+    """An OR is claimed exclusive where every model allows at most one of its lits: what dlx
+    enumerates (blocking each answer) is then every model, or it refuses in one line."""
+    engine, read = get_backend("dlx"), 0
+    for seed in range(500):
+        plain, parts = _random_rows(random.Random(seed), exclusive=False)
+        truth = _every_model(plain)
+        if any(sum(x in t for x in part) > 1 for t in truth for part in parts):
+            continue
+        m, found = _random_rows(random.Random(seed), exclusive=True)[0], set()
+        try:
+            while (out := engine.solve(m)).status == "sat":
+                assert out.true_vars in truth and out.true_vars not in found
+                found.add(out.true_vars)
+                m.add_clause([-v if v in out.true_vars else v for v in range(1, m.num_vars + 1)])
+        except BackendError as e:
+            assert "dlx takes" in str(e) or "in no row" in str(e)
+            continue
+        assert out.status == "unsat" and found == truth
+        read += 1
+    assert read > 120
+
+
 @needs_dlx
 def test_seeded_order_finds_the_same_packings() -> None:
     """``dlx:seed=K`` tries the options in another order: the same answers, every one
