@@ -27,6 +27,7 @@ from ..model import AtMostOne, Card, Clause, Define, ExactlyOne, Model
 from ..process.run import Run
 from ..process.sigterm import interrupted_by_signals
 from .base import Backend, Formula, Result, not_built
+from .program import exclusive_sums, with_sums
 
 try:
     from . import _dlx
@@ -118,8 +119,7 @@ class Cover:
     def derived(self, options: Sequence[int]) -> frozenset[int]:
         """The true variables of the cover that takes ``options``: theirs, and each defined
         variable one of whose lits they hold."""
-        true = frozenset(self.var[k] for k in options) - {0}
-        return true | {y for y, xs in self.defined.items() if not true.isdisjoint(xs)}
+        return with_sums(frozenset(self.var[k] for k in options) - {0}, self.defined)
 
     def meets_clauses(self, true: frozenset[int]) -> bool:
         return all(any((v in true) if v > 0 else (-v not in true) for v in clause)
@@ -149,11 +149,10 @@ class Cover:
 def _exclusive_ors(model: Model) -> dict[int, tuple[int, ...]]:
     """The variables defined as an exclusive OR of plain variables, with those: a row over
     such a variable is a row over them (the other rows allow at most one of them)."""
-    defines = [c for c in model.constraints if isinstance(c, Define)]
-    out = {c.var: c.lits for c in defines
-           if c.kind == "or" and c.exclusive and c.var > 0 and min(c.lits, default=0) > 0}
-    if len(out) < len(defines) or any(x in out for xs in out.values() for x in xs):
-        return {}  # a variable defined twice, or through another: not this simple case
+    out = exclusive_sums(model)
+    if len(out) < sum(isinstance(c, Define) for c in model.constraints) or any(
+            x in out for xs in out.values() for x in xs):
+        return {}  # another define, a variable defined twice or through another: not this case
     return out
 
 

@@ -51,7 +51,8 @@ def exclusive_sums(model: Model, keep: Collection[int] = ()) -> Sums:
 def with_sums(true: frozenset[int], sums: Sums) -> frozenset[int]:
     """A solution of the program with ``sums`` substituted, each substituted variable set by
     its literals (the program has no row on it: a start may have left it either way)."""
-    return (true - sums.keys()) | {y for y, lits in sums.items() if not true.isdisjoint(lits)}
+    # difference(), not ``-``: frozenset - dict_keys is a set (dict_keys answers it)
+    return true.difference(sums) | {y for y, lits in sums.items() if not true.isdisjoint(lits)}
 
 
 def program_rows(model: Model, sums: Sums | None = None) -> Rows:
