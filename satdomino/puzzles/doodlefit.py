@@ -186,6 +186,27 @@ def format_text(p: DoodleFit) -> str:
 
 # model -------------------------------------------------------------------------------------------
 
+def _placed_blocks(m: Model, p: DoodleFit) -> list[tuple[list[int], dict[Cell, list[int]]]]:
+    """One variable per (group of interchangeable blocks, cells covered), each group placed
+    as often as it has blocks, the variables the projection; for each group, the variables
+    of its placements on each cell."""
+    out = []
+    for group in p.classes():
+        placements = p.placements(group[0])
+        xs = [m.var(("group", group[0], cells)) for cells in placements]
+        on: dict[Cell, list[int]] = {}
+        for x, cells in zip(xs, placements, strict=True):
+            for u in cells:
+                on.setdefault(u, []).append(x)
+        if len(group) == 1:
+            m.exactly_one(xs, f"block {label(group[0])}", choice=True)  # placed once
+        else:
+            m.card(xs, "==", len(group), f"blocks {', '.join(map(label, group))} (alike)")
+        out.append((group, on))
+    m.projection = list(range(1, m.num_vars + 1))
+    return out
+
+
 def build_placement(p: DoodleFit) -> Model:
     """One variable per (group of interchangeable blocks, cells covered): identical blocks
     share variables, as Pips's identical dominoes do, so an assignment is one picture. Each
@@ -193,17 +214,9 @@ def build_placement(p: DoodleFit) -> Model:
     first block, as the drawings label it."""
     m = Model("placement")
     by_cell: dict[Cell, list[int]] = {u: [] for u in p.shape}
-    for group in p.classes():
-        placements = p.placements(group[0])
-        xs = [m.var(("group", group[0], cells)) for cells in placements]
-        for x, cells in zip(xs, placements, strict=True):
-            for u in cells:
-                by_cell[u].append(x)
-        if len(group) == 1:
-            m.exactly_one(xs, f"block {label(group[0])}", choice=True)  # placed once
-        else:
-            m.card(xs, "==", len(group), f"blocks {', '.join(map(label, group))} (alike)")
-    m.projection = list(range(1, m.num_vars + 1))
+    for _, on in _placed_blocks(m, p):
+        for u, xs in on.items():
+            by_cell[u].extend(xs)
     for u, xs in by_cell.items():
         m.exactly_one(xs, f"cell {u}")
     return m
@@ -215,22 +228,8 @@ def build_cells(p: DoodleFit) -> Model:
     owner (or placement of a group of alike blocks) per cell. CDCL learns which block owns a
     cell, where the placement model makes it learn placement by placement."""
     m = Model("cells")
-    covering: list[tuple[list[int], dict[Cell, list[int]]]] = []
-    for group in p.classes():
-        placements = p.placements(group[0])
-        xs = [m.var(("group", group[0], cells)) for cells in placements]
-        on: dict[Cell, list[int]] = {}
-        for x, cells in zip(xs, placements, strict=True):
-            for u in cells:
-                on.setdefault(u, []).append(x)
-        if len(group) == 1:
-            m.exactly_one(xs, f"block {label(group[0])}", choice=True)
-        else:
-            m.card(xs, "==", len(group), f"blocks {', '.join(map(label, group))} (alike)")
-        covering.append((group, on))
-    m.projection = list(range(1, m.num_vars + 1))
     owners: dict[Cell, list[int]] = {u: [] for u in p.shape}
-    for group, on in covering:
+    for group, on in _placed_blocks(m, p):
         for u, xs in on.items():
             if len(group) > 1:  # alike blocks: their placements, which may not share u
                 owners[u].extend(xs)
