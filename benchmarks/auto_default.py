@@ -44,8 +44,8 @@ CLI = [sys.executable, "-c", "from satdomino.cli import main; raise SystemExit(m
 ENV = {**os.environ, "PATH": str(Path(sys.executable).parent)}
 
 
-def cli_seconds(args: list[str], limit: float) -> tuple[float, int]:
-    """(seconds, exit status) of one ``satdomino`` process."""
+def cli_seconds(args: list[str], limit: float, ok: tuple[int, ...] = (0, 1)) -> tuple[float, int]:
+    """(seconds, exit status) of one ``satdomino`` process; an exit not ``ok`` raises."""
     t0 = time.perf_counter()
     try:
         done = subprocess.run([*CLI, *args], env=ENV, stdout=subprocess.DEVNULL,
@@ -53,7 +53,7 @@ def cli_seconds(args: list[str], limit: float) -> tuple[float, int]:
     except subprocess.TimeoutExpired:
         return float("inf"), -1
     seconds = time.perf_counter() - t0
-    if done.returncode not in (0, 1):
+    if done.returncode not in ok:
         raise RuntimeError(f"satdomino {' '.join(args)}: exit {done.returncode}: "
                            f"{done.stderr.decode()[-300:]}")
     return seconds, done.returncode
@@ -154,14 +154,11 @@ BEFORE = ["--model", "placement", "--backend", "portfolio:dlx+dlx:seed=1@0.5"]
 def answered(args: list[str], limit: float) -> float | None:
     """Seconds of one ``satdomino solve --json`` process to a verified answer, or None (no
     answer within ``limit``: exit 3)."""
-    t0 = time.perf_counter()
-    done = subprocess.run([*CLI, "solve", "--json", "--timeout", str(limit), *args], env=ENV,
-                          capture_output=True, timeout=limit + 30)
-    seconds = time.perf_counter() - t0
-    if done.returncode not in (0, 3):
-        raise RuntimeError(f"satdomino solve {' '.join(args)}: exit {done.returncode}: "
-                           f"{done.stderr.decode()[-300:]}")
-    return seconds if done.returncode == 0 else None
+    seconds, code = cli_seconds(["solve", "--json", "--timeout", str(limit), *args], limit + 30,
+                                ok=(0, 3))
+    if code == -1:
+        raise RuntimeError(f"satdomino solve {' '.join(args)}: no stop 30 s past its limit")
+    return seconds if code == 0 else None
 
 
 def doodlefit(seeds: int, limit: float | None, folder: Path) -> None:
