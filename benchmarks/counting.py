@@ -17,6 +17,9 @@
    estimate's budget, in a child process each (seconds, peak memory), medians.
    ``--part processes``: whole ``satdomino solve --count approx --timeout LIMIT --json``
    processes on 20x20 and 30x30 planted boards (30x30: 9-15% black), seconds to exit.
+   ``--part oblong``: planted Domino Fit boards wider than tall (seeds 1-3), the exact
+   counter swept by columns (its default there) against by rows, each in a child process
+   stopped at ``--limit`` seconds.
 4. ``--baseline REV`` (needs ../shared/corpus): the NYT Pips corpus, ``satdomino solve --unique
    --count``, whole process, this checkout against git revision REV (checked out and built in a
    temporary folder), taking turns.
@@ -40,6 +43,7 @@ import satdomino
 from satdomino.analysis.count import count
 from satdomino.backends.counters import ganak_count
 from satdomino.encode import Encodings, lower
+from satdomino.errors import SatDominoError
 from satdomino.puzzles import dominofit, dominosa, doodlefit, family
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -201,6 +205,39 @@ def domino_fit_no_cover(limit: float) -> None:
                   f"{shown} | {c.method} | {c.seconds:.1f} | {alone} |", flush=True)
 
 
+def _timed_sweep(board: dominofit.DominoFit, lines: dominofit.Lines) -> tuple[int, float]:
+    t0 = time.perf_counter()
+    return dominofit.count_placements(board, lines=lines), time.perf_counter() - t0
+
+
+def domino_fit_oblong(limit: float) -> None:
+    """Planted boards wider than tall: the exact counter by columns (the default) and by rows,
+    each in a child process stopped at ``limit`` seconds (by rows, the masks take at most 64
+    squares)."""
+    print(f"\n| Domino Fit | seed | count | by columns (s) | by rows (s, limit {limit:g}) |")
+    print("|---|---|---|---|---|")
+    for width, height in ((24, 18), (30, 12), (40, 10), (50, 12), (60, 12), (100, 8)):
+        for seed in (1, 2, 3):
+            board, _ = dominofit.planted(width, height, seed)
+            shown = []
+            for lines in ("columns", "rows"):
+                if lines == "rows" and width > 64:
+                    shown.append(("", "refused"))
+                    continue
+                with multiprocessing.get_context("fork").Pool(1) as pool:
+                    job = pool.apply_async(_timed_sweep, (board, lines))
+                    try:
+                        value, seconds = job.get(limit)
+                        shown.append((f"{value:,}", f"{seconds:.3f}"))
+                    except multiprocessing.TimeoutError:
+                        shown.append(("", f"over {limit:g}"))
+                    except SatDominoError as e:
+                        shown.append(("", str(e)))
+            value = shown[0][0] or shown[1][0]
+            print(f"| {width}x{height} | {seed} | {value} | {shown[0][1]} | {shown[1][1]} |",
+                  flush=True)
+
+
 def domino_fit_estimates(limit: float) -> None:
     """``--count approx`` on Domino Fit boards: the estimate against the exact count where one
     is known (counted here, in process), and on boards no exact method counts."""
@@ -341,7 +378,8 @@ def main() -> None:
                     help="which parts to run (comma-separated): pentominoes, dominosa, "
                     "dominofit, nocover (Domino Fit without full cover), estimates "
                     "(Domino Fit's --count approx), processes (the same, whole processes), "
-                    "layers (its counter's layers alone)")
+                    "layers (its counter's layers alone), oblong (Domino Fit wider than tall, "
+                    "by columns and by rows)")
     args = ap.parse_args()
     parts = args.part.split(",")
     if "pentominoes" in parts:
@@ -360,6 +398,8 @@ def main() -> None:
         domino_fit_approx_processes(args.limit)
     if "layers" in parts:
         domino_fit_layers(args.repeats)
+    if "oblong" in parts:
+        domino_fit_oblong(args.limit)
     if args.baseline:
         pips_corpus(args.baseline, args.repeats)
 

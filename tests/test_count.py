@@ -413,8 +413,9 @@ def test_progress_is_shown_on_a_terminal_only(monkeypatch, capsys) -> None:
 
 
 def test_the_sweep_tells_a_parent_how_far_it_has_come() -> None:
-    """The Domino Fit counter, forked while the race's control is told, writes the rows it
-    has swept where the parent reads them; in process it writes to its own."""
+    """The Domino Fit counter, forked while the race's control is told, writes the lines it
+    has swept where the parent reads them, and whether they are rows or columns (a board
+    wider than tall is swept by its columns); in process it writes to its own."""
 
     board = F.planted(8, 7, 2)[0]
     rows = progress.shared()
@@ -426,10 +427,10 @@ def test_the_sweep_tells_a_parent_how_far_it_has_come() -> None:
     finally:
         run.close()
     assert value == count(board, family("dominofit"), methods=("ganak",)).value > 0
-    assert progress.rows(rows) == "7 of 7 rows"
+    assert progress.rows(rows) == "8 of 8 columns"
     again = progress.shared()
     with progress.telling(again):
-        assert F.count_placements(board) == value  # here, with the child's control told
+        assert F.count_placements(board, lines="rows") == value  # here, the child's told
     assert progress.rows(again) == "7 of 7 rows"
     assert progress.rows(progress.control()) == ""  # outside: a control of its own
 
@@ -529,14 +530,15 @@ def test_domino_fit_counter_against_ganak_on_planted_boards() -> None:
     assert seen >= {1, 3}  # unique boards and boards with many solutions
 
 
-def _fit_counts(board: F.DominoFit, budgets: tuple[int, ...],
-                threads: tuple[int, ...]) -> list[int]:
-    """The Domino Fit counter's answer with each layer budget, on each number of threads."""
+def _fit_counts(board: F.DominoFit, budgets: tuple[int, ...], threads: tuple[int, ...],
+                lines: tuple[F.Lines, ...] = ("rows", "columns")) -> list[int]:
+    """The Domino Fit counter's answer with each layer budget, on each number of threads,
+    swept by rows and by columns."""
     values = []
     for budget in budgets:
         saved, F.MAX_LAYER_BYTES = F.MAX_LAYER_BYTES, budget
         try:
-            values += [F.count_placements(board, n) for n in threads]
+            values += [F.count_placements(board, n, way) for n in threads for way in lines]
         finally:
             F.MAX_LAYER_BYTES = saved
     return values
@@ -546,8 +548,8 @@ def test_domino_fit_counter_with_and_without_its_layers() -> None:
     """The sweeps pruned by the layers' ranges of counts, by the bounds alone (no layers, or
     budgets they outgrow at each stage: sweeping the masks, listing their moves, their ranges
     with or without the lines', the moves listed both ways or only down), on one thread or
-    three, and Ganak agree, on boards with many solutions, one, and none (a column clue moved
-    to another column keeps the totals)."""
+    three, by rows and by columns, and Ganak agree, on boards with many solutions, one, and
+    none (a column clue moved to another column keeps the totals)."""
     import dataclasses
     import random
 
@@ -691,7 +693,8 @@ def test_domino_fit_row_moves_are_every_split_of_the_row() -> None:
 
 def test_domino_fit_counter_on_boards_of_one_to_three_rows() -> None:
     """The sweeps meet across one row (a board of one row) or two (every taller board, here
-    right away); with and without layers, on one thread and two, against Ganak."""
+    right away); with and without layers, on one thread and two, against Ganak. Swept by
+    columns too (the way these wide boards go by default), across their many columns."""
     import random
 
     rng = random.Random(7)
@@ -701,7 +704,7 @@ def test_domino_fit_counter_on_boards_of_one_to_three_rows() -> None:
                              blacks=rng.choice([0.0, 0.1]))
         values = _fit_counts(board, (F.MAX_LAYER_BYTES, 0), (1, 2))
         ganak = count(board, family("dominofit"), methods=("ganak",)).value
-        assert values == [ganak] * 4, (k, values, ganak)
+        assert values == [ganak] * 8, (k, values, ganak)
 
 
 def test_domino_fit_counter_on_a_row_of_tops_across_a_wide_board() -> None:
@@ -713,7 +716,7 @@ def test_domino_fit_counter_on_a_row_of_tops_across_a_wide_board() -> None:
     from satdomino.puzzles import _fitcount
 
     board = F.DominoFit(60, 2, frozenset(), *F._sums(60, 2, [("V", (0, c)) for c in range(60)]))
-    assert F.count_placements(board) == 1
+    assert F.count_placements(board, lines="rows") == F.count_placements(board) == 1
     free = array("q", [(1 << 60) - 1] * 2)
     with pytest.raises(ValueError, match="0-254"):
         _fitcount.count(60, 2, free, array("i", [60, 0]), array("i", [255] + [1] * 59), 10,
@@ -742,10 +745,30 @@ def test_domino_fit_counter_where_a_column_needs_64_pieces() -> None:
 
 
 def test_domino_fit_counter_on_a_board_64_squares_wide() -> None:
+    """Swept by rows, bit 63 of the masks is set; by columns (the default) 64 lines."""
     board, _ = F.planted(64, 3, 3, blacks=0.3)
     assert board.free((0, 63)) or board.free((1, 63)) or board.free((2, 63))  # bit 63 set
-    assert F.count_placements(board) == count(board, family("dominofit"),
-                                              methods=("ganak",)).value
+    assert F.count_placements(board, lines="rows") == F.count_placements(board) == count(
+        board, family("dominofit"), methods=("ganak",)).value
+
+
+def test_domino_fit_counter_sweeps_the_shorter_side() -> None:
+    """A board wider than tall goes by its columns: boards wider than the masks' 64 squares
+    are counted, as Ganak counts them, and boards over 64 squares on both sides are refused
+    in one line."""
+    from satdomino.errors import SatDominoError
+
+    rng = random.Random(3)
+    for width in (65, 70, 90):
+        board, _ = F.planted(width, rng.randint(2, 4), rng.randrange(10**6), blacks=0.15)
+        value = F.count_placements(board)
+        assert value == count(board, family("dominofit"), methods=("ganak",)).value >= 1
+        assert count(board, family("dominofit")).value == value  # the race: dp, at once
+        with pytest.raises(SatDominoError, match="64 squares on a side"):
+            F.count_placements(board, lines="rows")
+    big = F.DominoFit(65, 65, frozenset(), (0,) * 65, (0,) * 65)
+    with pytest.raises(SatDominoError, match="64 squares on a side"):
+        F.count_placements(big)
 
 
 def test_domino_fit_counter_stops_when_told_while_one_state_has_millions_of_moves() -> None:

@@ -3,9 +3,10 @@ few ints in memory that both share (an anonymous shared mapping, made before the
 
 The race makes one (``shared``) and marks it for the children it forks from this thread
 (``telling``); a counter asks for ``control()``: that one in such a child, else its own. The
-Domino Fit sweep writes [1] the rows swept so far and [2] the board's rows, and sets [3] when
-it sweeps without its layers (``without_layers``); [0] is its stop flag, which the race
-leaves alone (it stops a child by killing it)."""
+Domino Fit sweep writes [1] the lines swept so far and [2] the board's lines, and sets [3] when
+it sweeps without its layers (``without_layers``); [4] says whether the lines are rows (0) or
+columns (1, ``say_lines``); [0] is its stop flag, which the race leaves alone (it stops a child
+by killing it)."""
 
 from __future__ import annotations
 
@@ -21,8 +22,8 @@ _told: ContextVar[memoryview | None] = ContextVar("told", default=None)
 
 
 def shared() -> memoryview:
-    """Four ints in memory shared with the processes forked after this."""
-    return memoryview(mmap.mmap(-1, 4 * array("i").itemsize)).cast("i")
+    """Five ints in memory shared with the processes forked after this."""
+    return memoryview(mmap.mmap(-1, 5 * array("i").itemsize)).cast("i")
 
 
 @contextmanager
@@ -38,7 +39,7 @@ def telling(control: memoryview) -> Iterator[None]:
 def control() -> Control:
     """The control a counter reads and writes: the race's, in a child it forked."""
     told = _told.get()
-    return told if told is not None else array("i", [0, 0, 0, 0])
+    return told if told is not None else array("i", [0] * 5)
 
 
 def without_layers(control: Control) -> bool:
@@ -46,6 +47,15 @@ def without_layers(control: Control) -> bool:
     return len(control) > 3 and control[3] == 1
 
 
+def say_lines(control: Control, lines: str) -> None:
+    """Tell the race that the counter sweeps ``lines`` ("rows" or "columns")."""
+    if len(control) > 4:
+        control[4] = int(lines == "columns")
+
+
 def rows(control: Control) -> str:
-    """``14 of 20 rows`` once a counter has said so, else empty."""
-    return f"{control[1]} of {control[2]} rows" if control[2] > 0 else ""
+    """``14 of 20 rows`` (or columns) once a counter has said so, else empty."""
+    if control[2] <= 0:
+        return ""
+    lines = "columns" if len(control) > 4 and control[4] else "rows"
+    return f"{control[1]} of {control[2]} {lines}"

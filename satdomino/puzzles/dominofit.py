@@ -21,7 +21,7 @@ import threading
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 from ..analysis.repair import other_solution
 from ..clock import start
@@ -40,6 +40,7 @@ except ImportError:  # built without a C compiler: the other counting methods go
     _fitcount = _fitestimate = None  # type: ignore[assignment]
 
 Cell = tuple[int, int]  # (row, col)
+Lines = Literal["rows", "columns"]  # which way the exact counter sweeps the board
 MAX_SIDE = 200
 
 
@@ -315,36 +316,49 @@ MAX_LAYER_BYTES = 256 << 20
 
 
 def _sweep_args(p: DominoFit, threads: int, layer_bytes: int | None = None,
-                control: array | None = None) -> list[Any] | None:
+                control: progress.Control | None = None,
+                lines: Lines | None = None) -> list[Any] | None:
     """The C sweep's arguments (``_fitcount.c``) up to ``threads``, with ``layer_bytes`` of
-    layers (None: ``MAX_LAYER_BYTES``, read at the call) and ``control`` (None: the counting
-    race's, which tells it the rows swept), or None when the sums admit no full
-    cover. Without full cover, those of the full-cover reading once ``covers_every_square``
-    proves it the same (both the count and the estimate come here)."""
+    layers (None: ``MAX_LAYER_BYTES``, read at the call), ``control`` (None: the counting
+    race's, which tells it the lines swept) and ``lines`` (None: along the shorter side),
+    or None when the sums admit no full cover. Without full cover, those of the full-cover
+    reading once ``covers_every_square`` proves it the same (both the count and the estimate
+    come here).
+
+    The sweep's masks run along the board's shorter side: a board wider than tall is swept
+    column by column, read across its diagonal. There its horizontal pieces are the vertical
+    ones the C sweep counts (their left squares its tops, ``FixedCounts.h_col`` a line and
+    ``h_row`` a column), and each column's squares left between them must fall into even
+    runs, for the vertical pieces. The states' counts are then a row's each: fewer of them,
+    and so fewer states (a planted 40x10 board: 5 ms swept by columns, 40 s by rows)."""
     if not p.cover:
         if not covers_every_square(p):
             raise SatDominoError("the exact counter needs every square covered, and no "
                                  "solution leaving one empty was ruled out")
         p = replace(p, cover=True)
-    if p.width > 64:
-        raise SatDominoError("the exact counter takes boards up to 64 squares wide")
+    across = p.width > p.height if lines is None else lines == "columns"
+    if (p.height if across else p.width) > 64:
+        raise SatDominoError("the exact counter takes boards up to 64 squares on a side")
     if _fitcount is None:
         raise SatDominoError("the exact counter is not built (no C compiler)")
     fixed = fixed_counts(p)
     if fixed is None:
         return None
-    free = [sum(1 << c for c in range(p.width) if p.free((r, c))) for r in range(p.height)]
+    width, height = (p.height, p.width) if across else (p.width, p.height)
+    free = [sum(1 << k for k in range(width) if p.free((k, line) if across else (line, k)))
+            for line in range(height)]
     signed = [m - (1 << 64) if m >> 63 else m for m in free]  # array("q") of 64-bit masks
+    tops, per_column = (fixed.h_col, fixed.h_row) if across else (fixed.v_row, fixed.v_col)
     # a state: a byte a column (rounded up to 8) and its number (16 bytes)
-    max_states = COUNT_BYTES // ((p.width + 7) // 8 * 8 + 16)
-    return [p.width, p.height, array("q", signed), array("i", fixed.v_row),
-            array("i", fixed.v_col), max_states,
-            MAX_LAYER_BYTES if layer_bytes is None else layer_bytes,
-            progress.control() if control is None else control,
+    max_states = COUNT_BYTES // ((width + 7) // 8 * 8 + 16)
+    told = progress.control() if control is None else control
+    progress.say_lines(told, "columns" if across else "rows")
+    return [width, height, array("q", signed), array("i", tops), array("i", per_column),
+            max_states, MAX_LAYER_BYTES if layer_bytes is None else layer_bytes, told,
             threads or len(os.sched_getaffinity(0))]
 
 
-def count_placements(p: DominoFit, threads: int = 0) -> int:
+def count_placements(p: DominoFit, threads: int = 0, lines: Lines | None = None) -> int:
     """The exact number of solutions with every square covered, without SAT; without full
     cover (``cover=False``), where linear programming proves that every solution covers
     every square anyway (``covers_every_square``; else SatDominoError).
@@ -354,9 +368,10 @@ def count_placements(p: DominoFit, threads: int = 0) -> int:
     can exactly when it falls into runs of even length. The count of such sets of verticals is
     taken by sweeping the rows from both ends, each state kept only when the counts the other
     side can give its columns complete it (``_fitcount.c``), on ``threads`` threads (0: one
-    for each core this process may use). Boards it does not take raise SatDominoError, and
-    the other counting methods go on."""
-    args = _sweep_args(p, threads)
+    for each core this process may use); a board wider than tall is swept by its columns
+    (``lines``: "rows" or "columns" to choose; see ``_sweep_args``). Boards it does not take
+    raise SatDominoError, and the other counting methods go on."""
+    args = _sweep_args(p, threads, lines=lines)
     if args is None:
         return 0
     value = _fitcount.count(*args)
