@@ -769,6 +769,8 @@ def test_domino_fit_counter_sweeps_the_shorter_side() -> None:
     big = F.DominoFit(65, 65, frozenset(), (0,) * 65, (0,) * 65)
     with pytest.raises(SatDominoError, match="64 squares on a side"):
         F.count_placements(big)
+    with pytest.raises(ValueError, match="'rows' or 'columns'"):
+        F.count_placements(board, lines="diagonals")  # type: ignore[arg-type]
 
 
 def test_domino_fit_counter_stops_when_told_while_one_state_has_millions_of_moves() -> None:

@@ -336,6 +336,8 @@ def _sweep_args(p: DominoFit, threads: int, layer_bytes: int | None = None,
             raise SatDominoError("the exact counter needs every square covered, and no "
                                  "solution leaving one empty was ruled out")
         p = replace(p, cover=True)
+    if lines not in (None, "rows", "columns"):
+        raise ValueError(f"lines is 'rows' or 'columns', not {lines!r}")
     across = p.width > p.height if lines is None else lines == "columns"
     if (p.height if across else p.width) > 64:
         raise SatDominoError("the exact counter takes boards up to 64 squares on a side")
