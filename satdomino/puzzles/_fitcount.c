@@ -45,7 +45,9 @@ sides' and those of the row being made) pass ``max_states``, or when ``control[0
 array('i') of one) is set by another thread. A ``control`` of three or more ints tells how far
 the sweep has come: [1] the rows swept so far (the meeting's at the end), [2] the board's
 rows; a fourth, [3], is set to 1 when the sweep goes without layers; a buffer shared with
-another process shows it there.
+another process shows it there. (A fifth, [4], is the caller's: ``dominofit._sweep_args``
+hands this sweep a board wider than tall read across its diagonal, its columns as rows, and
+says so there.)
 Counts of more than 128 bits raise OverflowError. The GIL is released while counting.
 
 Built a second time with FIT_ESTIMATE defined, the same sweep estimates the count

@@ -331,16 +331,20 @@ def _sweep_args(p: DominoFit, threads: int, layer_bytes: int | None = None,
     ``h_row`` a column), and each column's squares left between them must fall into even
     runs, for the vertical pieces. The states' counts are then a row's each: fewer of them,
     and so fewer states (a planted 40x10 board: 5 ms swept by columns, 40 s by rows)."""
+    if lines not in (None, "rows", "columns"):
+        raise ValueError(f"lines is 'rows' or 'columns', not {lines!r}")
     if not p.cover:
         if not covers_every_square(p):
             raise SatDominoError("the exact counter needs every square covered, and no "
                                  "solution leaving one empty was ruled out")
         p = replace(p, cover=True)
-    if lines not in (None, "rows", "columns"):
-        raise ValueError(f"lines is 'rows' or 'columns', not {lines!r}")
     across = p.width > p.height if lines is None else lines == "columns"
-    if (p.height if across else p.width) > 64:
+    side = p.height if across else p.width  # the squares of a line
+    if lines is None and side > 64:
         raise SatDominoError("the exact counter takes boards up to 64 squares on a side")
+    if side > 64:
+        raise SatDominoError(f"the exact counter sweeps lines of at most 64 squares; this "
+                             f"board's {lines} have {side}")
     if _fitcount is None:
         raise SatDominoError("the exact counter is not built (no C compiler)")
     fixed = fixed_counts(p)
