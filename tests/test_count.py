@@ -785,8 +785,8 @@ def test_domino_fit_counter_sweeps_the_shorter_side() -> None:
         board, _ = F.planted(width, rng.randint(2, 4), rng.randrange(10**6), blacks=0.15)
         value = F.count_placements(board)
         assert value == count(board, family("dominofit"), methods=("ganak",)).value >= 1
-        raced = count(board, family("dominofit"))
-        assert (raced.value, raced.method) == (value, "dp")
+        raced = count(board, family("dominofit"))  # dp, or enumeration on a loaded machine
+        assert (raced.value, raced.complete) == (value, True)
         with pytest.raises(SatDominoError, match=f"lines of at most 64 squares; this "
                            f"board's rows have {width}"):
             F.count_placements(board, lines="rows")
