@@ -37,7 +37,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import satdomino
 from satdomino.analysis.count import count
@@ -48,6 +50,7 @@ from satdomino.puzzles import dominofit, dominosa, doodlefit, family
 
 ROOT = Path(__file__).resolve().parents[1]
 PENTOMINOES = ROOT / "examples" / "doodlefit" / "pentominoes-6x10.txt"
+T = TypeVar("T")
 PIPS = ROOT.parent / "shared" / "corpus" / "pips" / "nyt"
 
 
@@ -122,6 +125,16 @@ def _timed_ganak(clauses: list[list[int]], projection: list[int], num_vars: int
     return ganak_count(clauses, projection, num_vars), time.perf_counter() - t0
 
 
+def _in_child(limit: float, fn: Callable[..., T], *args: Any) -> T | None:
+    """``fn(*args)`` in a forked child process, or None when it has not answered within
+    ``limit`` seconds (the child is then stopped)."""
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        try:
+            return pool.apply_async(fn, args).get(limit)
+        except multiprocessing.TimeoutError:
+            return None
+
+
 def _ganak(board: dominosa.Dominosa, limit: float) -> tuple[int | None, float]:
     """Ganak on a plain pairwise encoding of the board (building the CNF included), timed in
     a child process that is stopped at ``limit`` seconds: (count or None, seconds)."""
@@ -129,12 +142,10 @@ def _ganak(board: dominosa.Dominosa, limit: float) -> tuple[int | None, float]:
     m = dominosa.build_placement(board)
     cnf = lower(m, Encodings(amo="pairwise"))
     built = time.perf_counter() - t0
-    with multiprocessing.get_context("fork").Pool(1) as pool:
-        job = pool.apply_async(_timed_ganak, (cnf.clauses, m.projection, cnf.num_vars))
-        try:
-            value, seconds = job.get(limit)
-        except multiprocessing.TimeoutError:
-            return None, limit
+    done = _in_child(limit, _timed_ganak, cnf.clauses, m.projection, cnf.num_vars)
+    if done is None:
+        return None, limit
+    value, seconds = done
     return value, built + seconds
 
 
@@ -224,15 +235,13 @@ def domino_fit_oblong(limit: float) -> None:
                 if lines == "rows" and width > 64:
                     shown.append(("", "refused"))
                     continue
-                with multiprocessing.get_context("fork").Pool(1) as pool:
-                    job = pool.apply_async(_timed_sweep, (board, lines))
-                    try:
-                        value, seconds = job.get(limit)
-                        shown.append((f"{value:,}", f"{seconds:.3f}"))
-                    except multiprocessing.TimeoutError:
-                        shown.append(("", f"over {limit:g}"))
-                    except SatDominoError as e:
-                        shown.append(("", str(e)))
+                try:
+                    done = _in_child(limit, _timed_sweep, board, lines)
+                except SatDominoError as e:
+                    shown.append(("", str(e)))
+                    continue
+                shown.append((f"{done[0]:,}", f"{done[1]:.3f}") if done else
+                             ("", f"over {limit:g}"))
             value = shown[0][0] or shown[1][0]
             print(f"| {width}x{height} | {seed} | {value} | {shown[0][1]} | {shown[1][1]} |",
                   flush=True)

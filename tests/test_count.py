@@ -419,7 +419,7 @@ def test_the_sweep_tells_a_parent_how_far_it_has_come() -> None:
 
     board = F.planted(8, 7, 2)[0]
     rows = progress.shared()
-    assert progress.rows(rows) == ""  # nothing said yet
+    assert progress.swept(rows) == ""  # nothing said yet
     with progress.telling(rows):
         run = ForkedRun(F.count_placements, (board,))
     try:
@@ -427,11 +427,11 @@ def test_the_sweep_tells_a_parent_how_far_it_has_come() -> None:
     finally:
         run.close()
     assert value == count(board, family("dominofit"), methods=("ganak",)).value > 0
-    assert progress.rows(rows) == "8 of 8 columns"
+    assert progress.swept(rows) == "8 of 8 columns"
     with progress.telling(rows):  # the same control, told rows now
         assert F.count_placements(board, lines="rows") == value  # here, the child's told
-    assert progress.rows(rows) == "7 of 7 rows"
-    assert progress.rows(progress.control()) == ""  # outside: a control of its own
+    assert progress.swept(rows) == "7 of 7 rows"
+    assert progress.swept(progress.control()) == ""  # outside: a control of its own
 
 
 def test_a_sweep_without_layers_says_so_and_its_child_gives_way(monkeypatch) -> None:

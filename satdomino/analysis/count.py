@@ -151,14 +151,14 @@ class _Race:
                  estimate: Estimate | None = None) -> None:
         self.engine = engine
         self.limit, self.deadline, self.progress = limit, deadline, progress
-        self.rows = counter_progress.shared()  # the family's counter tells how far it has come
+        self.swept = counter_progress.shared()  # the family's counter tells how far it has come
         self.runs: dict[str, ForkedRun] = {}
         # a count small enough for the family's counter to give here, in milliseconds
         self.quick = family.quick_count(puzzle) if exact and family.quick_count else None
         if self.quick is not None:
             return
         if exact is not None:  # from the start: building and the head start go on beside it
-            with counter_progress.telling(self.rows):
+            with counter_progress.telling(self.swept):
                 self.runs["dp"] = ForkedRun(_exact_member, (exact, (puzzle,)))
         built = time.perf_counter()
         try:
@@ -302,12 +302,12 @@ class _Race:
             ready = wait([r.connection for r in runs.values()],
                          timeout=0.5 if left is None else min(left, 0.5))
             if self.progress is not None:
-                swept = counter_progress.rows(self.rows)
+                swept = counter_progress.swept(self.swept)
                 self.progress(shared.value, time.perf_counter() - t_start,
                               tuple(f"{x} ({swept})" if x == "dp" and swept else x
                                     for x in runs))
             if (not gave_way and "estimate" in runs and "dp" in runs
-                    and counter_progress.without_layers(self.rows)):
+                    and counter_progress.without_layers(self.swept)):
                 # without its layers the family's counter is the slow way: the estimate,
                 # which was asked for, goes first
                 runs["dp"].give_way()

@@ -53,7 +53,7 @@ def say_lines(control: Control, lines: str) -> None:
         control[4] = int(lines == "columns")
 
 
-def rows(control: Control) -> str:
+def swept(control: Control) -> str:
     """``14 of 20 rows`` (or columns) once a counter has said so, else empty."""
     if control[2] <= 0:
         return ""
