@@ -76,3 +76,43 @@ def test_the_commands_and_options_it_names_exist() -> None:
                 commands.add(args[0])
     named = {"solve", "export", "decode", "check-proof", "compare", "generate", "explain"}
     assert named <= commands
+
+
+def recipe_blocks() -> list[str]:
+    """The shell recipes (not the install commands), in the README's order."""
+    return [b for b in blocks("sh") if not b.lstrip().startswith("pip ")]
+
+
+def missing_programs(block: str) -> list[str]:
+    """Programs a block runs that are not on PATH (outside solvers the README names)."""
+    firsts = {line.split()[0] for line in block.replace("\\\n", " ").splitlines()
+              if line.strip() and not line.lstrip().startswith("#")}
+    return sorted(p for p in firsts if shutil.which(p) is None and p != "satdomino")
+
+
+@pytest.mark.slow
+def test_the_shell_recipes_run_as_written(tmp_path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    env.pop("SATDOMINO_FAMILIES", None)
+
+    def run(script: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], cwd=tmp_path,
+                              env=env, capture_output=True, text=True, timeout=600)
+
+    # the counting recipe reads board.txt "from below": the export recipe makes it
+    assert run("satdomino generate dominosa --n 30 --seed 1 -o board.txt").returncode == 0
+    ran = 0
+    for block in recipe_blocks():
+        if missing_programs(block):
+            continue
+        out = run(block)
+        assert out.returncode == 0 and "Traceback" not in out.stderr, (block, out.stderr)
+        for claimed in re.findall(r"#\s*(\d{5,})", block):  # a count the comment states
+            assert claimed in out.stdout, (block, claimed)
+        ran += 1
+    assert ran >= len(recipe_blocks()) - 2  # at most the outside solvers' recipes left out

@@ -19,9 +19,10 @@ from ..instance import SAT, Origin
 from ..ranges import time_limit
 from ..solve import solve
 
-# explain's share of the time when grading a generated puzzle (a double-30 Dominosa board or
-# a 20x20 Domino Fit board takes 1.2-1.5 s)
-GRADE_SECONDS = 2.0
+# explain's share of the time when grading a generated puzzle: a double-30 Dominosa board
+# takes about a second, and a second process on the other core (a test run, a sweep) can
+# double that
+GRADE_SECONDS = 5.0
 # planted puzzles tried for a unique one, by a family without a builder of its own
 UNIQUE_TRIES = 200
 
@@ -58,7 +59,8 @@ class Made:
     repairs: int = 0
     seconds: float = 0.0
     exactly: str = "exactly one solution"  # what is unique, in words
-    ungraded: str = "explain did not finish in the time given"  # why there is no grade
+    # why there is no grade
+    ungraded: str = f"explain did not finish in its time, at most {GRADE_SECONDS:g} s"
 
     def summary(self) -> str:
         """One line for stderr: what was made and how hard it is."""
