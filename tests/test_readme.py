@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import warnings
 from pathlib import Path
 
 import pytest
@@ -17,23 +18,30 @@ ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
 
 
-def blocks(language: str) -> list[str]:
-    """The fenced code blocks of one language ("" for plain), dedented."""
+def sections(text: str) -> list[tuple[str, str, str]]:
+    """The fenced code blocks of a Markdown text: (the "## " heading above, language ("" for
+    plain), the block dedented)."""
     import textwrap
 
-    out, lines, inside = [], [], None
-    for line in README.splitlines():
+    out, lines, inside, heading = [], [], None, ""
+    for line in text.splitlines():
         fence = line.strip()
         if fence.startswith("```"):
             if inside is None:
                 inside, lines = fence[3:], []
             else:
-                if inside == language:
-                    out.append(textwrap.dedent("\n".join(lines)) + "\n")
+                out.append((heading, inside, textwrap.dedent("\n".join(lines)) + "\n"))
                 inside = None
         elif inside is not None:
             lines.append(line)
+        elif line.startswith("## "):
+            heading = line[3:].strip()
     return out
+
+
+def blocks(language: str) -> list[str]:
+    """The README's fenced code blocks of one language ("" for plain)."""
+    return [block for _, lang, block in sections(README) if lang == language]
 
 
 @pytest.mark.parametrize("code", blocks("python"))
@@ -62,6 +70,23 @@ def test_format_examples_are_puzzles_with_solutions() -> None:
         kinds.add(puzzle.kind)
         assert puzzle.solve().status == "sat", text
     assert kinds == {"dominosa", "pips", "dominofit", "doodlefit"}
+
+
+def test_the_input_examples_of_the_formats_page_are_puzzles_of_their_family() -> None:
+    page = (ROOT / "docs" / "formats.md").read_text()
+    kinds = {f.title.lower(): name for name, f in FAMILIES.items()}
+    checked = set()
+    for heading, _, text in sections(page):
+        kind = kinds.get(heading.lower())
+        if kind is None or "..." in text:  # output examples, and ids cut short on the page
+            continue
+        with warnings.catch_warnings():  # the day file's withdrawn puzzles are noticed
+            warnings.simplefilter("ignore")
+            puzzles = satdomino.parse(text)
+        for puzzle in puzzles:
+            assert puzzle.kind == kind and puzzle.solve().status == "sat", text
+        checked.add(kind)
+    assert checked == {"dominosa", "pips", "dominofit", "doodlefit"}
 
 
 def test_the_commands_and_options_it_names_exist() -> None:
