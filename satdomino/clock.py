@@ -74,31 +74,54 @@ class Deadline:
         if self.at is None or (stack and stack[-1][0] <= self.at):
             yield
             return
-        _quiet_lost_alarms()
         alarm = _Alarm(threading.get_ident())
         timer = threading.Timer(self.left() or 0.0, alarm.ring)
         timer.daemon = True
-        entry = (self.at, alarm)
-        lost = False
-        try:  # from here on, a TimeUp delivered anywhere leaves by the cleanup below
-            stack.append(entry)
-            start(timer)
+        with _armed_block(self.at, alarm, timer):
             yield
-            lost = True  # the block ended: if the alarm rang, its TimeUp was swallowed
-        finally:
-            try:
-                while True:  # a TimeUp delivered here, as the block ends, is this alarm's own
-                    try:
-                        alarm.disarm()
-                        break
-                    except TimeUp:
-                        pass
-            finally:  # whatever else comes (a Ctrl-C), the block is left
+
+
+@contextmanager
+def interruptible() -> Iterator[Callable[[], None]]:
+    """Inside the block, the function it gives raises TimeUp into this thread, from any
+    thread, as a deadline passing would: for Python work that a stop, not a clock, must cut
+    short (a portfolio lowering a late member's CNF when the race is stopped)."""
+    stack = _armed.__dict__.setdefault("stack", [])
+    if stack and stack[-1][1].rang:  # an enclosing deadline has passed already
+        raise TimeUp
+    alarm = _Alarm(threading.get_ident())
+    with _armed_block(math.inf, alarm, None):
+        yield alarm.ring
+
+
+@contextmanager
+def _armed_block(at: float, alarm: _Alarm, timer: threading.Timer | None) -> Iterator[None]:
+    """The block of ``alarm`` (rung by ``timer``, if any, else by whoever holds it)."""
+    _quiet_lost_alarms()
+    stack = _armed.__dict__.setdefault("stack", [])
+    entry = (at, alarm)
+    lost = False
+    try:  # from here on, a TimeUp delivered anywhere leaves by the cleanup below
+        stack.append(entry)
+        if timer is not None:
+            start(timer)
+        yield
+        lost = True  # the block ended: if the alarm rang, its TimeUp was swallowed
+    finally:
+        try:
+            while True:  # a TimeUp delivered here, as the block ends, is this alarm's own
+                try:
+                    alarm.disarm()
+                    break
+                except TimeUp:
+                    pass
+        finally:  # whatever else comes (a Ctrl-C), the block is left
+            if timer is not None:
                 timer.cancel()
-                if entry in stack:
-                    stack.remove(entry)
-        if lost and alarm.rang:  # by a __del__ or a cleanup it landed in: say it again
-            raise TimeUp
+            if entry in stack:
+                stack.remove(entry)
+    if lost and alarm.rang:  # by a __del__ or a cleanup it landed in: say it again
+        raise TimeUp
 
 
 def within(seconds: float, work: Callable[[], T]) -> T | None:
@@ -116,8 +139,9 @@ def within(seconds: float, work: Callable[[], T]) -> T | None:
 def armed_left() -> float | None:
     """Seconds until the nearest deadline armed by ``interrupting`` in this thread (None:
     none): for work that cannot see the interrupt, such as a child process to be killed."""
-    stack = getattr(_armed, "stack", [])
-    return min(max(0.0, at - time.monotonic()) for at, _ in stack) if stack else None
+    lefts = [max(0.0, at - time.monotonic()) for at, _ in getattr(_armed, "stack", [])
+             if at != math.inf]  # ``interruptible`` blocks have no clock
+    return min(lefts) if lefts else None
 
 
 NEVER = Deadline()

@@ -11,10 +11,11 @@ from typing import Any
 
 from .auto import AUTO, Setup, setup
 from .backends import Backend, Result, Session, Status, get_backend
-from .backends.base import Formula, size, sized
+from .backends.base import Formula, release, size, sized
 from .backends.session import blocking_clause, record_new
 from .clock import NEVER, Deadline, TimeUp
 from .encode import Encodings
+from .encode.registry import when_freed
 from .errors import VerificationError
 from .family import Family
 from .model import Model
@@ -106,8 +107,8 @@ def _gc_paused() -> Iterator[None]:
     try:
         yield
     finally:
-        if was_enabled:
-            gc.enable()
+        if was_enabled:  # once a large CNF given up is freed: a collection would walk it
+            when_freed(gc.enable)
 
 
 def _solve(puzzle: Any, family: Family, chosen: Setup, deadline: Deadline,
@@ -133,6 +134,7 @@ def _solve(puzzle: Any, family: Family, chosen: Setup, deadline: Deadline,
     with session:
         _answer(out, puzzle, family, m, session, formula, deadline, unique)
     n_vars, n_clauses = size(formula)  # after: a portfolio lowers its CNF when a member asks
+    release(formula)
     out.stats.update(
         variables=n_vars, clauses=n_clauses, backend=chosen.label,
         encodings=chosen.encodings.as_dict() if engine.takes != "model" else {"model": "native"},

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import subprocess
 import sys
+import threading
 import time
 import tracemalloc
 from pathlib import Path
@@ -22,7 +23,7 @@ from satdomino.analysis.drat import check_drat
 from satdomino.analysis.explain import PAIRWISE_UP_TO, _lower_one
 from satdomino.cli import main
 from satdomino.cli.common import exit_status
-from satdomino.clock import Deadline
+from satdomino.clock import Deadline, TimeUp
 from satdomino.inputs import load
 from satdomino.model import AtMostOne, ExactlyOne
 from satdomino.puzzles import FAMILIES, family
@@ -300,3 +301,51 @@ def test_reading_the_instance_back_for_its_proof_is_within_the_budget(
                                       Deadline.after(0.3))
     assert (code, record) == (3, None) and not (tmp_path / "p.drat").exists()
     assert time.monotonic() - t0 < 30  # stopped, not run on (a wide margin for load)
+
+
+def test_an_interruptible_block_is_stopped_by_its_function_and_only_inside() -> None:
+    from satdomino.clock import interruptible
+
+    got: list[str] = []
+    ready, rung = threading.Event(), threading.Event()
+
+    def work() -> None:
+        try:
+            with interruptible() as interrupt:
+                box.append(interrupt)
+                ready.set()
+                t = time.monotonic()
+                while time.monotonic() - t < 30:  # Python work that looks at no flag
+                    time.sleep(0.001)
+            got.append("ran to its end")
+        except TimeUp:
+            got.append("stopped")
+        rung.wait()
+        with interruptible():  # a new block: the old function rings nothing here
+            time.sleep(0.05)
+        got.append("after")
+
+    box: list = []
+    thread = threading.Thread(target=work)
+    thread.start()
+    assert ready.wait(10)
+    box[0]()
+    time.sleep(0.05)
+    box[0]()  # again, after its block ended: nothing
+    rung.set()
+    thread.join(30)
+    assert got == ["stopped", "after"]
+
+
+def test_a_large_cnf_discarded_is_freed_apart_and_then_the_next_waits_no_more() -> None:
+    from satdomino.encode import CNF
+    from satdomino.encode.registry import FREE_APART, when_freed
+
+    cnf = CNF(3, 3, [[1, -2, 3] for _ in range(FREE_APART + 1)])
+    freed = threading.Event()
+    cnf.discard()
+    when_freed(freed.set)
+    assert cnf.clauses == [] and freed.wait(30)
+    called: list[int] = []
+    when_freed(lambda: called.append(1))  # nothing left to free: at once
+    assert called == [1]

@@ -19,7 +19,7 @@ from satdomino.backends.base import Backend, Result
 from satdomino.backends.pysat_backend import INTERRUPTIBLE, NO_PHASES, solver_names
 from satdomino.clock import Deadline
 from satdomino.compare.sweep import run_local
-from satdomino.encode import CNF
+from satdomino.encode import CNF, Encodings
 from satdomino.errors import BackendError, SatDominoError
 from satdomino.process.run import ForkedRun, Run
 from satdomino.puzzles import dominosa as D
@@ -786,3 +786,34 @@ def test_a_resumed_minisat_answers_right() -> None:
     out = engine.solve(_php(8), deadline=Deadline.after(30))  # a resume that never comes: unknown
     assert out.status == "unsat" and out.note == "answered by minisat22"
     assert ("never", "start") in {x[:2] for x in log}  # MiniSat's core went to it
+
+
+def test_a_stop_cuts_short_the_cnf_a_late_member_is_lowering(monkeypatch) -> None:
+    """The CNF a late member reads is lowered when it starts, in Python, while the others
+    search: the time limit stops that too (it once ran to its end first: minutes at 2,000
+    Doodle Fit cells)."""
+    import satdomino.backends.base as base
+    from satdomino.backends.portfolio import PortfolioBackend
+    from satdomino.model import Model
+
+    lowering = threading.Event()
+
+    def endless_lowering(model, encodings):
+        lowering.set()
+        t = time.monotonic()
+        while time.monotonic() - t < 30:  # Python work that looks at no clock and no flag
+            time.sleep(0.001)
+        return CNF(model.num_vars, model.num_vars)
+
+    monkeypatch.setattr(base, "lower", endless_lowering)
+    started: dict = {}
+    reader = _Timed("reader", "sat", 60, started)
+    reader.takes = "model"
+    late = _Timed("late", "sat", 0, started)  # reads the CNF
+    m = Model("two")
+    m.exactly_one(m.new_vars([("x", 0), ("x", 1)]), "one")
+    race = PortfolioBackend([reader, late], [0, 0.05])
+    t0 = time.monotonic()
+    out = race.solve(race.formula(m, Encodings()), deadline=Deadline.after(0.5))
+    assert lowering.is_set() and "late" not in started
+    assert out.status == "unknown" and time.monotonic() - t0 < 20  # not the 60 s

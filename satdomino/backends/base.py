@@ -77,6 +77,14 @@ def size(formula: Formula) -> tuple[int, int]:
     return f.num_vars, len(f.clauses) + len(f.atmosts)
 
 
+def release(formula: Formula) -> None:
+    """Give up a run's formula once its answer is in: a CNF's clauses (a portfolio's, if
+    lowered) are freed apart (``CNF.discard``)."""
+    f = sized(formula)
+    if isinstance(f, CNF):
+        f.discard()
+
+
 def not_built(name: str) -> BackendError:
     """The error of a backend whose C part the install could not build."""
     return BackendError(f"backend {name} is not built here (pip install needs a C compiler "

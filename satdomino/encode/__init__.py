@@ -69,6 +69,18 @@ def lower(model: Model, encodings: Encodings = Encodings()) -> CNF:
             ints[x.key] = int_class(x, out, amo)
         return ints[x.key]
 
+    try:
+        _lower_into(model, out, amo, card, pb, int_of)
+    except BaseException:  # cut short (a deadline's TimeUp, Ctrl-C): the clauses so far are
+        # freed apart, not by the unwinding that the stop waits for
+        cnf.discard()
+        raise
+    cnf.num_vars = max(pool.top, model.num_vars)
+    return cnf
+
+
+def _lower_into(model: Model, out: Sink, amo: Encode, card: Encode, pb: Encode,
+                int_of: Callable[[IntVar], Any]) -> None:
     for iv in model.ints.values():
         int_of(iv)
     for c in model.constraints:
@@ -84,8 +96,6 @@ def lower(model: Model, encodings: Encodings = Encodings()) -> CNF:
             out.clause(list(lits))
         if kind is not Clause and len(lits) > 1:
             amo(list(lits), out)
-    cnf.num_vars = max(pool.top, model.num_vars)
-    return cnf
 
 
 def _lower_other(c: Constraint, out: Sink, card: Encode, pb: Encode,

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import atexit
+import gc
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from pysat.formula import IDPool
 
+from ..clock import start
 from ..errors import UnknownNameError
 
 KINDS = ("amo", "card", "pb", "int")
@@ -30,6 +34,56 @@ class CNF:
         """An independent copy: clauses and at-most-k constraints can be added to it alone."""
         return CNF(self.num_vars, self.model_vars, [list(c) for c in self.clauses],
                    [(list(ls), k) for ls, k in self.atmosts])
+
+    def discard(self) -> None:
+        """Give this CNF up: it is empty afterwards, and a large one's clauses are freed by a
+        thread of their own, a slice at a time, so that no answer or stop waits for them
+        (the 8.9 M clauses of a 600-cell Doodle Fit board's cells model take about as long
+        to free as to lower; a partial one, cut short by its deadline, too)."""
+        clauses, self.clauses = self.clauses, []
+        if len(clauses) > FREE_APART:
+            thread = threading.Thread(target=_free, args=(clauses,), daemon=True)
+            with _freeing_lock:
+                _freeing.add(thread)
+            start(thread)  # shielded: a TimeUp landing in Thread.start would hang it
+
+
+FREE_APART = 200_000  # clauses
+_freeing: set[threading.Thread] = set()  # the threads freeing discarded clauses
+_freeing_lock = threading.Lock()
+
+
+def _free(clauses: list[list[int]]) -> None:
+    while clauses:  # slices: one del of them all would hold the interpreter to its end
+        del clauses[-20_000:]
+    with _freeing_lock:
+        _freeing.discard(threading.current_thread())
+        done = list(_when_freed) if not _freeing else []
+        del _when_freed[:len(done)]
+    for then in done:
+        then()
+
+
+_when_freed: list[Callable[[], None]] = []
+
+
+def when_freed(then: Callable[[], None]) -> None:
+    """``then()`` once no discarded clauses are left to free (at once if none are): the
+    cyclic collector, say, which would walk them all the while they are freed."""
+    with _freeing_lock:
+        if _freeing:
+            _when_freed.append(then)
+            return
+    then()
+
+
+@atexit.register
+def _spare_at_exit() -> None:
+    """A process that exits while discarded clauses are still being freed leaves them to the
+    system: frozen, the interpreter's last collection does not walk them one by one."""
+    with _freeing_lock:
+        if _freeing:
+            gc.freeze()
 
 
 class Sink:

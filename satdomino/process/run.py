@@ -47,16 +47,17 @@ class Run:
         return self._work(self)
 
     @contextmanager
-    def stoppable(self, stopper: Callable[[], None]) -> Iterator[None]:
+    def stoppable(self, stopper: Callable[[], None], *, searching: bool = True) -> Iterator[None]:
         """While inside, ``stop()`` calls ``stopper`` (at once if the run is already stopped).
         Stoppers run under the lock, so none runs after its block is left (say, on a solver
-        that has been deleted)."""
+        that has been deleted). ``searching``: the run searches from here on (False: it still
+        sets up, as a portfolio's late members wait for)."""
         with self._lock:
             if self.stopped:
                 stopper()
             else:
                 self._stoppers.append(stopper)
-        if not self.searching:
+        if searching and not self.searching:
             self.searching = True
             if self.on_searching is not None:
                 self.on_searching()
