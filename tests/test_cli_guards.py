@@ -392,3 +392,19 @@ def test_a_race_with_a_fork_server_worker_stops_with_one_line(tmp_path, sig, cod
         p.kill()
         p.wait()
     assert p.returncode == code and err == f"satdomino: {said}\n", err
+
+
+@pytest.mark.parametrize("suffix", [".gz", ".bz2", ".xz"])
+def test_a_damaged_compressed_input_is_named_for_what_is_wrong(capsys, tmp_path,
+                                                               suffix: str) -> None:
+    import bz2
+    import lzma
+
+    packed = {".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress}[suffix](
+        b"2:221200101201\n")
+    (tmp_path / f"cut.txt{suffix}").write_bytes(packed[:len(packed) - 8])
+    (tmp_path / f"not.txt{suffix}").write_bytes(b"2:221200101201\n")
+    code, _, err = run(capsys, "solve", str(tmp_path / f"cut.txt{suffix}"))
+    assert code == 2 and err.strip().endswith(f"{suffix} data cut short (the file ends too soon)")
+    code, _, err = run(capsys, "solve", str(tmp_path / f"not.txt{suffix}"))
+    assert code == 2 and err.strip().endswith(f"not {suffix}-compressed data"), err

@@ -135,3 +135,10 @@ def test_decode_names_the_constraint_or_rule_an_assignment_breaks() -> None:
         puzzle.decode(list(good) + two)
     with pytest.raises(TypeError, match="must"):
         puzzle.decode(["1"])
+
+
+@pytest.mark.parametrize("call, value", [("get_backend", None), ("get_backend", 5),
+                                         ("family", ["x"]), ("family", {})])
+def test_a_name_of_the_wrong_type_is_the_library_s_own_error(call: str, value) -> None:
+    with pytest.raises(satdomino.SatDominoError):
+        getattr(satdomino, call)(value)

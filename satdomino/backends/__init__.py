@@ -67,6 +67,8 @@ def get_backend(name: str) -> Backend:
     """The backend named ``name`` (any of ``available_backends``, ``external:CMD``,
     ``portfolio:A+B``, ``by-size:VARS:SMALL|LARGE``, ``highs:OPTION=VALUE``, ``sls:seed=K``,
     ``dlx:seed=K``); an unknown or missing one raises a one-line SatDominoError."""
+    if not isinstance(name, str):
+        raise UsageError(f"a backend is named by a string, not {type(name).__name__}")
     if name == DEFAULT_BACKEND:
         raise UsageError("auto picks a solver per puzzle (give it to solve or count), it is "
                          "not one backend")

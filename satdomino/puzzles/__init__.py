@@ -66,7 +66,7 @@ for _module in (pips, dominofit, doodlefit, dominosa):
 def family(kind: str) -> Family[Any, Any]:
     """The family named ``kind`` (dominosa, pips, dominofit, doodlefit, or one registered):
     its parser, models, decoder, rule checker, drawings and generator."""
-    if kind not in FAMILIES:
+    if not isinstance(kind, str) or kind not in FAMILIES:
         raise UnknownNameError(f"unknown puzzle kind {kind!r}; choose from {', '.join(FAMILIES)}")
     return FAMILIES[kind]
 
