@@ -20,7 +20,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from .errors import OutOfTimeError
+from .errors import OutOfTimeError, UsageError
 
 T = TypeVar("T")
 
@@ -35,6 +35,12 @@ class Deadline:
     """A time limit as a point on the monotonic clock; ``at`` None: no limit."""
 
     at: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.at is not None and (isinstance(self.at, bool)
+                                    or not isinstance(self.at, int | float) or self.at != self.at):
+            raise UsageError(f"a Deadline is a point on time.monotonic() (a number) or None, "
+                             f"not {self.at!r}"[:120])
 
     @staticmethod
     def after(seconds: float | None) -> Deadline:

@@ -142,3 +142,9 @@ def test_decode_names_the_constraint_or_rule_an_assignment_breaks() -> None:
 def test_a_name_of_the_wrong_type_is_the_library_s_own_error(call: str, value) -> None:
     with pytest.raises(satdomino.SatDominoError):
         getattr(satdomino, call)(value)
+
+
+@pytest.mark.parametrize("at", ["x", float("nan"), True, [1]])
+def test_a_deadline_that_is_no_point_in_time_is_refused(at) -> None:
+    with pytest.raises(satdomino.SatDominoError):
+        satdomino.Deadline(at)
