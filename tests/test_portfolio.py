@@ -788,10 +788,11 @@ def test_a_resumed_minisat_answers_right() -> None:
     assert ("never", "start") in {x[:2] for x in log}  # MiniSat's core went to it
 
 
-def test_a_stop_cuts_short_the_cnf_a_late_member_is_lowering(monkeypatch) -> None:
-    """The CNF a late member reads is lowered when it starts, in Python, while the others
-    search: the time limit stops that too (it once ran to its end first: minutes at 2,000
-    Doodle Fit cells)."""
+@pytest.mark.parametrize("delay", [0.05, 0.0])
+def test_a_stop_cuts_short_the_cnf_a_member_is_lowering(monkeypatch, delay: float) -> None:
+    """The CNF a member reads is lowered when it starts, in Python, a late one's while the
+    others search: the time limit stops that too (it once ran to its end first: minutes at
+    2,000 Doodle Fit cells, and seconds at 200x200 Domino Fit with no delay)."""
     import satdomino.backends.base as base
     from satdomino.backends.portfolio import PortfolioBackend
     from satdomino.model import Model
@@ -812,7 +813,7 @@ def test_a_stop_cuts_short_the_cnf_a_late_member_is_lowering(monkeypatch) -> Non
     late = _Timed("late", "sat", 0, started)  # reads the CNF
     m = Model("two")
     m.exactly_one(m.new_vars([("x", 0), ("x", 1)]), "one")
-    race = PortfolioBackend([reader, late], [0, 0.05])
+    race = PortfolioBackend([reader, late], [0, delay])
     t0 = time.monotonic()
     out = race.solve(race.formula(m, Encodings()), deadline=Deadline.after(0.5))
     assert lowering.is_set() and "late" not in started

@@ -63,7 +63,8 @@ class PortfolioBackend(Group):
         """The race, stopped by a stop of ``outer`` (``Backend.solve``'s at the time limit)."""
         race = _Race(self, formula, assumptions, phases)
         try:
-            race.start_due()
+            with outer.stoppable(race.stop, searching=False):  # lowering the CNF, if first
+                race.start_due()
             with outer.stoppable(race.stop):
                 return race.run()
         finally:
