@@ -40,7 +40,8 @@ def test_the_rules_as_measured() -> None:
     pairwise clauses (from N = 100 on the model pruned by linear programming, and a second
     search takes MiniSat's core at 1 s), Domino Fit
     CaDiCaL on the sums as counts (racing HiGHS from 2,000 squares), Pips CaDiCaL, Doodle Fit
-    dancing links (from 200 cells racing CaDiCaL on the cell owners)."""
+    dancing links (from 200 cells racing CaDiCaL on the cell owners, from 400 on commander
+    clauses)."""
     assert [(r.size, r.backends[0]) for r in family("dominosa").auto] == [
         (0, "portfolio:minisat22+sls@0.02"),
         (100, "portfolio:minisat22@..1+sls@0.02+sls:seed=1@600")]
@@ -50,9 +51,10 @@ def test_the_rules_as_measured() -> None:
         (0, "counts", ("cadical195",)),
         (2000, "counts", ("portfolio:cadical195+highs", "cadical195"))]
     assert family("pips").auto[0].backends == ("cadical195",)
-    assert [(r.size, r.model, r.backends) for r in family("doodlefit").auto] == [
-        (0, "placement", ("dlx", "minisat22")),
-        (200, "cells", ("portfolio:dlx+cadical195@0.5", "cadical195"))]
+    assert [(r.size, r.model, r.encodings, r.backends) for r in family("doodlefit").auto] == [
+        (0, "placement", {}, ("dlx", "minisat22")),
+        (200, "cells", {"amo": "pairwise"}, ("portfolio:dlx+cadical195@0.5", "cadical195")),
+        (400, "cells", {"amo": "commander"}, ("portfolio:dlx+cadical195@0.5", "cadical195"))]
     if sls_built():
         assert [r["backend"] for r in describe(FAMILIES.values())
                 if r["family"] == "dominosa"] == [
