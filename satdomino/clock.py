@@ -96,8 +96,14 @@ def interruptible() -> Iterator[Callable[[], None]]:
     if stack and stack[-1][1].rang:  # an enclosing deadline has passed already
         raise TimeUp
     alarm = _Alarm(threading.get_ident())
+    once = threading.Lock()
+
+    def interrupt() -> None:  # once: a second stop must not land in the first one's cleanup
+        if once.acquire(blocking=False):
+            alarm.ring()
+
     with _armed_block(math.inf, alarm, None):
-        yield alarm.ring
+        yield interrupt
 
 
 @contextmanager

@@ -303,7 +303,7 @@ def test_reading_the_instance_back_for_its_proof_is_within_the_budget(
     assert time.monotonic() - t0 < 30  # stopped, not run on (a wide margin for load)
 
 
-def test_an_interruptible_block_is_stopped_by_its_function_and_only_inside() -> None:
+def test_an_interruptible_block_is_stopped_once_by_its_function_and_only_inside() -> None:
     from satdomino.clock import interruptible
 
     got: list[str] = []
@@ -320,6 +320,9 @@ def test_an_interruptible_block_is_stopped_by_its_function_and_only_inside() -> 
             got.append("ran to its end")
         except TimeUp:
             got.append("stopped")
+            t = time.monotonic()
+            while time.monotonic() - t < 0.2:  # where a second ring would land
+                time.sleep(0.001)
         rung.wait()
         with interruptible():  # a new block: the old function rings nothing here
             time.sleep(0.05)
@@ -330,7 +333,11 @@ def test_an_interruptible_block_is_stopped_by_its_function_and_only_inside() -> 
     thread.start()
     assert ready.wait(10)
     box[0]()
-    time.sleep(0.05)
+    t = time.monotonic()
+    while not got and time.monotonic() - t < 10:
+        time.sleep(0.001)
+    box[0]()  # a second stop, while the first one's TimeUp is handled: nothing
+    time.sleep(0.3)
     box[0]()  # again, after its block ended: nothing
     rung.set()
     thread.join(30)
@@ -349,3 +356,19 @@ def test_a_large_cnf_discarded_is_freed_apart_and_then_the_next_waits_no_more() 
     called: list[int] = []
     when_freed(lambda: called.append(1))  # nothing left to free: at once
     assert called == [1]
+
+
+def test_a_child_forked_while_clauses_are_freed_waits_for_no_free() -> None:
+    import os
+
+    from satdomino.encode import CNF
+    from satdomino.encode.registry import FREE_APART, when_freed
+
+    cnf = CNF(3, 3, [[1, -2, 3] for _ in range(4 * FREE_APART)])
+    cnf.discard()
+    pid = os.fork()
+    if pid == 0:  # the thread freeing them is the parent's alone
+        called: list[int] = []
+        when_freed(lambda: called.append(1))
+        os._exit(0 if called == [1] else 1)
+    assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0

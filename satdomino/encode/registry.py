@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import gc
+import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -75,6 +76,21 @@ def when_freed(then: Callable[[], None]) -> None:
             _when_freed.append(then)
             return
     then()
+
+
+def _forget_frees_after_fork() -> None:
+    """A forked child has none of the threads freeing clauses (nor, perhaps, a lock one of
+    them held): what waited for them runs now."""
+    global _freeing_lock
+    _freeing_lock = threading.Lock()
+    _freeing.clear()
+    waiting = list(_when_freed)
+    _when_freed.clear()
+    for then in waiting:
+        then()
+
+
+os.register_at_fork(after_in_child=_forget_frees_after_fork)
 
 
 @atexit.register
