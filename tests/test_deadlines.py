@@ -372,3 +372,21 @@ def test_a_child_forked_while_clauses_are_freed_waits_for_no_free() -> None:
         when_freed(lambda: called.append(1))
         os._exit(0 if called == [1] else 1)
     assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
+
+
+def test_a_free_that_cannot_start_a_thread_keeps_no_one_waiting(monkeypatch) -> None:
+    import satdomino.encode.registry as registry
+    from satdomino.encode import CNF
+
+    def no_thread(thread: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    idle = threading.Event()
+    registry.when_freed(idle.set)  # what earlier tests gave up is freed first
+    assert idle.wait(60)
+    monkeypatch.setattr(registry, "start", no_thread)
+    with pytest.raises(RuntimeError):
+        CNF(1, 1, [[1]] * (registry.FREE_APART + 1)).discard()
+    called: list[int] = []
+    registry.when_freed(lambda: called.append(1))
+    assert called == [1]

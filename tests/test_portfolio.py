@@ -818,3 +818,30 @@ def test_a_stop_cuts_short_the_cnf_a_member_is_lowering(monkeypatch, delay: floa
     out = race.solve(race.formula(m, Encodings()), deadline=Deadline.after(0.5))
     assert lowering.is_set() and "late" not in started
     assert out.status == "unknown" and time.monotonic() - t0 < 20  # not the 60 s
+
+
+def test_an_enclosing_deadline_is_not_taken_for_the_race_s_stop(monkeypatch) -> None:
+    """A TimeUp from the caller's own deadline, landing while a member's CNF is lowered,
+    leaves the race at once, as it did before lowering could be stopped."""
+    import satdomino.backends.base as base
+    from satdomino.backends.portfolio import PortfolioBackend
+    from satdomino.clock import TimeUp
+    from satdomino.model import Model
+
+    def slow_lowering(model, encodings):
+        t = time.monotonic()
+        while time.monotonic() - t < 30:
+            time.sleep(0.001)
+        return CNF(model.num_vars, model.num_vars)
+
+    monkeypatch.setattr(base, "lower", slow_lowering)
+    started: dict = {}
+    reader = _Timed("reader", "sat", 60, started)
+    reader.takes = "model"
+    race = PortfolioBackend([reader, _Timed("late", "sat", 0, started)], [0, 0.05])
+    m = Model("two")
+    m.exactly_one(m.new_vars([("x", 0), ("x", 1)]), "one")
+    t0 = time.monotonic()
+    with pytest.raises(TimeUp), Deadline.after(0.5).interrupting():
+        race.solve(race.formula(m, Encodings()))
+    assert time.monotonic() - t0 < 20  # not the reader's 60 s

@@ -165,6 +165,8 @@ def _search(model: Model, assumptions: Sequence[int], seed: int, run: Run) -> Re
             caps, starts, items = cover.arrays()
             weights = cover.weights()
     except TimeUp:
+        if not run.stopped:  # an enclosing deadline's, not this run's stop: on up
+            raise
         return run.stopped_result(time.perf_counter() - t0)
     control = array("i", [0])
 

@@ -117,7 +117,9 @@ class _Race:
             form = self._lowered_for(m)
             self.runs.append((i, m.start(form, self.assumptions, self.phases)))
             return True
-        except TimeUp:  # the race was stopped while this member's CNF was lowered
+        except TimeUp:
+            if not self.stopped:  # an enclosing deadline's, not the race's stop: on up
+                raise
             self.unknown.append(f"{m.name}: stopped before it started")
             return False
         except Exception as e:  # this one cannot start; the others race on

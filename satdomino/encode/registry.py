@@ -46,7 +46,11 @@ class CNF:
             thread = threading.Thread(target=_free, args=(clauses,), daemon=True)
             with _freeing_lock:
                 _freeing.add(thread)
-            start(thread)  # shielded: a TimeUp landing in Thread.start would hang it
+            try:
+                start(thread)  # shielded: a TimeUp landing in Thread.start would hang it
+            except BaseException:  # no thread to be had, a Ctrl-C: freed here after all
+                _freed(thread)
+                raise
 
 
 FREE_APART = 200_000  # clauses
@@ -57,8 +61,13 @@ _freeing_lock = threading.Lock()
 def _free(clauses: list[list[int]]) -> None:
     while clauses:  # slices: one del of them all would hold the interpreter to its end
         del clauses[-20_000:]
+    _freed(threading.current_thread())
+
+
+def _freed(thread: threading.Thread) -> None:
+    """``thread`` frees no more; what waited for the last one runs."""
     with _freeing_lock:
-        _freeing.discard(threading.current_thread())
+        _freeing.discard(thread)
         done = list(_when_freed) if not _freeing else []
         del _when_freed[:len(done)]
     for then in done:
