@@ -788,47 +788,18 @@ def test_a_resumed_minisat_answers_right() -> None:
     assert ("never", "start") in {x[:2] for x in log}  # MiniSat's core went to it
 
 
-@pytest.mark.parametrize("delay", [0.05, 0.0])
-def test_a_stop_cuts_short_the_cnf_a_member_is_lowering(monkeypatch, delay: float) -> None:
-    """The CNF a member reads is lowered when it starts, in Python, a late one's while the
-    others search: the time limit stops that too (it once ran to its end first: minutes at
-    2,000 Doodle Fit cells, and seconds at 200x200 Domino Fit with no delay)."""
+def _race_on_a_slow_lowering(monkeypatch, delay: float):
+    """A race of a member that reads the model (60 s of search) and one, ``delay`` s late,
+    that reads the CNF, whose lowering is 30 s of Python looking at no clock and no flag;
+    (the race, its formula, the event set when lowering starts, the members started)."""
     import satdomino.backends.base as base
     from satdomino.backends.portfolio import PortfolioBackend
     from satdomino.model import Model
 
     lowering = threading.Event()
 
-    def endless_lowering(model, encodings):
-        lowering.set()
-        t = time.monotonic()
-        while time.monotonic() - t < 30:  # Python work that looks at no clock and no flag
-            time.sleep(0.001)
-        return CNF(model.num_vars, model.num_vars)
-
-    monkeypatch.setattr(base, "lower", endless_lowering)
-    started: dict = {}
-    reader = _Timed("reader", "sat", 60, started)
-    reader.takes = "model"
-    late = _Timed("late", "sat", 0, started)  # reads the CNF
-    m = Model("two")
-    m.exactly_one(m.new_vars([("x", 0), ("x", 1)]), "one")
-    race = PortfolioBackend([reader, late], [0, delay])
-    t0 = time.monotonic()
-    out = race.solve(race.formula(m, Encodings()), deadline=Deadline.after(0.5))
-    assert lowering.is_set() and "late" not in started
-    assert out.status == "unknown" and time.monotonic() - t0 < 20  # not the 60 s
-
-
-def test_an_enclosing_deadline_is_not_taken_for_the_race_s_stop(monkeypatch) -> None:
-    """A TimeUp from the caller's own deadline, landing while a member's CNF is lowered,
-    leaves the race at once, as it did before lowering could be stopped."""
-    import satdomino.backends.base as base
-    from satdomino.backends.portfolio import PortfolioBackend
-    from satdomino.clock import TimeUp
-    from satdomino.model import Model
-
     def slow_lowering(model, encodings):
+        lowering.set()
         t = time.monotonic()
         while time.monotonic() - t < 30:
             time.sleep(0.001)
@@ -838,10 +809,31 @@ def test_an_enclosing_deadline_is_not_taken_for_the_race_s_stop(monkeypatch) -> 
     started: dict = {}
     reader = _Timed("reader", "sat", 60, started)
     reader.takes = "model"
-    race = PortfolioBackend([reader, _Timed("late", "sat", 0, started)], [0, 0.05])
+    race = PortfolioBackend([reader, _Timed("late", "sat", 0, started)], [0, delay])
     m = Model("two")
     m.exactly_one(m.new_vars([("x", 0), ("x", 1)]), "one")
+    return race, race.formula(m, Encodings()), lowering, started
+
+
+@pytest.mark.parametrize("delay", [0.05, 0.0])
+def test_a_stop_cuts_short_the_cnf_a_member_is_lowering(monkeypatch, delay: float) -> None:
+    """The CNF a member reads is lowered when it starts, in Python, a late one's while the
+    others search: the time limit stops that too (it once ran to its end first: minutes at
+    2,000 Doodle Fit cells, and seconds at 200x200 Domino Fit with no delay)."""
+    race, formula, lowering, started = _race_on_a_slow_lowering(monkeypatch, delay)
+    t0 = time.monotonic()
+    out = race.solve(formula, deadline=Deadline.after(0.5))
+    assert lowering.is_set() and "late" not in started
+    assert out.status == "unknown" and time.monotonic() - t0 < 20  # not the 60 s
+
+
+def test_an_enclosing_deadline_is_not_taken_for_the_race_s_stop(monkeypatch) -> None:
+    """A TimeUp from the caller's own deadline, landing while a member's CNF is lowered,
+    leaves the race at once, as it did before lowering could be stopped."""
+    from satdomino.clock import TimeUp
+
+    race, formula, lowering, _ = _race_on_a_slow_lowering(monkeypatch, 0.05)
     t0 = time.monotonic()
     with pytest.raises(TimeUp), Deadline.after(0.5).interrupting():
-        race.solve(race.formula(m, Encodings()))
-    assert time.monotonic() - t0 < 20  # not the reader's 60 s
+        race.solve(formula)
+    assert lowering.is_set() and time.monotonic() - t0 < 20  # not the reader's 60 s
