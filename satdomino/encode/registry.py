@@ -48,8 +48,9 @@ class CNF:
                 _freeing.add(thread)
             try:
                 start(thread)  # shielded: a TimeUp landing in Thread.start would hang it
-            except BaseException:  # no thread to be had, a Ctrl-C: freed here after all
-                _freed(thread)
+            except BaseException:
+                if thread.ident is None:  # it never started (no thread to be had, a Ctrl-C);
+                    _freed(thread)  # not a TimeUp the shield raises once the thread runs
                 raise
 
 
