@@ -15,7 +15,6 @@ from .backends.base import Formula, release, size, sized
 from .backends.session import blocking_clause, record_new
 from .clock import NEVER, Deadline, TimeUp
 from .encode import Encodings
-from .encode.registry import when_freed
 from .errors import VerificationError
 from .family import Family
 from .model import Model
@@ -107,8 +106,8 @@ def _gc_paused() -> Iterator[None]:
     try:
         yield
     finally:
-        if was_enabled:  # once a large CNF given up is freed: a collection would walk it
-            when_freed(gc.enable)
+        if was_enabled:
+            gc.enable()
 
 
 def _solve(puzzle: Any, family: Family, chosen: Setup, deadline: Deadline,

@@ -391,33 +391,3 @@ def test_a_free_that_cannot_start_a_thread_keeps_no_one_waiting(monkeypatch) -> 
     registry.when_freed(lambda: called.append(1))
     assert called == [1]
 
-
-def test_a_time_up_raised_once_the_freeing_thread_runs_keeps_the_waiting(monkeypatch) -> None:
-    """``clock.start``'s shield raises a TimeUp that rang meanwhile once the thread has
-    started: that thread still frees, and what waits for it still waits (the collector came
-    back on during the free, and the last collection walked the rest: 3 s at exit)."""
-    import satdomino.encode.registry as registry
-    from satdomino.encode import CNF
-
-    idle = threading.Event()
-    registry.when_freed(idle.set)  # what earlier tests gave up is freed first
-    assert idle.wait(60)
-    release = threading.Event()
-
-    def held_free(clauses: list) -> None:
-        release.wait(30)
-        registry._freed(threading.current_thread())
-
-    def start_then_time_up(thread: threading.Thread) -> None:
-        thread.start()
-        raise TimeUp
-
-    monkeypatch.setattr(registry, "_free", held_free)
-    monkeypatch.setattr(registry, "start", start_then_time_up)
-    with pytest.raises(TimeUp):
-        CNF(1, 1, [[1]] * (registry.FREE_APART + 1)).discard()
-    freed = threading.Event()
-    registry.when_freed(freed.set)
-    assert not freed.is_set()
-    release.set()
-    assert freed.wait(30)
