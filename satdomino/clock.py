@@ -74,9 +74,7 @@ class Deadline:
         finishes first; one swallowed on the way (in a ``__del__``) is raised again at once,
         and as the block ends. An enclosing block of this thread whose
         deadline comes no later already covers this one."""
-        stack = _armed.__dict__.setdefault("stack", [])
-        if stack and stack[-1][1].rang:  # an enclosing deadline has passed already
-            raise TimeUp
+        stack = _armed_stack()
         if self.at is None or (stack and stack[-1][0] <= self.at):
             yield
             return
@@ -92,9 +90,7 @@ def interruptible() -> Iterator[Callable[[], None]]:
     """Inside the block, the function it gives raises TimeUp into this thread, from any
     thread, as a deadline passing would: for Python work that a stop, not a clock, must cut
     short (a portfolio lowering a late member's CNF when the race is stopped)."""
-    stack = _armed.__dict__.setdefault("stack", [])
-    if stack and stack[-1][1].rang:  # an enclosing deadline has passed already
-        raise TimeUp
+    _armed_stack()
     alarm = _Alarm(threading.get_ident())
     once = threading.Lock()
 
@@ -106,11 +102,20 @@ def interruptible() -> Iterator[Callable[[], None]]:
         yield interrupt
 
 
+def _armed_stack() -> list[tuple[float, _Alarm]]:
+    """This thread's armed blocks, innermost last; TimeUp at once if an enclosing one's alarm
+    has rung already."""
+    stack: list[tuple[float, _Alarm]] = _armed.__dict__.setdefault("stack", [])
+    if stack and stack[-1][1].rang:
+        raise TimeUp
+    return stack
+
+
 @contextmanager
 def _armed_block(at: float, alarm: _Alarm, timer: threading.Timer | None) -> Iterator[None]:
     """The block of ``alarm`` (rung by ``timer``, if any, else by whoever holds it)."""
     _quiet_lost_alarms()
-    stack = _armed.__dict__.setdefault("stack", [])
+    stack: list[tuple[float, _Alarm]] = _armed.__dict__.setdefault("stack", [])
     entry = (at, alarm)
     lost = False
     try:  # from here on, a TimeUp delivered anywhere leaves by the cleanup below

@@ -97,10 +97,11 @@ def _read_bytes(path: str) -> bytes:
             from None
     except (lzma.LZMAError, zlib.error, gzip.BadGzipFile):
         raise SatDominoError(f"not {compression(path)}-compressed data") from None
-    except OSError as e:  # the two that inputs meet most, in short words ("no such file"
+    except OSError as e:
         if e.errno is None and compression(path):  # bz2's "Invalid data stream"
             raise SatDominoError(f"not {compression(path)}-compressed data") from None
-        # also tells ``_load_one`` to try the argument as a puzzle written out)
+        # the two that inputs meet most, in short words ("no such file" also tells
+        # ``_load_one`` to try the argument as a puzzle written out)
         said = {FileNotFoundError: "no such file", IsADirectoryError: "is a directory"}
         raise SatDominoError(said.get(type(e)) or e.strerror or str(e)) from None
 

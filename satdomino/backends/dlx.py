@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from contextlib import nullcontext
 from itertools import accumulate
 
-from ..clock import TimeUp, interruptible
+from ..clock import TimeUp
 from ..errors import BackendError
 from ..model import AtMostOne, Card, Clause, Define, ExactlyOne, Model
 from ..process.run import Run
@@ -160,7 +160,7 @@ def _exclusive_ors(model: Model) -> dict[int, tuple[int, ...]]:
 def _search(model: Model, assumptions: Sequence[int], seed: int, run: Run) -> Result:
     t0 = time.perf_counter()
     try:  # Python loops (seconds at 2,000 Doodle Fit cells): a stop raises into them
-        with interruptible() as interrupt, run.stoppable(interrupt, searching=False):
+        with run.setting_up():
             cover = Cover(model, assumptions, seed)
             caps, starts, items = cover.arrays()
             weights = cover.weights()

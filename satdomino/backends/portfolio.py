@@ -30,9 +30,9 @@ import math
 import queue
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from ..clock import TimeUp, interruptible, start
+from ..clock import TimeUp, start
 from ..errors import BackendError
 from ..process.run import Run
 from .base import Backend, Formula, Group, Result, form_for
@@ -61,10 +61,9 @@ class PortfolioBackend(Group):
     def _race(self, formula: Formula, assumptions: Sequence[int], phases: Sequence[int],
               outer: Run) -> Result:
         """The race, stopped by a stop of ``outer`` (``Backend.solve``'s at the time limit)."""
-        race = _Race(self, formula, assumptions, phases)
+        race = _Race(self, formula, assumptions, phases, outer)
         try:
-            with outer.stoppable(race.stop, searching=False):  # lowering the CNF, if first
-                race.start_due()
+            race.start_due()
             with outer.stoppable(race.stop):
                 return race.run()
         finally:
@@ -78,8 +77,8 @@ class _Race:
     """One race of a portfolio's members (the module docstring says how it goes)."""
 
     def __init__(self, portfolio: PortfolioBackend, formula: Formula,
-                 assumptions: Sequence[int], phases: Sequence[int]) -> None:
-        self.p, self.formula = portfolio, formula
+                 assumptions: Sequence[int], phases: Sequence[int], outer: Run) -> None:
+        self.p, self.formula, self.outer = portfolio, formula, outer
         self.assumptions, self.phases = assumptions, phases
         self.t0 = time.perf_counter()
         # a member searching from given phases (near a known answer: --unique's second solve)
@@ -99,9 +98,6 @@ class _Race:
         self.paused: list[int] = []  # positions in runs, in the order they yielded
         self.yielded: set[int] = set()  # a member yields once
         self.freed = 0  # cores no member has taken up
-        self.lock = threading.Lock()  # for a stop from another thread
-        self.stopped = False
-        self.interrupt: Callable[[], None] | None = None  # cuts short a CNF being lowered
 
     def start_due(self) -> None:
         """Start the members with no delay (every fork before any thread)."""
@@ -114,32 +110,21 @@ class _Race:
         i = self.waiting.pop(0)
         m = self.p.members[i]
         try:
-            form = self._lowered_for(m)
+            # a member may be the first to read the CNF, lowered here, in Python (while the
+            # others search, if it is late): a stop of the race cuts that short (the cells
+            # model of a 600-cell Doodle Fit board has 8.9 M clauses)
+            with self.outer.setting_up():
+                form = form_for(self.formula, m)
             self.runs.append((i, m.start(form, self.assumptions, self.phases)))
             return True
         except TimeUp:
-            if not self.stopped:  # an enclosing deadline's, not the race's stop: on up
+            if not self.outer.stopped:  # an enclosing deadline's, not the race's stop: on up
                 raise
             self.unknown.append(f"{m.name}: stopped before it started")
             return False
         except Exception as e:  # this one cannot start; the others race on
             self.errors.append(f"{m.name}: {_why(e)}")
             return False
-
-    def _lowered_for(self, m: Backend) -> Formula:
-        """The form ``m`` reads. A late member may be the first to read the CNF, lowered
-        here, in Python, while the others search: a stop of the race cuts that short (the
-        cells model of a 600-cell Doodle Fit board has 8.9 M clauses)."""
-        with interruptible() as interrupt:
-            with self.lock:
-                if self.stopped:
-                    raise TimeUp
-                self.interrupt = interrupt
-            try:
-                return form_for(self.formula, m)
-            finally:
-                with self.lock:
-                    self.interrupt = None
 
     def _member(self, pos: int, run: Run) -> None:
         try:
@@ -164,10 +149,6 @@ class _Race:
     def stop(self) -> None:
         """From another thread: the race ends with "unknown" (a stopped run's answer)."""
         self.events.put(("stop", -1, None, ""))
-        with self.lock:
-            self.stopped = True
-            if self.interrupt is not None:
-                self.interrupt()
 
     def run(self) -> Result:
         self.launch_next()

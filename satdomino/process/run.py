@@ -19,7 +19,7 @@ from contextlib import contextmanager, suppress
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from ..clock import Deadline, start
+from ..clock import Deadline, interruptible, start
 from ..errors import BackendError
 from ..result import Result
 from .child import child_main, close_quietly, flush_std_streams
@@ -62,6 +62,14 @@ class Run:
             if self.on_searching is not None:
                 self.on_searching()
         with self._until_left(self._stoppers, stopper):
+            yield
+
+    @contextmanager
+    def setting_up(self) -> Iterator[None]:
+        """Python set-up before the search (a solver's input built or lowered, in loops that
+        look at no flag): a stop of the run raises TimeUp into it (``clock.interruptible``).
+        A TimeUp with ``self.stopped`` false is an enclosing deadline's, to pass on up."""
+        with interruptible() as interrupt, self.stoppable(interrupt, searching=False):
             yield
 
     @contextmanager
